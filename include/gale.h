@@ -1,0 +1,268 @@
+/*
+ * gale.h - the public C API of gale, the GPU alignment engine.
+ *
+ * Plain C99; compiles as C and as C++. Every handle is opaque; every struct a
+ * caller fills begins with a `size` field (set it to sizeof the struct, or use
+ * the matching *_init function) so that the struct can grow without breaking
+ * the ABI.
+ *
+ * Life of a batch:
+ *   gale_ctx_create -> gale_batch_create(kind) -> gale_batch_set (params)
+ *   -> gale_batch_add (tasks; inputs are copied) -> gale_submit (returns at once)
+ *   -> gale_poll / gale_wait -> gale_result (in submission order)
+ *   -> gale_batch_destroy -> gale_ctx_destroy
+ *
+ * Errors: every function that can fail returns a gale_status. GALE_OK is 0;
+ * other codes are pinned and never reused. gale_last_error() gives a message
+ * for the last failing call made by the calling thread. The library never
+ * prints, aborts or exits, and no C++ exception crosses this boundary.
+ *
+ * Thread safety:
+ *   - gale_ctx_create/destroy and gale_batch_create may be called from any
+ *     thread; one context may be shared by any number of threads.
+ *   - Different batches (of one context or of several) may be used from
+ *     different threads at the same time without locking.
+ *   - One batch may be polled, waited on, cancelled and read (gale_poll,
+ *     gale_wait, gale_cancel, gale_result, gale_batch_stats, gale_batch_get)
+ *     from several threads at once. Calls that change a batch (gale_batch_set,
+ *     gale_batch_add, gale_submit, gale_batch_reset) are serialised internally,
+ *     but their order between threads is the caller's business.
+ *   - A handle must not be destroyed while another thread is inside a call on
+ *     it. A destroyed handle is detected (GALE_E_HANDLE) when it is used later,
+ *     as long as its memory has not been handed out to a new handle.
+ *   - gale_ctx_destroy cancels and waits for the context's batches in flight
+ *     and destroys every batch that still belongs to it.
+ */
+#ifndef GALE_H
+#define GALE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(GALE_BUILDING)
+#define GALE_API __attribute__((visibility("default")))
+#else
+#define GALE_API
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Versions and features                                               */
+/* ------------------------------------------------------------------ */
+
+#define GALE_VERSION_MAJOR 0
+#define GALE_VERSION_MINOR 1
+#define GALE_VERSION_PATCH 0
+#define GALE_VERSION_NUMBER \
+    (GALE_VERSION_MAJOR * 10000 + GALE_VERSION_MINOR * 100 + GALE_VERSION_PATCH)
+
+/* Run-time version, as GALE_VERSION_NUMBER of the library actually loaded. */
+GALE_API unsigned gale_version(void);
+/* Run-time version string, e.g. "0.1.0". */
+GALE_API const char *gale_version_string(void);
+
+/* Feature bits returned by gale_features(). */
+#define GALE_FEATURE_CPU  (1u << 0) /* CPU backend (always) */
+#define GALE_FEATURE_CUDA (1u << 1) /* built with the CUDA backend */
+#define GALE_FEATURE_DPX  (1u << 2) /* CUDA kernels use Hopper DPX instructions */
+GALE_API unsigned gale_features(void);
+
+/* Number of usable CUDA devices (0 when built without CUDA or when no driver
+ * or device is present). Never fails. */
+GALE_API int gale_cuda_device_count(void);
+
+/* ------------------------------------------------------------------ */
+/* Status codes (pinned; never reused)                                 */
+/* ------------------------------------------------------------------ */
+
+typedef int gale_status;
+#define GALE_OK             0
+#define GALE_E_AGAIN        1  /* not finished yet (poll timed out) */
+#define GALE_E_INVALID      2  /* invalid argument (NULL pointer, bad value) */
+#define GALE_E_HANDLE       3  /* NULL, destroyed or foreign handle */
+#define GALE_E_RANGE        4  /* parameter id unknown or value out of bounds; index out of range */
+#define GALE_E_STATE        5  /* call not allowed in the batch's state (e.g. submit twice) */
+#define GALE_E_INPUT        6  /* bad input sequence (invalid byte, seed outside the sequence) */
+#define GALE_E_NOMEM        7  /* host or device memory exhausted */
+#define GALE_E_UNSUPPORTED  8  /* backend or kind not available in this build / on this machine */
+#define GALE_E_DEVICE       9  /* CUDA runtime or kernel failure */
+#define GALE_E_CANCELED     10 /* the batch was cancelled */
+#define GALE_E_LIMIT        11 /* task exceeds a limit of the library (e.g. score overflow) */
+#define GALE_E_INTERNAL     12 /* bug in gale: please report */
+
+/* A static English description of a status code ("unknown status" if unknown). */
+GALE_API const char *gale_status_string(gale_status s);
+
+/* Message describing the last failing call made by the calling thread
+ * (thread-local, like errno). Never NULL; "" if no call has failed. The text
+ * stays valid until the next failing gale call on the same thread. */
+GALE_API const char *gale_last_error(void);
+
+/* ------------------------------------------------------------------ */
+/* Context                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct gale_ctx gale_ctx;
+
+/* Backends */
+#define GALE_BACKEND_AUTO 0 /* CUDA when built in and a device is present, else CPU */
+#define GALE_BACKEND_CPU  1
+#define GALE_BACKEND_CUDA 2
+
+typedef struct gale_ctx_opts {
+    size_t size;            /* sizeof(gale_ctx_opts) */
+    int backend;            /* GALE_BACKEND_*; default AUTO */
+    int device;             /* CUDA device index; default 0 */
+    int threads;            /* CPU worker threads; 0 = one per online core (default) */
+    int reserved0;
+    uint64_t device_memory; /* device memory budget in bytes; 0 = default (half the free memory, at most 8 GiB) */
+} gale_ctx_opts;
+
+/* Fills *opts with the defaults (and its size). */
+GALE_API void gale_ctx_opts_init(gale_ctx_opts *opts);
+
+/* Creates a context. opts may be NULL (defaults). With GALE_BACKEND_CUDA and
+ * no usable device, fails with GALE_E_UNSUPPORTED; with AUTO it falls back to
+ * the CPU backend. */
+GALE_API gale_status gale_ctx_create(gale_ctx **out, const gale_ctx_opts *opts);
+
+/* Cancels and waits for work in flight, destroys the context's batches, and
+ * frees the context. NULL is accepted (no-op, GALE_OK). */
+GALE_API gale_status gale_ctx_destroy(gale_ctx *ctx);
+
+/* The backend the context actually uses (GALE_BACKEND_CPU or _CUDA). */
+GALE_API gale_status gale_ctx_backend(const gale_ctx *ctx, int *backend);
+
+/* Number of CPU worker threads of the context. */
+GALE_API gale_status gale_ctx_threads(const gale_ctx *ctx, int *threads);
+
+/* ------------------------------------------------------------------ */
+/* Batches                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct gale_batch gale_batch;
+
+/* Task kinds (pinned). */
+#define GALE_XDROP 1 /* gapped X-drop seed extension, SeqAn 2.4 semantics */
+
+GALE_API gale_status gale_batch_create(gale_ctx *ctx, int kind, gale_batch **out);
+
+/* Cancels and waits for the batch if in flight, then frees it. NULL is a no-op. */
+GALE_API gale_status gale_batch_destroy(gale_batch *batch);
+
+/* Drops tasks and results so the batch (with its parameters) can be refilled.
+ * Not allowed while the batch is in flight (GALE_E_STATE). */
+GALE_API gale_status gale_batch_reset(gale_batch *batch);
+
+/* Parameters: pinned ids, grouped by hundreds. Sticky until changed; may be
+ * set only before submit (GALE_E_STATE otherwise). Out-of-range values and ids
+ * that do not apply to the batch's kind give GALE_E_RANGE. */
+/* 100s: scoring */
+#define GALE_P_MATCH     100 /* match score;    X-drop default  1; [-2^20, 2^20] */
+#define GALE_P_MISMATCH  101 /* mismatch score; X-drop default -1; [-2^20, 2^20] */
+#define GALE_P_GAP       102 /* linear gap score (per base); default -1; [-2^20, -1] */
+/* 200s: extension */
+#define GALE_P_XDROP     200 /* X of the X-drop; default 100; [0, 2^29] */
+#define GALE_P_DIRECTION 201 /* GALE_DIR_*; default GALE_DIR_BOTH */
+/* 300s: alphabet */
+#define GALE_P_N_POLICY  300 /* GALE_N_*; default GALE_N_DNA5 */
+
+#define GALE_DIR_LEFT  1
+#define GALE_DIR_RIGHT 2
+#define GALE_DIR_BOTH  3
+
+/* How the alphabet is read (X-drop). In both policies case is folded and the
+ * IUPAC ambiguity codes (R Y S W K M B D H V, and N) are read as N; U is read
+ * as T. Any other byte is rejected by gale_batch_add with GALE_E_INPUT.
+ *   GALE_N_DNA5:     as SeqAn's Dna5 (what BELLA computes): N matches N and
+ *                    mismatches A, C, G, T.
+ *   GALE_N_MISMATCH: N mismatches everything, N included. */
+#define GALE_N_DNA5     0
+#define GALE_N_MISMATCH 1
+
+GALE_API gale_status gale_batch_set(gale_batch *batch, int param, int64_t value);
+GALE_API gale_status gale_batch_get(const gale_batch *batch, int param, int64_t *value);
+
+/* One task. For GALE_XDROP: h is SeqAn's horizontal sequence ("database"),
+ * v the vertical one ("query"); the seed is [h_begin, h_end) on h and
+ * [v_begin, v_end) on v, of equal lengths. Inputs are copied by gale_batch_add. */
+typedef struct gale_task {
+    size_t size;        /* sizeof(gale_task) */
+    const char *h;      /* may be NULL only when h_len == 0 */
+    int64_t h_len;      /* 0 .. 2^31-1 */
+    const char *v;
+    int64_t v_len;
+    int64_t h_begin, h_end;
+    int64_t v_begin, v_end;
+    uint64_t user;      /* returned unchanged in the result */
+} gale_task;
+
+GALE_API void gale_task_init(gale_task *task);
+
+/* Validates and copies one task. On failure nothing is added and the error
+ * message names the task index and, for a bad byte, the sequence and position. */
+GALE_API gale_status gale_batch_add(gale_batch *batch, const gale_task *task);
+
+/* Number of tasks added so far. */
+GALE_API gale_status gale_batch_count(const gale_batch *batch, size_t *count);
+
+/* Starts the batch and returns at once. A batch is submitted once
+ * (GALE_E_STATE on the second call; gale_batch_reset makes it fillable again).
+ * Submitting an empty batch is allowed: it completes at once. */
+GALE_API gale_status gale_submit(gale_batch *batch);
+
+/* Waits up to timeout_ms (0: just look; negative: forever) for the batch.
+ * GALE_OK: done, results ready. GALE_E_AGAIN: still running.
+ * GALE_E_CANCELED: cancelled. GALE_E_STATE: never submitted. Any other code:
+ * the batch failed (gale_last_error says why). */
+GALE_API gale_status gale_poll(gale_batch *batch, int timeout_ms);
+
+/* Same as gale_poll(batch, -1). */
+GALE_API gale_status gale_wait(gale_batch *batch);
+
+/* Asks a batch in flight to stop; tasks not yet started are skipped. Returns
+ * at once; gale_poll reports GALE_E_CANCELED once the workers have let go.
+ * Cancelling a batch that is done or not submitted has no effect (GALE_OK). */
+GALE_API gale_status gale_cancel(gale_batch *batch);
+
+/* Result flags */
+#define GALE_RF_RESCUED 1u /* computed on the CPU because it exceeded the GPU kernel's budget */
+
+typedef struct gale_result {
+    size_t size;          /* sizeof(gale_result): set by the caller */
+    uint32_t flags;       /* GALE_RF_* */
+    int32_t score_left;   /* score of the left extension (0 if not extended) */
+    int32_t score_right;  /* score of the right extension (0 if not extended) */
+    int32_t reserved0;
+    int64_t score;        /* score_left + score_right + seed length */
+    int64_t h_begin, h_end; /* the extended seed on h (end exclusive) */
+    int64_t v_begin, v_end; /* the extended seed on v */
+    uint64_t cells;       /* DP cells computed for this task */
+    uint64_t user;        /* the task's user value */
+} gale_result;
+
+/* Copies result i (submission order) into *out (out->size must be set).
+ * GALE_E_STATE before the batch is done, GALE_E_CANCELED if it was cancelled,
+ * GALE_E_RANGE if i >= number of tasks. */
+GALE_API gale_status gale_result_get(const gale_batch *batch, size_t i, gale_result *out);
+
+typedef struct gale_stats {
+    size_t size;          /* sizeof(gale_stats): set by the caller */
+    uint64_t tasks;
+    uint64_t cells;       /* DP cells computed, all tasks */
+    uint64_t rescued;     /* tasks computed on the CPU by a GPU context */
+    uint64_t kernel_ns;   /* time spent in GPU kernels (0 on the CPU backend) */
+    uint64_t elapsed_ns;  /* submit to completion */
+} gale_stats;
+
+/* Statistics of a finished batch (GALE_E_STATE before it is done). */
+GALE_API gale_status gale_batch_stats(const gale_batch *batch, gale_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GALE_H */

@@ -1,0 +1,247 @@
+// The only extern "C" file: checks handles and arguments, calls into the core,
+// and turns every exception into a status plus the thread's last-error text.
+#include <cstring>
+#include <new>
+
+#include "context.h"
+#include "errors.h"
+#include "gale_config.h"
+#if GALE_HAVE_CUDA
+#include "cuda_backend.h"
+#endif
+
+using namespace gale;
+
+namespace {
+
+// Runs f; maps exceptions to statuses and records the message.
+template <class F>
+gale_status guarded(F &&f) noexcept {
+    try {
+        return f();
+    } catch (const Error &e) {
+        set_last_error(e.message);
+        return e.status;
+    } catch (const std::bad_alloc &) {
+        set_last_error("out of host memory");
+        return GALE_E_NOMEM;
+    } catch (const std::exception &e) {
+        set_last_error(std::string("internal error: ") + e.what());
+        return GALE_E_INTERNAL;
+    } catch (...) {
+        set_last_error("internal error: unknown exception");
+        return GALE_E_INTERNAL;
+    }
+}
+
+template <class T>
+T *live(T *h, const char *what) {
+    if (!h) fail(GALE_E_HANDLE, "%s handle is NULL", what);
+    if (!handle_live(h)) fail(GALE_E_HANDLE, "%s handle is not live (destroyed or never created)", what);
+    return h;
+}
+
+template <class T>
+void need(const T *p, const char *what) {
+    if (!p) fail(GALE_E_INVALID, "%s is NULL", what);
+}
+
+// A caller-filled struct must be at least as large as the version this library knows.
+template <class T>
+void need_size(const T *p, const char *what) {
+    need(p, what);
+    if (p->size < sizeof(T))
+        fail(GALE_E_INVALID, "%s->size is %zu, expected at least %zu (set it to sizeof)", what, p->size, sizeof(T));
+}
+
+}  // namespace
+
+extern "C" {
+
+GALE_API unsigned gale_version(void) { return GALE_VERSION_NUMBER; }
+GALE_API const char *gale_version_string(void) { return "0.1.0"; }
+
+GALE_API unsigned gale_features(void) {
+    unsigned f = GALE_FEATURE_CPU;
+#if GALE_HAVE_CUDA
+    f |= GALE_FEATURE_CUDA | GALE_FEATURE_DPX;
+#endif
+    return f;
+}
+
+GALE_API int gale_cuda_device_count(void) {
+#if GALE_HAVE_CUDA
+    return cuda::device_count();
+#else
+    return 0;
+#endif
+}
+
+GALE_API const char *gale_status_string(gale_status s) {
+    switch (s) {
+    case GALE_OK: return "success";
+    case GALE_E_AGAIN: return "not finished yet";
+    case GALE_E_INVALID: return "invalid argument";
+    case GALE_E_HANDLE: return "invalid handle";
+    case GALE_E_RANGE: return "value out of range";
+    case GALE_E_STATE: return "not allowed in the current state";
+    case GALE_E_INPUT: return "invalid input sequence or seed";
+    case GALE_E_NOMEM: return "out of memory";
+    case GALE_E_UNSUPPORTED: return "not supported by this build or machine";
+    case GALE_E_DEVICE: return "CUDA device error";
+    case GALE_E_CANCELED: return "cancelled";
+    case GALE_E_LIMIT: return "task exceeds a limit of the library";
+    case GALE_E_INTERNAL: return "internal error";
+    default: return "unknown status";
+    }
+}
+
+GALE_API const char *gale_last_error(void) { return last_error(); }
+
+GALE_API void gale_ctx_opts_init(gale_ctx_opts *o) {
+    if (!o) return;
+    std::memset(o, 0, sizeof *o);
+    o->size = sizeof *o;
+    o->backend = GALE_BACKEND_AUTO;
+}
+
+GALE_API gale_status gale_ctx_create(gale_ctx **out, const gale_ctx_opts *opts) {
+    return guarded([&] {
+        need(out, "out");
+        *out = nullptr;
+        gale_ctx_opts o;
+        gale_ctx_opts_init(&o);
+        if (opts) {
+            need_size(opts, "opts");
+            o = *opts;
+        }
+        *out = ctx_create(o);
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_ctx_destroy(gale_ctx *ctx) {
+    return guarded([&] {
+        if (!ctx) return GALE_OK;
+        ctx_destroy(live(ctx, "context"));
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_ctx_backend(const gale_ctx *ctx, int *backend) {
+    return guarded([&] {
+        need(backend, "backend");
+        *backend = live(ctx, "context")->backend;
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_ctx_threads(const gale_ctx *ctx, int *threads) {
+    return guarded([&] {
+        need(threads, "threads");
+        *threads = live(ctx, "context")->pool->size();
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_batch_create(gale_ctx *ctx, int kind, gale_batch **out) {
+    return guarded([&] {
+        need(out, "out");
+        *out = nullptr;
+        *out = batch_create(live(ctx, "context"), kind);
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_batch_destroy(gale_batch *b) {
+    return guarded([&] {
+        if (!b) return GALE_OK;
+        batch_destroy(live(b, "batch"));
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_batch_reset(gale_batch *b) {
+    return guarded([&] {
+        batch_reset(live(b, "batch"));
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_batch_set(gale_batch *b, int param, int64_t value) {
+    return guarded([&] {
+        batch_set(live(b, "batch"), param, value);
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_batch_get(const gale_batch *b, int param, int64_t *value) {
+    return guarded([&] {
+        need(value, "value");
+        *value = batch_get(live(b, "batch"), param);
+        return GALE_OK;
+    });
+}
+
+GALE_API void gale_task_init(gale_task *t) {
+    if (!t) return;
+    std::memset(t, 0, sizeof *t);
+    t->size = sizeof *t;
+}
+
+GALE_API gale_status gale_batch_add(gale_batch *b, const gale_task *t) {
+    return guarded([&] {
+        live(b, "batch");
+        need_size(t, "task");
+        batch_add(b, *t);
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_batch_count(const gale_batch *b, size_t *count) {
+    return guarded([&] {
+        need(count, "count");
+        *count = batch_count(live(b, "batch"));
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_submit(gale_batch *b) {
+    return guarded([&] {
+        batch_submit(live(b, "batch"));
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_poll(gale_batch *b, int timeout_ms) {
+    return guarded([&] { return batch_poll(live(b, "batch"), timeout_ms); });
+}
+
+GALE_API gale_status gale_wait(gale_batch *b) { return gale_poll(b, -1); }
+
+GALE_API gale_status gale_cancel(gale_batch *b) {
+    return guarded([&] {
+        batch_cancel(live(b, "batch"));
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_result_get(const gale_batch *b, size_t i, gale_result *out) {
+    return guarded([&] {
+        live(b, "batch");
+        need_size(out, "result");
+        batch_result(b, i, out);
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_batch_stats(const gale_batch *b, gale_stats *out) {
+    return guarded([&] {
+        live(b, "batch");
+        need_size(out, "stats");
+        batch_stats(b, out);
+        return GALE_OK;
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,244 @@
+// Batches: parameters, task validation and copying, submit/poll/cancel, results.
+#include <climits>
+#include <cstring>
+
+#include "context.h"
+#include "errors.h"
+#include "sequence.h"
+
+namespace gale {
+
+namespace {
+
+constexpr int64_t kMaxLen = INT32_MAX;  // 2^31 - 1
+
+const char *state_name(BatchState s) {
+    switch (s) {
+    case BatchState::Open: return "open";
+    case BatchState::Running: return "running";
+    case BatchState::Done: return "done";
+    case BatchState::Canceled: return "cancelled";
+    case BatchState::Failed: return "failed";
+    }
+    return "?";
+}
+
+// The best score any cell can reach must leave room in 32 bits (lib/xdrop.h).
+void check_score_room(const XdropTask &t, const XdropParams &p, size_t index) {
+    int64_t shorter = std::min(t.h_len, t.v_len);
+    if ((int64_t)std::max(p.match, 0) * shorter > (int64_t)1 << 30)
+        fail(GALE_E_LIMIT, "task %zu: match score %d times sequence length %lld may overflow 32-bit scores",
+             index, p.match, (long long)shorter);
+}
+
+}  // namespace
+
+gale_batch *batch_create(gale_ctx *ctx, int kind) {
+    if (kind != GALE_XDROP) fail(GALE_E_RANGE, "unknown task kind %d", kind);
+    auto *b = new gale_batch;
+    b->ctx = ctx;
+    b->kind = kind;
+    try {
+        std::lock_guard<std::mutex> lock(ctx->mu);
+        ctx->batches.insert(b);
+    } catch (...) {
+        delete b;
+        throw;
+    }
+    handle_add(b);
+    return b;
+}
+
+void batch_cancel(gale_batch *b) { b->cancel.store(true); }
+
+void batch_destroy(gale_batch *b) {
+    handle_remove(b);
+    {
+        std::unique_lock<std::mutex> lock(b->mu);
+        if (b->state == BatchState::Running) {
+            b->cancel.store(true);
+            b->cv.wait(lock, [b] { return b->state != BatchState::Running; });
+        }
+    }
+    {
+        std::lock_guard<std::mutex> lock(b->ctx->mu);
+        b->ctx->batches.erase(b);
+    }
+    delete b;
+}
+
+void batch_reset(gale_batch *b) {
+    std::lock_guard<std::mutex> lock(b->mu);
+    if (b->state == BatchState::Running) fail(GALE_E_STATE, "cannot reset a batch in flight");
+    b->state = BatchState::Open;
+    b->fail_status = GALE_OK;
+    b->fail_message.clear();
+    b->arena.clear();
+    b->tasks.clear();
+    b->results.clear();
+    b->cancel.store(false);
+    b->next.store(0);
+    b->kernel_ns.store(0);
+    b->stats = gale_stats{};
+}
+
+void batch_set(gale_batch *b, int param, int64_t v) {
+    std::lock_guard<std::mutex> lock(b->mu);
+    if (b->state != BatchState::Open) fail(GALE_E_STATE, "parameters can only be set before submit (batch is %s)",
+                                           state_name(b->state));
+    XdropParams &p = b->params;
+    auto in = [&](int64_t lo, int64_t hi, const char *name) {
+        if (v < lo || v > hi)
+            fail(GALE_E_RANGE, "%s must be in [%lld, %lld] (got %lld)", name, (long long)lo, (long long)hi,
+                 (long long)v);
+        return (int32_t)v;
+    };
+    switch (param) {
+    case GALE_P_MATCH: p.match = in(-kScoreBound, kScoreBound, "match score"); break;
+    case GALE_P_MISMATCH: p.mismatch = in(-kScoreBound, kScoreBound, "mismatch score"); break;
+    case GALE_P_GAP: p.gap = in(-kScoreBound, -1, "gap score"); break;
+    case GALE_P_XDROP: p.xdrop = in(0, kXdropBound, "X"); break;
+    case GALE_P_DIRECTION: p.direction = in(GALE_DIR_LEFT, GALE_DIR_BOTH, "direction"); break;
+    case GALE_P_N_POLICY: p.n_policy = in(GALE_N_DNA5, GALE_N_MISMATCH, "N policy"); break;
+    default: fail(GALE_E_RANGE, "unknown parameter id %d for kind X-drop", param);
+    }
+}
+
+int64_t batch_get(const gale_batch *b, int param) {
+    std::lock_guard<std::mutex> lock(b->mu);
+    const XdropParams &p = b->params;
+    switch (param) {
+    case GALE_P_MATCH: return p.match;
+    case GALE_P_MISMATCH: return p.mismatch;
+    case GALE_P_GAP: return p.gap;
+    case GALE_P_XDROP: return p.xdrop;
+    case GALE_P_DIRECTION: return p.direction;
+    case GALE_P_N_POLICY: return p.n_policy;
+    default: fail(GALE_E_RANGE, "unknown parameter id %d for kind X-drop", param);
+    }
+}
+
+void batch_add(gale_batch *b, const gale_task &t) {
+    std::lock_guard<std::mutex> lock(b->mu);
+    const size_t index = b->tasks.size();
+    if (b->state != BatchState::Open)
+        fail(GALE_E_STATE, "cannot add a task to a batch that is %s", state_name(b->state));
+    if (t.h_len < 0 || t.h_len > kMaxLen || t.v_len < 0 || t.v_len > kMaxLen)
+        fail(GALE_E_INVALID, "task %zu: sequence lengths must be in [0, 2^31-1] (h %lld, v %lld)", index,
+             (long long)t.h_len, (long long)t.v_len);
+    if ((t.h_len > 0 && !t.h) || (t.v_len > 0 && !t.v))
+        fail(GALE_E_INVALID, "task %zu: NULL sequence with a nonzero length", index);
+    if (t.h_begin < 0 || t.h_begin > t.h_end || t.h_end > t.h_len || t.v_begin < 0 || t.v_begin > t.v_end ||
+        t.v_end > t.v_len)
+        fail(GALE_E_INPUT, "task %zu: seed [%lld,%lld) x [%lld,%lld) lies outside the sequences (lengths %lld, %lld)",
+             index, (long long)t.h_begin, (long long)t.h_end, (long long)t.v_begin, (long long)t.v_end,
+             (long long)t.h_len, (long long)t.v_len);
+    if (t.h_end - t.h_begin != t.v_end - t.v_begin)
+        fail(GALE_E_INPUT, "task %zu: seed lengths differ on h (%lld) and v (%lld)", index,
+             (long long)(t.h_end - t.h_begin), (long long)(t.v_end - t.v_begin));
+
+    XdropTask x{};
+    x.h_len = t.h_len;
+    x.v_len = t.v_len;
+    x.h_begin = t.h_begin;
+    x.h_end = t.h_end;
+    x.v_begin = t.v_begin;
+    x.v_end = t.v_end;
+    x.user = t.user;
+    check_score_room(x, b->params, index);
+
+    const size_t old = b->arena.size();
+    b->arena.resize(old + (size_t)t.h_len + (size_t)t.v_len);
+    x.h_off = (int64_t)old;
+    x.v_off = (int64_t)old + t.h_len;
+    const char *names[2] = {"h", "v"};
+    const char *seqs[2] = {t.h, t.v};
+    const int64_t lens[2] = {t.h_len, t.v_len}, offs[2] = {x.h_off, x.v_off};
+    for (int s = 0; s < 2; ++s) {
+        int64_t bad = encode_bases(seqs[s], lens[s], b->arena.data() + offs[s]);
+        if (bad >= 0) {
+            b->arena.resize(old);
+            unsigned char c = (unsigned char)seqs[s][bad];
+            fail(GALE_E_INPUT, "task %zu: invalid byte 0x%02x ('%c') at position %lld of sequence %s", index, c,
+                 (c >= 32 && c < 127) ? c : '?', (long long)bad, names[s]);
+        }
+    }
+    b->tasks.push_back(x);
+}
+
+size_t batch_count(const gale_batch *b) {
+    std::lock_guard<std::mutex> lock(b->mu);
+    return b->tasks.size();
+}
+
+void batch_submit(gale_batch *b) {
+    {
+        std::lock_guard<std::mutex> lock(b->mu);
+        if (b->state != BatchState::Open)
+            fail(GALE_E_STATE, "batch was already submitted (it is %s)", state_name(b->state));
+        for (size_t i = 0; i < b->tasks.size(); ++i) check_score_room(b->tasks[i], b->params, i);
+        b->results.assign(b->tasks.size(), XdropResult{});
+        b->cancel.store(false);
+        b->next.store(0);
+        b->t_submit = std::chrono::steady_clock::now();
+        b->state = BatchState::Running;
+    }
+    schedule(b);
+}
+
+gale_status batch_poll(gale_batch *b, int timeout_ms) {
+    std::unique_lock<std::mutex> lock(b->mu);
+    if (b->state == BatchState::Open) fail(GALE_E_STATE, "batch was not submitted");
+    auto finished = [b] { return b->state != BatchState::Running; };
+    if (timeout_ms < 0) b->cv.wait(lock, finished);
+    else if (timeout_ms > 0) b->cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), finished);
+    switch (b->state) {
+    case BatchState::Running: return GALE_E_AGAIN;
+    case BatchState::Done: return GALE_OK;
+    case BatchState::Canceled: fail(GALE_E_CANCELED, "batch was cancelled");
+    case BatchState::Failed: fail(b->fail_status, "batch failed: %s", b->fail_message.c_str());
+    default: fail(GALE_E_INTERNAL, "bad batch state");
+    }
+}
+
+namespace {
+void require_done(const gale_batch *b) {
+    switch (b->state) {
+    case BatchState::Done: return;
+    case BatchState::Canceled: fail(GALE_E_CANCELED, "batch was cancelled: no results");
+    case BatchState::Failed: fail(b->fail_status, "batch failed: %s", b->fail_message.c_str());
+    default: fail(GALE_E_STATE, "batch is %s: results are ready once gale_poll returns GALE_OK",
+                  state_name(b->state));
+    }
+}
+}  // namespace
+
+void batch_result(const gale_batch *b, size_t i, gale_result *out) {
+    std::lock_guard<std::mutex> lock(b->mu);
+    require_done(b);
+    if (i >= b->results.size()) fail(GALE_E_RANGE, "result index %zu out of range (%zu tasks)", i, b->results.size());
+    const XdropResult &r = b->results[i];
+    const XdropTask &t = b->tasks[i];
+    gale_result o{};
+    o.size = sizeof(gale_result);
+    o.flags = r.flags;
+    o.score_left = r.score_left;
+    o.score_right = r.score_right;
+    o.score = (int64_t)r.score_left + r.score_right + (t.h_end - t.h_begin);
+    o.h_begin = r.h_begin;
+    o.h_end = r.h_end;
+    o.v_begin = r.v_begin;
+    o.v_end = r.v_end;
+    o.cells = r.cells;
+    o.user = t.user;
+    std::memcpy(out, &o, sizeof o);
+}
+
+void batch_stats(const gale_batch *b, gale_stats *out) {
+    std::lock_guard<std::mutex> lock(b->mu);
+    require_done(b);
+    std::memcpy(out, &b->stats, sizeof(gale_stats));
+    out->size = sizeof(gale_stats);
+}
+
+}  // namespace gale

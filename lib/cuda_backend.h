@@ -1,0 +1,48 @@
+// The interface between the C++ core and the CUDA backend (cuda/*.cu). Only
+// compiled in when GALE_HAVE_CUDA; no CUDA header leaks into lib/.
+#ifndef GALE_CUDA_BACKEND_H
+#define GALE_CUDA_BACKEND_H
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "xdrop.h"
+
+namespace gale {
+namespace cuda {
+
+// Number of usable devices; 0 when no driver or device (never throws).
+int device_count() noexcept;
+
+// One device of one context: its memory pool (allocated once), streams and
+// pinned staging buffers. Errors are reported by throwing gale::Error.
+class Device;
+
+Device *device_open(int index, uint64_t budget_bytes);  // throws gale::Error
+void device_close(Device *dev) noexcept;
+
+// Everything the X-drop GPU run needs from a batch.
+struct XdropJob {
+    const uint8_t *arena;          // encoded bases (lib/sequence.h)
+    const XdropTask *tasks;
+    size_t n;
+    XdropParams params;
+    XdropResult *results;          // n results, written for every task not rescued
+    const std::atomic<bool> *cancel;
+    // Called (from the GPU thread) with tasks the GPU cannot take; the callee
+    // computes them on the CPU. Called as soon as they are known so that the
+    // CPU works while the GPU goes on.
+    std::function<void(std::vector<size_t> &&)> rescue;
+    uint64_t kernel_ns = 0;        // out: time in kernels
+};
+
+// Runs a batch on the device, streaming it through the pool. Throws gale::Error.
+void xdrop_run(Device *dev, XdropJob &job);
+
+}  // namespace cuda
+}  // namespace gale
+
+#endif

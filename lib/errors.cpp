@@ -1,0 +1,25 @@
+#include "errors.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace gale {
+
+namespace {
+thread_local std::string tls_last_error;
+}
+
+void fail(gale_status status, const char *fmt, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    throw Error{status, buf};
+}
+
+void set_last_error(const std::string &message) { tls_last_error = message; }
+void clear_last_error() { tls_last_error.clear(); }
+const char *last_error() { return tls_last_error.c_str(); }
+
+}  // namespace gale

@@ -1,0 +1,27 @@
+// Internal errors: lib/ code throws gale::Error; lib/api.cpp turns it into a
+// status and the thread's last-error message. Nothing else crosses the C API.
+#ifndef GALE_ERRORS_H
+#define GALE_ERRORS_H
+
+#include <string>
+
+#include "gale.h"
+
+namespace gale {
+
+struct Error {
+    gale_status status;
+    std::string message;
+};
+
+// Throws Error{status, printf-formatted message}.
+[[noreturn]] void fail(gale_status status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+void set_last_error(const std::string &message);
+void clear_last_error();
+const char *last_error();
+
+}  // namespace gale
+
+#endif

@@ -1,0 +1,21 @@
+// Base encoding shared by every kind: bytes to codes 0..3 (A C G T) and 4 (N).
+#ifndef GALE_SEQUENCE_H
+#define GALE_SEQUENCE_H
+
+#include <cstdint>
+
+namespace gale {
+
+constexpr uint8_t kBaseInvalid = 0xff;
+
+// Code of a byte: A/a 0, C/c 1, G/g 2, T/t/U/u 3, N and the IUPAC ambiguity codes
+// (R Y S W K M B D H V, either case) 4, anything else kBaseInvalid. This is
+// SeqAn's Dna5 conversion restricted to the bytes a nucleotide file may hold.
+uint8_t encode_base(unsigned char c);
+
+// Encodes n bytes into out; returns the index of the first invalid byte, or -1.
+int64_t encode_bases(const char *in, int64_t n, uint8_t *out);
+
+}  // namespace gale
+
+#endif
