@@ -1,0 +1,436 @@
+// CUDA kernels of gapped X-drop seed extension, bit-identical to lib/cpu/xdrop.cpp.
+//
+// Each extension (one side of one task) is computed by a group of threads that
+// walks the anti-diagonals exactly as the CPU kernel does; the threads split the
+// live band of each anti-diagonal, and three group-wide reductions per
+// anti-diagonal give the new best score and the new band (min/max live column).
+//  - narrow kernel: a warp per extension, its three anti-diagonals in shared
+//    memory (band up to kNarrowCap cells). Nearly every extension of typical X
+//    (<= 100) ends here. An extension whose band outgrows it is queued for
+//  - wide kernel: a block of kWideThreads per extension, anti-diagonals in the
+//    pool's scratch (band up to the scratch share of a block). Bigger bands are
+//    rescued on the CPU by the caller.
+// Both kernels are persistent: resident groups take extensions off a counter,
+// so long and short extensions mix without tail waits.
+// Sequences are 2-bit packed with an N mask (cuda/common/pack.cuh); the cell
+// update uses the DPX instruction viaddmax (cuda/common/dpx.cuh).
+#include <algorithm>
+#include <climits>
+#include <vector>
+
+#include "common/device.cuh"
+#include "common/dpx.cuh"
+#include "common/pack.cuh"
+#include "cuda_backend.h"
+
+namespace gale {
+namespace cuda {
+
+namespace {
+
+constexpr int kNarrowCap = 256;       // cells per anti-diagonal in the narrow kernel
+constexpr int kNarrowWarps = 4;       // warps per block of the narrow kernel
+constexpr int kWideThreads = 256;
+
+enum ExtStatus : int32_t { kExtOk = 0, kExtWide = 1, kExtRescue = 2 };
+
+struct Ext {
+    int64_t h0, v0;   // base index (in the chunk's packed arrays) of DP row 1 / col 1
+    int32_t h_n, v_n; // segment lengths
+    int32_t step;     // +1 right, -1 left
+    int32_t pad;
+};
+
+struct ExtOut {
+    int32_t score, rows, cols, status;
+    uint64_t cells;
+};
+
+// ---- group primitives: a warp (T == 32) or a whole block ------------------------
+
+template <int T>
+struct Group {
+    int32_t *red;  // shared: 2 parities x 3 values x (T/32) warps
+    int parity = 0;
+    __device__ int tid() const { return T == 32 ? (int)(threadIdx.x & 31) : (int)threadIdx.x; }
+    __device__ void sync() const {
+        if (T == 32) __syncwarp();
+        else __syncthreads();
+    }
+    // Three reductions at once: max a, min b, max c. Also a full barrier.
+    __device__ void reduce(int32_t &a, int32_t &b, int32_t &c) {
+        a = __reduce_max_sync(0xffffffffu, a);
+        b = __reduce_min_sync(0xffffffffu, b);
+        c = __reduce_max_sync(0xffffffffu, c);
+        if (T == 32) {
+            __syncwarp();
+            return;
+        }
+        constexpr int W = T / 32;
+        int32_t *r = red + parity * 3 * W;
+        parity ^= 1;
+        const int w = threadIdx.x >> 5;
+        if ((threadIdx.x & 31) == 0) { r[w] = a; r[W + w] = b; r[2 * W + w] = c; }
+        __syncthreads();
+        a = r[0]; b = r[W]; c = r[2 * W];
+#pragma unroll
+        for (int i = 1; i < W; ++i) { a = max(a, r[i]); b = min(b, r[W + i]); c = max(c, r[2 * W + i]); }
+    }
+    // Broadcast a value from thread 0.
+    __device__ int32_t bcast(int32_t v) {
+        if (T == 32) return __shfl_sync(0xffffffffu, v, 0);
+        __syncthreads();
+        if (threadIdx.x == 0) red[6 * (T / 32)] = v;
+        __syncthreads();
+        return red[6 * (T / 32)];
+    }
+};
+
+// One extension, step for step as xdrop_extend_cpu. buf holds 3 * cap cells.
+template <int T>
+__device__ void extend(Group<T> &g, const Ext &e, const XdropParams &p, int32_t *buf, int32_t cap,
+                       const uint32_t *__restrict__ code, const uint32_t *__restrict__ mask, ExtOut *out) {
+    const int tid = g.tid();
+    const int32_t cols = e.v_n + 1, rows = e.h_n + 1;
+    const int32_t gap = p.gap, X = p.xdrop;
+    // The three anti-diagonals rotate through buf: b1 (d-2), b2 (d-1), b3 (d).
+    int32_t *b1 = buf, *b2 = buf + cap, *b3 = buf + 2 * cap;
+    int32_t off1 = 0, len1 = 0, off2 = 0, len2 = 1, off3 = 0, len3 = 2;
+    if (tid == 0) {
+        b2[0] = 0;
+        b3[0] = b3[1] = (-gap > X) ? kUndef : gap;
+    }
+    int32_t d = 1, minCol = 1, maxCol = 2, best = 0;
+    uint64_t cells = 0;
+    g.sync();
+
+    while (minCol < maxCol) {
+        ++d;
+        int32_t *t = b1; b1 = b2; b2 = b3; b3 = t;
+        off1 = off2; len1 = len2;
+        off2 = off3; len2 = len3;
+        off3 = minCol - 1;
+        len3 = maxCol + 1 - off3;
+        if (len3 > cap) {  // band outgrew this kernel's buffers: hand over (same for every thread)
+            if (tid == 0) { out->status = (T == 32) ? kExtWide : kExtRescue; }
+            return;
+        }
+        int32_t *c3 = b3 - off3;
+        const int32_t *c2 = b2 - off2, *c1 = b1 - off1;
+        const int64_t border = (int64_t)d * gap;
+        const bool keep_border = border > (int64_t)best - X;
+        const int32_t left_border = (keep_border && off3 == 0) ? (int32_t)border : kUndef;
+        const int32_t top_border = (keep_border && d == maxCol) ? (int32_t)border : kUndef;
+
+        const int32_t floor = best - X;
+        int32_t lbest = kUndef, lmin = INT_MAX, lmax = INT_MIN;
+        if (tid == 0) {
+            c3[off3] = left_border;
+            c3[maxCol] = top_border;
+            // The band scans also look one column past each end (see the CPU kernel).
+            if (top_border != kUndef || c2[maxCol - 1] != kUndef) lmin = maxCol;
+            if (left_border != kUndef || c2[off3] != kUndef) lmax = off3;
+        }
+        for (int32_t col = minCol + tid; col < maxCol; col += T) {
+            const int32_t row = d - col;
+            const uint8_t vb = base_at(code, mask, e.v0 + (int64_t)e.step * (col - 1));
+            const uint8_t hb = base_at(code, mask, e.h0 + (int64_t)e.step * (row - 1));
+            const int32_t up = c2[col - 1], left = c2[col];
+            const int32_t v = dpx::add_max(max(up, left), gap, c1[col - 1] + xdrop_subst(vb, hb, p));
+            const bool keep = v >= floor;
+            c3[col] = keep ? v : kUndef;
+            if (keep) lbest = max(lbest, v);
+            if (keep || up != kUndef) lmin = min(lmin, col);
+            if (keep || left != kUndef) lmax = max(lmax, col);
+        }
+        g.sync();
+        g.reduce(lbest, lmin, lmax);
+        cells += (uint64_t)(maxCol - minCol);
+        best = max(best, lbest);
+        const int32_t newMin = (lmin == INT_MAX) ? maxCol + 1 : lmin;
+        const int32_t newMax = (lmax == INT_MIN) ? off3 + 1 : lmax + 2;
+        minCol = max(newMin, d + 2 - rows);
+        maxCol = min(newMax, cols);
+    }
+
+    // The end cell, as in the CPU kernel.
+    const int32_t *a1 = b1, *a2 = b2, *a3 = b3;
+    int32_t col = off3 + len3 - 2, row = d - col;
+    int32_t score = a3[len3 - 2];
+    if (score == kUndef) {
+        if (a2[len2 - 2] != kUndef) {
+            col = off2 + len2 - 2; row = d - 1 - col; score = a2[len2 - 2];
+        } else if (len2 > 2 && a2[len2 - 3] != kUndef) {
+            col = off2 + len2 - 3; row = d - 1 - col; score = a2[len2 - 3];
+        }
+    }
+    if (score == kUndef) {
+        // Best cell of a1, lowest index on ties: the max value, then the lowest index holding it.
+        int32_t lv = kUndef, li = INT_MAX;
+        for (int32_t i = tid; i < len1; i += T)
+            if (a1[i] > lv) { lv = a1[i]; li = i; }  // strided scan: first hit is this thread's lowest index
+        int32_t gv = lv, none_min = INT_MAX, none_max = INT_MIN;
+        g.reduce(gv, none_min, none_max);
+        int32_t gi = (gv != kUndef && lv == gv) ? li : INT_MAX, none_a = INT_MIN, none_c = INT_MIN;
+        g.reduce(none_a, gi, none_c);
+        if (gv != kUndef) { score = gv; col = gi + off1; row = d - 2 - col; }
+    }
+    if (tid == 0) {
+        if (score != kUndef) { out->score = score; out->rows = row; out->cols = col; }
+        else { out->score = xdrop_no_end_score(p); out->rows = 0; out->cols = 0; }
+        out->cells = cells;
+        out->status = kExtOk;
+    }
+}
+
+// Narrow kernel: a warp per extension, buffers in shared memory.
+__global__ void __launch_bounds__(kNarrowWarps * 32)
+xdrop_narrow(const Ext *__restrict__ exts, int n, ExtOut *outs, const uint32_t *__restrict__ code,
+             const uint32_t *__restrict__ mask, XdropParams p, int *counters, int *wide_list) {
+    __shared__ int32_t bufs[kNarrowWarps][3 * kNarrowCap];
+    __shared__ int32_t red[kNarrowWarps][8];
+    const int w = threadIdx.x >> 5;
+    Group<32> g{red[w]};
+    for (;;) {
+        int i = 0;
+        if (g.tid() == 0) i = atomicAdd(&counters[0], 1);
+        i = g.bcast(i);
+        if (i >= n) return;
+        ExtOut *o = outs + i;
+        extend<32>(g, exts[i], p, bufs[w], kNarrowCap, code, mask, o);
+        __syncwarp();
+        if (g.tid() == 0 && o->status == kExtWide) wide_list[atomicAdd(&counters[1], 1)] = i;
+    }
+}
+
+// Wide kernel: a block per extension, buffers in global scratch.
+__global__ void __launch_bounds__(kWideThreads)
+xdrop_wide(const Ext *__restrict__ exts, ExtOut *outs, const uint32_t *__restrict__ code,
+           const uint32_t *__restrict__ mask, XdropParams p, int *counters, const int *wide_list,
+           int32_t *scratch, int32_t cap) {
+    __shared__ int32_t red[6 * (kWideThreads / 32) + 1];
+    Group<kWideThreads> g{red};
+    int32_t *buf = scratch + (size_t)blockIdx.x * 3 * cap;
+    const int n = *(volatile int *)&counters[1];
+    for (;;) {
+        int k = 0;
+        if (threadIdx.x == 0) k = atomicAdd(&counters[2], 1);
+        k = g.bcast(k);
+        if (k >= n) return;
+        const int i = wide_list[k];
+        extend<kWideThreads>(g, exts[i], p, buf, cap, code, mask, outs + i);
+        __syncthreads();
+    }
+}
+
+// ---- host side ----------------------------------------------------------------------
+
+struct ChunkSide {
+    size_t task;
+    int side;  // 0 left, 1 right
+};
+
+// A chunk of tasks laid out in one slot.
+struct Chunk {
+    size_t first = 0, count = 0;           // tasks [first, first + count) minus rescued ones
+    std::vector<size_t> tasks;             // tasks computed on the GPU
+    std::vector<ChunkSide> sides;          // one per Ext
+    size_t n_ext = 0;
+    size_t off_code = 0, off_mask = 0, off_ext = 0, off_out = 0, off_list = 0, in_bytes = 0, total = 0;
+    bool busy = false;
+};
+
+size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+bool side_wanted(const XdropParams &p, int side) { return p.direction & (side == 0 ? 1 : 2); }
+
+// Bytes a task needs in a slot (packed bases + per-extension records).
+size_t task_bytes(const XdropTask &t, int n_ext) {
+    int64_t bases = pack_round(t.h_len) + pack_round(t.v_len);
+    return (size_t)(bases / 4 + bases / 8) + (size_t)n_ext * (sizeof(Ext) + sizeof(ExtOut) + sizeof(int));
+}
+
+int n_sides(const XdropTask &t, const XdropParams &p) {
+    int n = 0;
+    for (int s = 0; s < 2; ++s) {
+        XdropSpan sp = xdrop_span(t, s == 0);
+        if (side_wanted(p, s) && sp.h_n > 0 && sp.v_n > 0) ++n;
+    }
+    return n;
+}
+
+constexpr size_t kMaxChunkTasks = 32768;
+constexpr size_t kSlack = 4096;
+
+// Picks the tasks of the next chunk starting at `next`; tasks no slot can hold, or
+// too long for the kernels' 32-bit indices, go to `rescue`.
+void plan_chunk(const XdropJob &job, size_t &next, size_t slot_bytes, Chunk &c, std::vector<size_t> &rescue) {
+    c.tasks.clear();
+    c.sides.clear();
+    size_t bytes = kSlack, bases = 0;
+    while (next < job.n && c.tasks.size() < kMaxChunkTasks) {
+        const XdropTask &t = job.tasks[next];
+        const int ns = n_sides(t, job.params);
+        const size_t need = task_bytes(t, ns);
+        if (t.h_len + t.v_len >= ((int64_t)1 << 31) - 64 || need + kSlack > slot_bytes) {
+            rescue.push_back(next++);
+            continue;
+        }
+        if (bytes + need > slot_bytes) break;
+        bytes += need;
+        bases += (size_t)(pack_round(t.h_len) + pack_round(t.v_len));
+        c.tasks.push_back(next++);
+        for (int s = 0; s < 2; ++s) {
+            XdropSpan sp = xdrop_span(t, s == 0);
+            if (side_wanted(job.params, s) && sp.h_n > 0 && sp.v_n > 0) c.sides.push_back({c.tasks.size() - 1, s});
+        }
+    }
+    c.n_ext = c.sides.size();
+    c.off_code = 0;
+    c.off_mask = align_up(c.off_code + bases / 4, 256);
+    c.off_ext = align_up(c.off_mask + bases / 8, 256);
+    c.in_bytes = c.off_ext + c.n_ext * sizeof(Ext);
+    c.off_out = align_up(c.in_bytes, 256);
+    c.off_list = align_up(c.off_out + c.n_ext * sizeof(ExtOut), 256);
+    c.total = c.off_list + c.n_ext * sizeof(int);
+}
+
+// Packs the chunk's sequences and extension records into the slot's pinned buffer.
+void fill_chunk(const XdropJob &job, Chunk &c, char *host) {
+    uint32_t *code = reinterpret_cast<uint32_t *>(host + c.off_code);
+    uint32_t *mask = reinterpret_cast<uint32_t *>(host + c.off_mask);
+    Ext *exts = reinterpret_cast<Ext *>(host + c.off_ext);
+    int64_t at = 0;
+    std::vector<int64_t> h_at(c.tasks.size()), v_at(c.tasks.size());
+    for (size_t k = 0; k < c.tasks.size(); ++k) {
+        const XdropTask &t = job.tasks[c.tasks[k]];
+        h_at[k] = at;
+        pack_bases(job.arena + t.h_off, t.h_len, at, code, mask);
+        at += pack_round(t.h_len);
+        v_at[k] = at;
+        pack_bases(job.arena + t.v_off, t.v_len, at, code, mask);
+        at += pack_round(t.v_len);
+    }
+    for (size_t e = 0; e < c.n_ext; ++e) {
+        const XdropTask &t = job.tasks[c.tasks[c.sides[e].task]];
+        XdropSpan sp = xdrop_span(t, c.sides[e].side == 0);
+        Ext x;
+        x.h0 = h_at[c.sides[e].task] + sp.h0;
+        x.v0 = v_at[c.sides[e].task] + sp.v0;
+        x.h_n = (int32_t)sp.h_n;
+        x.v_n = (int32_t)sp.v_n;
+        x.step = sp.step;
+        x.pad = 0;
+        exts[e] = x;
+    }
+}
+
+}  // namespace
+
+void xdrop_run(Device *dev, XdropJob &job) {
+    GALE_CUDA_CHECK(cudaSetDevice(dev->index));
+    static_assert(sizeof(Ext) == 32 && sizeof(ExtOut) == 24, "record layout");
+
+    // Persistent grids sized to what is resident.
+    int per_sm_narrow = 0, per_sm_wide = 0;
+    GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_narrow, xdrop_narrow, kNarrowWarps * 32, 0));
+    GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_wide, xdrop_wide, kWideThreads, 0));
+    const int sms = dev->prop.multiProcessorCount;
+    const int grid_narrow = std::max(1, per_sm_narrow * sms);
+    // Each wide block owns 3 * cap cells of scratch; each slot gets half the scratch.
+    int grid_wide = std::max(1, per_sm_wide * sms);
+    const size_t scratch_cells = dev->scratch_bytes / sizeof(int32_t) / kSlots;
+    int32_t cap = (int32_t)std::min<size_t>(scratch_cells / (3 * (size_t)grid_wide), 1u << 20);
+    if (cap < 4 * kNarrowCap) {  // too little scratch for that many blocks: fewer, larger ones
+        grid_wide = std::max<int>(1, (int)(scratch_cells / (3 * 4 * kNarrowCap)));
+        cap = (int32_t)std::min<size_t>(scratch_cells / (3 * (size_t)grid_wide), 1u << 20);
+    }
+
+    Chunk chunks[kSlots];
+    std::vector<std::pair<float, float>> spans;  // kernel start/stop (ms since t0) per chunk
+    cudaEvent_t t0;
+    GALE_CUDA_CHECK(cudaEventCreate(&t0));
+    struct EventGuard { cudaEvent_t e; ~EventGuard() { cudaEventDestroy(e); } } guard{t0};
+    GALE_CUDA_CHECK(cudaEventRecord(t0, dev->slots[0].stream));
+
+    // Collects a finished chunk: results for tasks whose sides all finished, rescue for the rest.
+    auto collect = [&](int si) {
+        Chunk &c = chunks[si];
+        Slot &s = dev->slots[si];
+        GALE_CUDA_CHECK(cudaStreamSynchronize(s.stream));
+        float a = 0, b = 0;
+        GALE_CUDA_CHECK(cudaEventElapsedTime(&a, t0, s.start));
+        GALE_CUDA_CHECK(cudaEventElapsedTime(&b, t0, s.stop));
+        spans.emplace_back(a, b);
+        const ExtOut *outs = reinterpret_cast<const ExtOut *>(s.host + c.off_out);
+        std::vector<XdropSide> side(2 * c.tasks.size());
+        std::vector<char> bad(c.tasks.size(), 0);
+        for (size_t e = 0; e < c.n_ext; ++e) {
+            const ExtOut &o = outs[e];
+            const size_t k = c.sides[e].task;
+            if (o.status != kExtOk) { bad[k] = 1; continue; }
+            XdropSide &x = side[2 * k + c.sides[e].side];
+            x.score = o.score; x.rows = o.rows; x.cols = o.cols; x.cells = o.cells;
+        }
+        std::vector<size_t> rescue;
+        for (size_t k = 0; k < c.tasks.size(); ++k) {
+            const size_t ti = c.tasks[k];
+            if (bad[k]) { rescue.push_back(ti); continue; }
+            xdrop_finish(job.tasks[ti], side[2 * k], side[2 * k + 1], job.results[ti]);
+            job.results[ti].flags = 0;
+        }
+        if (!rescue.empty()) job.rescue(std::move(rescue));
+        c.busy = false;
+    };
+
+    size_t next = 0;
+    int si = 0;
+    while (next < job.n && !job.cancel->load()) {
+        Slot &s = dev->slots[si];
+        Chunk &c = chunks[si];
+        if (c.busy) collect(si);
+        std::vector<size_t> rescue;
+        plan_chunk(job, next, s.bytes, c, rescue);
+        if (!rescue.empty()) job.rescue(std::move(rescue));
+        if (c.tasks.empty()) continue;
+        fill_chunk(job, c, s.host);
+        int *counters = dev->counters + 16 * si;
+        GALE_CUDA_CHECK(cudaMemcpyAsync(s.dev, s.host, c.in_bytes, cudaMemcpyHostToDevice, s.stream));
+        GALE_CUDA_CHECK(cudaMemsetAsync(counters, 0, 16 * sizeof(int), s.stream));
+        const uint32_t *code = reinterpret_cast<const uint32_t *>(s.dev + c.off_code);
+        const uint32_t *mask = reinterpret_cast<const uint32_t *>(s.dev + c.off_mask);
+        const Ext *exts = reinterpret_cast<const Ext *>(s.dev + c.off_ext);
+        ExtOut *outs = reinterpret_cast<ExtOut *>(s.dev + c.off_out);
+        int *list = reinterpret_cast<int *>(s.dev + c.off_list);
+        const int n = (int)c.n_ext;
+        GALE_CUDA_CHECK(cudaEventRecord(s.start, s.stream));
+        if (n > 0) {
+            int blocks = std::min(grid_narrow, (n + kNarrowWarps - 1) / kNarrowWarps);
+            xdrop_narrow<<<blocks, kNarrowWarps * 32, 0, s.stream>>>(exts, n, outs, code, mask, job.params, counters, list);
+            GALE_CUDA_CHECK(cudaGetLastError());
+            xdrop_wide<<<grid_wide, kWideThreads, 0, s.stream>>>(exts, outs, code, mask, job.params, counters, list,
+                                                                 dev->scratch + (size_t)si * scratch_cells, cap);
+            GALE_CUDA_CHECK(cudaGetLastError());
+        }
+        GALE_CUDA_CHECK(cudaEventRecord(s.stop, s.stream));
+        GALE_CUDA_CHECK(cudaMemcpyAsync(s.host + c.off_out, outs, c.n_ext * sizeof(ExtOut), cudaMemcpyDeviceToHost, s.stream));
+        c.busy = true;
+        si = (si + 1) % kSlots;
+    }
+    for (int k = 0; k < kSlots; ++k) {
+        int i = (si + k) % kSlots;
+        if (chunks[i].busy) collect(i);
+    }
+    // Kernel time: the union of the chunks' kernel spans (chunks on two streams may overlap).
+    std::sort(spans.begin(), spans.end());
+    double total = 0, cur_a = -1, cur_b = -1;
+    for (auto &sp : spans) {
+        if (sp.first > cur_b) { if (cur_b > cur_a) total += cur_b - cur_a; cur_a = sp.first; cur_b = sp.second; }
+        else cur_b = std::max<double>(cur_b, sp.second);
+    }
+    if (cur_b > cur_a) total += cur_b - cur_a;
+    job.kernel_ns = (uint64_t)(total * 1e6);
+}
+
+}  // namespace cuda
+}  // namespace gale
