@@ -4,15 +4,17 @@
 // walks the anti-diagonals exactly as the CPU kernel does; the threads split the
 // live band of each anti-diagonal, and three group-wide reductions per
 // anti-diagonal give the new best score and the new band (min/max live column).
-//  - narrow kernel: a warp per extension, its three anti-diagonals in shared
-//    memory (band up to kNarrowCap cells). Nearly every extension of typical X
-//    (<= 100) ends here. An extension whose band outgrows it is queued for
-//  - wide kernel: a block of kWideThreads per extension, anti-diagonals in the
-//    pool's scratch (band up to the scratch share of a block). Bigger bands are
-//    rescued on the CPU by the caller.
-// Both kernels are persistent: resident groups take extensions off a counter,
-// so long and short extensions mix without tail waits.
-// Sequences are 2-bit packed with an N mask (cuda/common/pack.cuh); the cell
+// Extensions go through tiers by band width (inspector-executor: a tier that
+// finds the band outgrowing its buffers hands the extension to the next):
+//  - narrow: a warp per extension, anti-diagonals in shared memory (256 cells);
+//    nearly every extension of X <= 100 ends here;
+//  - block tiers (kTiers): 128 threads / 2048 cells and 256 threads / 6144 cells
+//    in shared memory, with both segments unpacked to bytes there; then 256
+//    threads with anti-diagonals in the pool's global scratch;
+//  - what no tier holds is rescued on the CPU by the caller.
+// Kernels are persistent: resident groups take extensions off a counter, so long
+// and short extensions mix without tail waits.
+// Sequences travel 2-bit packed with an N mask (cuda/common/pack.cuh); the cell
 // update uses the DPX instruction viaddmax (cuda/common/dpx.cuh).
 #include <algorithm>
 #include <climits>
@@ -30,9 +32,9 @@ namespace {
 
 constexpr int kNarrowCap = 256;       // cells per anti-diagonal in the narrow kernel
 constexpr int kNarrowWarps = 4;       // warps per block of the narrow kernel
-constexpr int kWideThreads = 256;
+constexpr int kScratchThreads = 256;  // threads of the global-scratch tier
 
-enum ExtStatus : int32_t { kExtOk = 0, kExtWide = 1, kExtRescue = 2 };
+enum ExtStatus : int32_t { kExtOk = 0, kExtWide = 1, kExtRescue = 2 };  // Wide: try the next tier
 
 struct Ext {
     int64_t h0, v0;   // base index (in the chunk's packed arrays) of DP row 1 / col 1
@@ -86,12 +88,26 @@ struct Group {
     }
 };
 
+// How an extension reads its bases: DP col c is v[v0 + step*(c-1)], row r is
+// h[h0 + step*(r-1)]. Positions are 32-bit (a chunk holds < 2^31 bases).
+struct PackedSeq {  // straight from the chunk's 2-bit packed arrays
+    const uint32_t *code, *mask;
+    int32_t v0, h0, step;
+    __device__ __forceinline__ uint8_t v(int32_t col) const { return base_at(code, mask, v0 + step * (col - 1)); }
+    __device__ __forceinline__ uint8_t h(int32_t row) const { return base_at(code, mask, h0 + step * (row - 1)); }
+};
+struct SmemSeq {  // unpacked once per extension into shared memory, in DP order
+    const uint8_t *vs, *hs;
+    __device__ __forceinline__ uint8_t v(int32_t col) const { return vs[col - 1]; }
+    __device__ __forceinline__ uint8_t h(int32_t row) const { return hs[row - 1]; }
+};
+
 // One extension, step for step as xdrop_extend_cpu. buf holds 3 * cap cells.
-template <int T>
-__device__ void extend(Group<T> &g, const Ext &e, const XdropParams &p, int32_t *buf, int32_t cap,
-                       const uint32_t *__restrict__ code, const uint32_t *__restrict__ mask, ExtOut *out) {
+template <int T, class Seq>
+__device__ void extend(Group<T> &g, const int32_t h_n, const int32_t v_n, const Seq &seq, const XdropParams &p,
+                       int32_t *buf, int32_t cap, ExtOut *out) {
     const int tid = g.tid();
-    const int32_t cols = e.v_n + 1, rows = e.h_n + 1;
+    const int32_t cols = v_n + 1, rows = h_n + 1;
     const int32_t gap = p.gap, X = p.xdrop;
     // The three anti-diagonals rotate through buf: b1 (d-2), b2 (d-1), b3 (d).
     int32_t *b1 = buf, *b2 = buf + cap, *b3 = buf + 2 * cap;
@@ -131,10 +147,9 @@ __device__ void extend(Group<T> &g, const Ext &e, const XdropParams &p, int32_t 
             if (top_border != kUndef || c2[maxCol - 1] != kUndef) lmin = maxCol;
             if (left_border != kUndef || c2[off3] != kUndef) lmax = off3;
         }
+#pragma unroll 4
         for (int32_t col = minCol + tid; col < maxCol; col += T) {
-            const int32_t row = d - col;
-            const uint8_t vb = base_at(code, mask, e.v0 + (int64_t)e.step * (col - 1));
-            const uint8_t hb = base_at(code, mask, e.h0 + (int64_t)e.step * (row - 1));
+            const uint8_t vb = seq.v(col), hb = seq.h(d - col);
             const int32_t up = c2[col - 1], left = c2[col];
             const int32_t v = dpx::add_max(max(up, left), gap, c1[col - 1] + xdrop_subst(vb, hb, p));
             const bool keep = v >= floor;
@@ -197,31 +212,73 @@ xdrop_narrow(const Ext *__restrict__ exts, int n, ExtOut *outs, const uint32_t *
         i = g.bcast(i);
         if (i >= n) return;
         ExtOut *o = outs + i;
-        extend<32>(g, exts[i], p, bufs[w], kNarrowCap, code, mask, o);
+        const Ext e = exts[i];
+        extend<32>(g, e.h_n, e.v_n, PackedSeq{code, mask, (int32_t)e.v0, (int32_t)e.h0, e.step}, p, bufs[w],
+                   kNarrowCap, o);
         __syncwarp();
-        if (g.tid() == 0 && o->status == kExtWide) wide_list[atomicAdd(&counters[1], 1)] = i;
+        if (g.tid() == 0 && o->status == kExtWide) wide_list[atomicAdd(&counters[1], 1)] = i;  // list of the first block tier
     }
 }
 
-// Wide kernel: a block per extension, buffers in global scratch.
-__global__ void __launch_bounds__(kWideThreads)
-xdrop_wide(const Ext *__restrict__ exts, ExtOut *outs, const uint32_t *__restrict__ code,
-           const uint32_t *__restrict__ mask, XdropParams p, int *counters, const int *wide_list,
-           int32_t *scratch, int32_t cap) {
-    __shared__ int32_t red[6 * (kWideThreads / 32) + 1];
-    Group<kWideThreads> g{red};
-    int32_t *buf = scratch + (size_t)blockIdx.x * 3 * cap;
-    const int n = *(volatile int *)&counters[1];
+// Block kernels: a block of T threads per extension, for bands too wide for a
+// warp. SMEM: anti-diagonals (CAP cells) and, when both segments fit in CODES
+// bytes, the unpacked bases in dynamic shared memory; otherwise the anti-diagonals
+// live in the pool's global scratch. Each tier takes the extensions the tier
+// before it queued (count at counters[at], its take counter at counters[at + 1])
+// and queues what its band cannot hold for the next one (count at counters[at + 2]);
+// the last tier marks them for CPU rescue.
+template <int T, int CAP, int CODES, bool SMEM>
+__global__ void __launch_bounds__(T)
+xdrop_block(const Ext *__restrict__ exts, ExtOut *outs, const uint32_t *__restrict__ code,
+            const uint32_t *__restrict__ mask, XdropParams p, int *counters, int at, const int *list_in,
+            int *list_out, int32_t *scratch, int32_t scratch_cap) {
+    extern __shared__ int32_t dyn[];
+    __shared__ int32_t red[6 * (T / 32) + 1];
+    Group<T> g{red};
+    const int32_t cap = SMEM ? CAP : scratch_cap;
+    int32_t *buf = SMEM ? dyn : scratch + (size_t)blockIdx.x * 3 * cap;
+    uint8_t *codes = reinterpret_cast<uint8_t *>(dyn + (SMEM ? 3 * CAP : 0));
+    const int n = *(volatile int *)&counters[at];
     for (;;) {
         int k = 0;
-        if (threadIdx.x == 0) k = atomicAdd(&counters[2], 1);
+        if (threadIdx.x == 0) k = atomicAdd(&counters[at + 1], 1);
         k = g.bcast(k);
         if (k >= n) return;
-        const int i = wide_list[k];
-        extend<kWideThreads>(g, exts[i], p, buf, cap, code, mask, outs + i);
+        const int i = list_in[k];
+        ExtOut *o = outs + i;
+        const Ext e = exts[i];
+        const PackedSeq packed{code, mask, (int32_t)e.v0, (int32_t)e.h0, e.step};
+        if (SMEM && e.v_n + e.h_n <= CODES) {
+            // Unpack both segments once: every cell then reads its two bases with one byte load each.
+            for (int32_t c = threadIdx.x; c < e.v_n; c += T) codes[c] = packed.v(c + 1);
+            for (int32_t r = threadIdx.x; r < e.h_n; r += T) codes[e.v_n + r] = packed.h(r + 1);
+            __syncthreads();
+            extend<T>(g, e.h_n, e.v_n, SmemSeq{codes, codes + e.v_n}, p, buf, cap, o);
+        } else {
+            extend<T>(g, e.h_n, e.v_n, packed, p, buf, cap, o);
+        }
         __syncthreads();
+        if (list_out && threadIdx.x == 0 && o->status == kExtRescue) {
+            o->status = kExtWide;
+            list_out[atomicAdd(&counters[at + 2], 1)] = i;
+        }
     }
 }
+
+// The tiers after the narrow kernel, by band width.
+struct Tier {
+    const void *kernel;
+    int threads, smem;
+};
+#define GALE_TIER(T, CAP, CODES, SMEM) \
+    Tier{(const void *)xdrop_block<T, CAP, CODES, SMEM>, T, SMEM ? 3 * CAP * 4 + CODES : 0}
+const Tier kTiers[] = {
+    GALE_TIER(128, 2048, 8192, true),    // bands up to 2048 cells, ~6 blocks per SM
+    GALE_TIER(256, 6144, 12288, true),   // up to 6144 cells, 2 blocks per SM
+    GALE_TIER(256, 0, 0, false),         // global scratch, up to what the pool gives a block
+};
+constexpr int kTierCount = 3;
+#undef GALE_TIER
 
 // ---- host side ----------------------------------------------------------------------
 
@@ -247,7 +304,7 @@ bool side_wanted(const XdropParams &p, int side) { return p.direction & (side ==
 // Bytes a task needs in a slot (packed bases + per-extension records).
 size_t task_bytes(const XdropTask &t, int n_ext) {
     int64_t bases = pack_round(t.h_len) + pack_round(t.v_len);
-    return (size_t)(bases / 4 + bases / 8) + (size_t)n_ext * (sizeof(Ext) + sizeof(ExtOut) + sizeof(int));
+    return (size_t)(bases / 4 + bases / 8) + (size_t)n_ext * (sizeof(Ext) + sizeof(ExtOut) + kTierCount * sizeof(int));
 }
 
 int n_sides(const XdropTask &t, const XdropParams &p) {
@@ -277,6 +334,7 @@ void plan_chunk(const XdropJob &job, size_t &next, size_t slot_bytes, Chunk &c, 
             continue;
         }
         if (bytes + need > slot_bytes) break;
+        if (bases + (size_t)(pack_round(t.h_len) + pack_round(t.v_len)) >= ((size_t)1 << 31) - 64) break;  // 32-bit positions
         bytes += need;
         bases += (size_t)(pack_round(t.h_len) + pack_round(t.v_len));
         c.tasks.push_back(next++);
@@ -292,7 +350,7 @@ void plan_chunk(const XdropJob &job, size_t &next, size_t slot_bytes, Chunk &c, 
     c.in_bytes = c.off_ext + c.n_ext * sizeof(Ext);
     c.off_out = align_up(c.in_bytes, 256);
     c.off_list = align_up(c.off_out + c.n_ext * sizeof(ExtOut), 256);
-    c.total = c.off_list + c.n_ext * sizeof(int);
+    c.total = c.off_list + kTierCount * c.n_ext * sizeof(int);
 }
 
 // Packs the chunk's sequences and extension records into the slot's pinned buffer.
@@ -332,18 +390,26 @@ void xdrop_run(Device *dev, XdropJob &job) {
     static_assert(sizeof(Ext) == 32 && sizeof(ExtOut) == 24, "record layout");
 
     // Persistent grids sized to what is resident.
-    int per_sm_narrow = 0, per_sm_wide = 0;
-    GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_narrow, xdrop_narrow, kNarrowWarps * 32, 0));
-    GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_wide, xdrop_wide, kWideThreads, 0));
     const int sms = dev->prop.multiProcessorCount;
-    const int grid_narrow = std::max(1, per_sm_narrow * sms);
-    // Each wide block owns 3 * cap cells of scratch; each slot gets half the scratch.
-    int grid_wide = std::max(1, per_sm_wide * sms);
+    int per_sm = 0;
+    GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, xdrop_narrow, kNarrowWarps * 32, 0));
+    const int grid_narrow = std::max(1, per_sm * sms);
+    int grid[kTierCount];
+    for (int t = 0; t < kTierCount; ++t) {
+        if (kTiers[t].smem > 48 * 1024)
+            GALE_CUDA_CHECK(cudaFuncSetAttribute(kTiers[t].kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 kTiers[t].smem));
+        GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kTiers[t].kernel, kTiers[t].threads,
+                                                                      kTiers[t].smem));
+        grid[t] = std::max(1, per_sm * sms);
+    }
+    // The scratch tier: each block owns 3 * cap cells; each slot gets half the scratch.
     const size_t scratch_cells = dev->scratch_bytes / sizeof(int32_t) / kSlots;
-    int32_t cap = (int32_t)std::min<size_t>(scratch_cells / (3 * (size_t)grid_wide), 1u << 20);
+    int &grid_scratch = grid[kTierCount - 1];
+    int32_t cap = (int32_t)std::min<size_t>(scratch_cells / (3 * (size_t)grid_scratch), 1u << 20);
     if (cap < 4 * kNarrowCap) {  // too little scratch for that many blocks: fewer, larger ones
-        grid_wide = std::max<int>(1, (int)(scratch_cells / (3 * 4 * kNarrowCap)));
-        cap = (int32_t)std::min<size_t>(scratch_cells / (3 * (size_t)grid_wide), 1u << 20);
+        grid_scratch = std::max<int>(1, (int)(scratch_cells / (3 * 4 * kNarrowCap)));
+        cap = (int32_t)std::min<size_t>(scratch_cells / (3 * (size_t)grid_scratch), 1u << 20);
     }
 
     Chunk chunks[kSlots];
@@ -408,9 +474,17 @@ void xdrop_run(Device *dev, XdropJob &job) {
             int blocks = std::min(grid_narrow, (n + kNarrowWarps - 1) / kNarrowWarps);
             xdrop_narrow<<<blocks, kNarrowWarps * 32, 0, s.stream>>>(exts, n, outs, code, mask, job.params, counters, list);
             GALE_CUDA_CHECK(cudaGetLastError());
-            xdrop_wide<<<grid_wide, kWideThreads, 0, s.stream>>>(exts, outs, code, mask, job.params, counters, list,
-                                                                 dev->scratch + (size_t)si * scratch_cells, cap);
-            GALE_CUDA_CHECK(cudaGetLastError());
+            // Tier t takes list t (count at counters[1 + 2t]) and fills list t + 1.
+            int32_t *scratch = dev->scratch + (size_t)si * scratch_cells;
+            for (int t = 0; t < kTierCount; ++t) {
+                int at = 1 + 2 * t;
+                const int *list_in = list + (size_t)t * c.n_ext;
+                int *list_out = t + 1 < kTierCount ? list + (size_t)(t + 1) * c.n_ext : nullptr;
+                XdropParams params = job.params;
+                void *args[] = {&exts, &outs, &code, &mask, &params, &counters, &at, &list_in, &list_out, &scratch, &cap};
+                GALE_CUDA_CHECK(cudaLaunchKernel(kTiers[t].kernel, grid[t], kTiers[t].threads, args,
+                                                 kTiers[t].smem, s.stream));
+            }
         }
         GALE_CUDA_CHECK(cudaEventRecord(s.stop, s.stream));
         GALE_CUDA_CHECK(cudaMemcpyAsync(s.host + c.off_out, outs, c.n_ext * sizeof(ExtOut), cudaMemcpyDeviceToHost, s.stream));

@@ -33,7 +33,7 @@ inline void pack_bases(const uint8_t *in, int64_t n, int64_t at, uint32_t *code,
 
 #if defined(__CUDACC__)
 __device__ __forceinline__ uint8_t base_at(const uint32_t *__restrict__ code, const uint32_t *__restrict__ mask,
-                                           int64_t i) {
+                                           int32_t i) {
     uint32_t n = (__ldg(mask + (i >> 5)) >> (i & 31)) & 1u;
     uint32_t c = (__ldg(code + (i >> 4)) >> ((i & 15) * 2)) & 3u;
     return n ? 4 : (uint8_t)c;
