@@ -90,21 +90,48 @@ struct Group {
 
 // How an extension reads its bases: DP col c is v[v0 + step*(c-1)], row r is
 // h[h0 + step*(r-1)]. Positions are 32-bit (a chunk holds < 2^31 bases).
+// advance() is called once per anti-diagonal, before its cells, by every thread of
+// the group (the band then uses cols [minCol, maxCol) and rows d - col).
 struct PackedSeq {  // straight from the chunk's 2-bit packed arrays
     const uint32_t *code, *mask;
     int32_t v0, h0, step;
     __device__ __forceinline__ uint8_t v(int32_t col) const { return base_at(code, mask, v0 + step * (col - 1)); }
     __device__ __forceinline__ uint8_t h(int32_t row) const { return base_at(code, mask, h0 + step * (row - 1)); }
+    template <class G>
+    __device__ __forceinline__ void advance(G &, int32_t, int32_t, int32_t) {}
 };
 struct SmemSeq {  // unpacked once per extension into shared memory, in DP order
     const uint8_t *vs, *hs;
     __device__ __forceinline__ uint8_t v(int32_t col) const { return vs[col - 1]; }
     __device__ __forceinline__ uint8_t h(int32_t row) const { return hs[row - 1]; }
+    template <class G>
+    __device__ __forceinline__ void advance(G &, int32_t, int32_t, int32_t) {}
+};
+// A warp's band is at most kNarrowCap cells, and its highest col and row grow by at
+// most one per anti-diagonal: so circular windows of kWindow unpacked bases, topped
+// up with the one or two new bases of each anti-diagonal, hold every base the band
+// reads. That saves decoding two packed bases per cell.
+constexpr int kWindow = 512;
+struct WindowSeq {
+    PackedSeq src;
+    uint8_t *vw, *hw;        // kWindow bytes each, in shared memory
+    int32_t v_top = 0, h_top = 0;  // highest col / row unpacked so far
+    __device__ __forceinline__ uint8_t v(int32_t col) const { return vw[col & (kWindow - 1)]; }
+    __device__ __forceinline__ uint8_t h(int32_t row) const { return hw[row & (kWindow - 1)]; }
+    template <class G>
+    __device__ __forceinline__ void advance(G &g, int32_t d, int32_t minCol, int32_t maxCol) {
+        const int32_t v_need = maxCol - 1, h_need = d - minCol;
+        for (int32_t c = v_top + 1 + g.tid(); c <= v_need; c += 32) vw[c & (kWindow - 1)] = src.v(c);
+        for (int32_t r = h_top + 1 + g.tid(); r <= h_need; r += 32) hw[r & (kWindow - 1)] = src.h(r);
+        v_top = max(v_top, v_need);
+        h_top = max(h_top, h_need);
+        g.sync();
+    }
 };
 
 // One extension, step for step as xdrop_extend_cpu. buf holds 3 * cap cells.
 template <int T, class Seq>
-__device__ void extend(Group<T> &g, const int32_t h_n, const int32_t v_n, const Seq &seq, const XdropParams &p,
+__device__ void extend(Group<T> &g, const int32_t h_n, const int32_t v_n, Seq seq, const XdropParams &p,
                        int32_t *buf, int32_t cap, ExtOut *out) {
     const int tid = g.tid();
     const int32_t cols = v_n + 1, rows = h_n + 1;
@@ -138,6 +165,7 @@ __device__ void extend(Group<T> &g, const int32_t h_n, const int32_t v_n, const 
         const int32_t left_border = (keep_border && off3 == 0) ? (int32_t)border : kUndef;
         const int32_t top_border = (keep_border && d == maxCol) ? (int32_t)border : kUndef;
 
+        seq.advance(g, d, minCol, maxCol);
         const int32_t floor = best - X;
         int32_t lbest = kUndef, lmin = INT_MAX, lmax = INT_MIN;
         if (tid == 0) {
@@ -203,6 +231,8 @@ __global__ void __launch_bounds__(kNarrowWarps * 32)
 xdrop_narrow(const Ext *__restrict__ exts, int n, ExtOut *outs, const uint32_t *__restrict__ code,
              const uint32_t *__restrict__ mask, XdropParams p, int *counters, int *wide_list) {
     __shared__ int32_t bufs[kNarrowWarps][3 * kNarrowCap];
+    __shared__ uint8_t windows[kNarrowWarps][2][kWindow];
+    static_assert(kWindow >= kNarrowCap + 2, "the base windows must cover a narrow band");
     __shared__ int32_t red[kNarrowWarps][8];
     const int w = threadIdx.x >> 5;
     Group<32> g{red[w]};
@@ -213,8 +243,8 @@ xdrop_narrow(const Ext *__restrict__ exts, int n, ExtOut *outs, const uint32_t *
         if (i >= n) return;
         ExtOut *o = outs + i;
         const Ext e = exts[i];
-        extend<32>(g, e.h_n, e.v_n, PackedSeq{code, mask, (int32_t)e.v0, (int32_t)e.h0, e.step}, p, bufs[w],
-                   kNarrowCap, o);
+        WindowSeq seq{PackedSeq{code, mask, (int32_t)e.v0, (int32_t)e.h0, e.step}, windows[w][0], windows[w][1]};
+        extend<32>(g, e.h_n, e.v_n, seq, p, bufs[w], kNarrowCap, o);
         __syncwarp();
         if (g.tid() == 0 && o->status == kExtWide) wide_list[atomicAdd(&counters[1], 1)] = i;  // list of the first block tier
     }

@@ -1,4 +1,5 @@
 // Batches: parameters, task validation and copying, submit/poll/cancel, results.
+#include <algorithm>
 #include <climits>
 #include <cstring>
 
@@ -23,12 +24,14 @@ const char *state_name(BatchState s) {
     return "?";
 }
 
-// The best score any cell can reach must leave room in 32 bits (lib/xdrop.h).
+// The best score any cell can reach must leave room in 32 bits (lib/xdrop.h): a path
+// has at most min(h_len, v_len) substitutions, each worth at most max(match, mismatch).
 void check_score_room(const XdropTask &t, const XdropParams &p, size_t index) {
-    int64_t shorter = std::min(t.h_len, t.v_len);
-    if ((int64_t)std::max(p.match, 0) * shorter > (int64_t)1 << 30)
-        fail(GALE_E_LIMIT, "task %zu: match score %d times sequence length %lld may overflow 32-bit scores",
-             index, p.match, (long long)shorter);
+    const int64_t shorter = std::min(t.h_len, t.v_len);
+    const int64_t top = std::max({p.match, p.mismatch, 0});
+    if (top * shorter > (int64_t)1 << 30)
+        fail(GALE_E_LIMIT, "task %zu: substitution score %lld times sequence length %lld may overflow 32-bit scores",
+             index, (long long)top, (long long)shorter);
 }
 
 }  // namespace

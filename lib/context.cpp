@@ -282,6 +282,7 @@ void ctx_destroy(gale_ctx *ctx) {
         std::lock_guard<std::mutex> lock(ctx->mu);
         batches.assign(ctx->batches.begin(), ctx->batches.end());
     }
+    for (gale_batch *b : batches) batch_cancel(b);  // all at once: none waits behind another
     for (gale_batch *b : batches) batch_destroy(b);
 #if GALE_HAVE_CUDA
     if (ctx->gpu_thread.joinable()) {
