@@ -18,6 +18,7 @@
 // update uses the DPX instruction viaddmax (cuda/common/dpx.cuh).
 #include <algorithm>
 #include <climits>
+#include <thread>
 #include <vector>
 
 #include "common/device.cuh"
@@ -32,7 +33,6 @@ namespace {
 
 constexpr int kNarrowCap = 256;       // cells per anti-diagonal in the narrow kernel
 constexpr int kNarrowWarps = 4;       // warps per block of the narrow kernel
-constexpr int kScratchThreads = 256;  // threads of the global-scratch tier
 
 enum ExtStatus : int32_t { kExtOk = 0, kExtWide = 1, kExtRescue = 2 };  // Wide: try the next tier
 
@@ -383,21 +383,38 @@ void plan_chunk(const XdropJob &job, size_t &next, size_t slot_bytes, Chunk &c, 
     c.total = c.off_list + kTierCount * c.n_ext * sizeof(int);
 }
 
-// Packs the chunk's sequences and extension records into the slot's pinned buffer.
+// Packs the chunk's sequences and extension records into the slot's pinned
+// buffer. Packing a gigabase takes about a second on one core, longer than the
+// narrow kernels compute it, so it is split over the context's threads.
 void fill_chunk(const XdropJob &job, Chunk &c, char *host) {
     uint32_t *code = reinterpret_cast<uint32_t *>(host + c.off_code);
     uint32_t *mask = reinterpret_cast<uint32_t *>(host + c.off_mask);
     Ext *exts = reinterpret_cast<Ext *>(host + c.off_ext);
+    const size_t nt = c.tasks.size();
+    std::vector<int64_t> h_at(nt), v_at(nt);
     int64_t at = 0;
-    std::vector<int64_t> h_at(c.tasks.size()), v_at(c.tasks.size());
-    for (size_t k = 0; k < c.tasks.size(); ++k) {
+    for (size_t k = 0; k < nt; ++k) {
         const XdropTask &t = job.tasks[c.tasks[k]];
         h_at[k] = at;
-        pack_bases(job.arena + t.h_off, t.h_len, at, code, mask);
         at += pack_round(t.h_len);
         v_at[k] = at;
-        pack_bases(job.arena + t.v_off, t.v_len, at, code, mask);
         at += pack_round(t.v_len);
+    }
+    auto pack_range = [&](size_t lo, size_t hi) {
+        for (size_t k = lo; k < hi; ++k) {
+            const XdropTask &t = job.tasks[c.tasks[k]];
+            pack_bases(t.h, t.h_len, h_at[k], code, mask);
+            pack_bases(t.v, t.v_len, v_at[k], code, mask);
+        }
+    };
+    const size_t workers = std::min<size_t>(std::max(job.pack_threads, 1), (size_t)(at >> 22) + 1);  // ~4 Mbases each
+    if (workers <= 1) {
+        pack_range(0, nt);
+    } else {
+        std::vector<std::thread> pool;
+        for (size_t w = 1; w < workers; ++w) pool.emplace_back(pack_range, nt * w / workers, nt * (w + 1) / workers);
+        pack_range(0, nt / workers);
+        for (auto &th : pool) th.join();
     }
     for (size_t e = 0; e < c.n_ext; ++e) {
         const XdropTask &t = job.tasks[c.tasks[c.sides[e].task]];

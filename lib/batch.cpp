@@ -150,17 +150,18 @@ void batch_add(gale_batch *b, const gale_task &t) {
     x.user = t.user;
     check_score_room(x, b->params, index);
 
-    const size_t old = b->arena.size();
-    b->arena.resize(old + (size_t)t.h_len + (size_t)t.v_len);
-    x.h_off = (int64_t)old;
-    x.v_off = (int64_t)old + t.h_len;
+    const size_t total = (size_t)t.h_len + (size_t)t.v_len;
+    uint8_t *mem = b->arena.alloc(total);
+    x.h = mem;
+    x.v = mem + t.h_len;
     const char *names[2] = {"h", "v"};
     const char *seqs[2] = {t.h, t.v};
-    const int64_t lens[2] = {t.h_len, t.v_len}, offs[2] = {x.h_off, x.v_off};
+    const int64_t lens[2] = {t.h_len, t.v_len};
+    uint8_t *outs[2] = {mem, mem + t.h_len};
     for (int s = 0; s < 2; ++s) {
-        int64_t bad = encode_bases(seqs[s], lens[s], b->arena.data() + offs[s]);
+        int64_t bad = encode_bases(seqs[s], lens[s], outs[s]);
         if (bad >= 0) {
-            b->arena.resize(old);
+            b->arena.undo(mem, total);
             unsigned char c = (unsigned char)seqs[s][bad];
             fail(GALE_E_INPUT, "task %zu: invalid byte 0x%02x ('%c') at position %lld of sequence %s", index, c,
                  (c >= 32 && c < 127) ? c : '?', (long long)bad, names[s]);

@@ -117,7 +117,7 @@ void compute_tasks(gale_batch *b, const size_t *idx, size_t n, uint32_t flags) {
     try {
         for (size_t k = 0; k < n && !b->cancel.load(std::memory_order_relaxed); ++k) {
             size_t i = idx[k];
-            xdrop_task_cpu(b->arena.data(), b->tasks[i], b->params, b->results[i], tls_workspace);
+            xdrop_task_cpu(b->tasks[i], b->params, b->results[i], tls_workspace);
             b->results[i].flags |= flags;
         }
     } catch (const std::bad_alloc &) {
@@ -143,7 +143,7 @@ void cpu_worker(gale_batch *b) {
 void gpu_run(gale_ctx *ctx, gale_batch *b) {
     if (!b->cancel.load()) {
         cuda::XdropJob job;
-        job.arena = b->arena.data();
+        job.pack_threads = ctx->pool->size();
         job.tasks = b->tasks.data();
         job.n = b->tasks.size();
         job.params = b->params;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gale.h"
+#include "sequence.h"
 #include "xdrop.h"
 #include "gale_config.h"
 
@@ -55,7 +56,7 @@ struct gale_batch {
     gale_status fail_status = GALE_OK;
     std::string fail_message;
 
-    std::vector<uint8_t> arena;            // encoded bases of every task
+    gale::SeqArena arena;                  // encoded bases of every task
     std::vector<gale::XdropTask> tasks;
     std::vector<gale::XdropResult> results;
 

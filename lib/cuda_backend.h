@@ -26,8 +26,7 @@ void device_close(Device *dev) noexcept;
 
 // Everything the X-drop GPU run needs from a batch.
 struct XdropJob {
-    const uint8_t *arena;          // encoded bases (lib/sequence.h)
-    const XdropTask *tasks;
+    const XdropTask *tasks;        // sequences encoded as in lib/sequence.h
     size_t n;
     XdropParams params;
     XdropResult *results;          // n results, written for every task not rescued
@@ -36,6 +35,7 @@ struct XdropJob {
     // computes them on the CPU. Called as soon as they are known so that the
     // CPU works while the GPU goes on.
     std::function<void(std::vector<size_t> &&)> rescue;
+    int pack_threads = 1;          // host threads that may pack chunks
     uint64_t kernel_ns = 0;        // out: time in kernels
 };
 

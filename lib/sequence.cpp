@@ -29,12 +29,40 @@ const Table table;
 uint8_t encode_base(unsigned char c) { return table.code[c]; }
 
 int64_t encode_bases(const char *in, int64_t n, uint8_t *out) {
+    // Branch-free pass (valid codes are < 0x80, kBaseInvalid has the top bit set),
+    // then a search only when something was invalid.
+    uint8_t any = 0;
     for (int64_t i = 0; i < n; ++i) {
         uint8_t c = table.code[(unsigned char)in[i]];
-        if (c == kBaseInvalid) return i;
         out[i] = c;
+        any |= c;
     }
+    if (!(any & 0x80)) return -1;
+    for (int64_t i = 0; i < n; ++i)
+        if (out[i] == kBaseInvalid) return i;
     return -1;
+}
+
+uint8_t *SeqArena::alloc(size_t n) {
+    constexpr size_t kBlock = (size_t)64 << 20;
+    if (blocks_.empty() || cap_ - used_ < n) {
+        size_t size = n > kBlock ? n : kBlock;
+        blocks_.emplace_back(new uint8_t[size]);
+        used_ = 0;
+        cap_ = size;
+    }
+    uint8_t *p = blocks_.back().get() + used_;
+    used_ += n;
+    return p;
+}
+
+void SeqArena::undo(const uint8_t *p, size_t n) {
+    if (!blocks_.empty() && p + n == blocks_.back().get() + used_) used_ -= n;
+}
+
+void SeqArena::clear() {
+    blocks_.clear();
+    used_ = cap_ = 0;
 }
 
 }  // namespace gale

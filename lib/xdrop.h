@@ -52,9 +52,10 @@ GALE_HD int32_t xdrop_subst(uint8_t a, uint8_t b, const XdropParams &p) {
 // where it was. gale reports the same value (the seed does not move either).
 GALE_HD int32_t xdrop_no_end_score(const XdropParams &p) { return INT32_MIN - p.gap; }
 
-// One task as stored by a batch: sequences live in the batch's encoded arena.
+// One task as stored by a batch: h and v point into the batch's encoded arena.
 struct XdropTask {
-    int64_t h_off, h_len, v_off, v_len;
+    const uint8_t *h, *v;
+    int64_t h_len, v_len;
     int64_t h_begin, h_end, v_begin, v_end;
     uint64_t user;
 };
@@ -91,8 +92,7 @@ GALE_HD XdropSpan xdrop_span(const XdropTask &t, bool left) {
 // CPU kernel (lib/cpu/xdrop.cpp). ws is scratch reused between calls.
 XdropSide xdrop_extend_cpu(const uint8_t *h, const uint8_t *v, const XdropSpan &s,
                            const XdropParams &p, std::vector<int32_t> &ws);
-void xdrop_task_cpu(const uint8_t *arena, const XdropTask &t, const XdropParams &p,
-                    XdropResult &r, std::vector<int32_t> &ws);
+void xdrop_task_cpu(const XdropTask &t, const XdropParams &p, XdropResult &r, std::vector<int32_t> &ws);
 
 // Combine the two sides into a result (shared by both backends).
 GALE_HD void xdrop_finish(const XdropTask &t, const XdropSide &left, const XdropSide &right,

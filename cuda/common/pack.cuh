@@ -14,20 +14,23 @@ __host__ __device__ __forceinline__ int64_t pack_round(int64_t n) { return (n + 
 
 // Packs n encoded bases (0..4) at base index `at` (a multiple of 32) of the arrays.
 inline void pack_bases(const uint8_t *in, int64_t n, int64_t at, uint32_t *code, uint32_t *mask) {
+    uint32_t *cw = code + at / 16, *mw = mask + at / 32;
+    uint8_t tail[32];
     for (int64_t i = 0; i < n; i += 32) {
-        uint32_t c0 = 0, c1 = 0, m = 0;
-        int64_t k = n - i < 32 ? n - i : 32;
-        for (int64_t j = 0; j < k; ++j) {
-            uint32_t b = in[i + j];
-            uint32_t isn = b >> 2;  // 4 -> 1
-            m |= isn << j;
-            uint32_t c = b & 3u & (isn - 1u);
-            if (j < 16) c0 |= c << (2 * j);
-            else c1 |= c << (2 * (j - 16));
+        const uint8_t *b = in + i;
+        if (n - i < 32) {  // last, partial group: pad with A
+            for (int64_t j = 0; j < 32; ++j) tail[j] = j < n - i ? b[j] : 0;
+            b = tail;
         }
-        code[(at + i) / 16] = c0;
-        code[(at + i) / 16 + 1] = c1;
-        mask[(at + i) / 32] = m;
+        uint32_t c0 = 0, c1 = 0, m = 0;
+        for (int j = 0; j < 16; ++j) {
+            c0 |= (uint32_t)(b[j] & 3u & ((b[j] >> 2) - 1u)) << (2 * j);
+            c1 |= (uint32_t)(b[16 + j] & 3u & ((b[16 + j] >> 2) - 1u)) << (2 * j);
+        }
+        for (int j = 0; j < 32; ++j) m |= (uint32_t)(b[j] >> 2) << j;
+        *cw++ = c0;
+        *cw++ = c1;
+        *mw++ = m;
     }
 }
 
