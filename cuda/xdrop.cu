@@ -120,9 +120,11 @@ struct WindowSeq {
     __device__ __forceinline__ uint8_t h(int32_t row) const { return hw[row & (kWindow - 1)]; }
     template <class G>
     __device__ __forceinline__ void advance(G &g, int32_t d, int32_t minCol, int32_t maxCol) {
+        // At most one new col (maxCol grows by <= 1) and one new row (minCol never
+        // decreases) per anti-diagonal: lane 0 and lane 1 fetch them.
         const int32_t v_need = maxCol - 1, h_need = d - minCol;
-        for (int32_t c = v_top + 1 + g.tid(); c <= v_need; c += 32) vw[c & (kWindow - 1)] = src.v(c);
-        for (int32_t r = h_top + 1 + g.tid(); r <= h_need; r += 32) hw[r & (kWindow - 1)] = src.h(r);
+        if (g.tid() == 0 && v_need > v_top) vw[v_need & (kWindow - 1)] = src.v(v_need);
+        if (g.tid() == 1 && h_need > h_top) hw[h_need & (kWindow - 1)] = src.h(h_need);
         v_top = max(v_top, v_need);
         h_top = max(h_top, h_need);
         g.sync();

@@ -16,10 +16,11 @@ struct AntiDiag {
     int32_t at(int64_t col) const { return vals[col - off]; }
 };
 
-}  // namespace
-
-XdropSide xdrop_extend_cpu(const uint8_t *h, const uint8_t *v, const XdropSpan &s,
-                           const XdropParams &p, std::vector<int32_t> &ws) {
+// The direction is a template parameter so that the cell loop reads both
+// sequences with unit stride (and the compiler can vectorise it).
+template <int STEP>
+XdropSide extend(const uint8_t *h, const uint8_t *v, const XdropSpan &s, const XdropParams &p,
+                 std::vector<int32_t> &ws) {
     XdropSide out;
     const int64_t cols = s.v_n + 1, rows = s.h_n + 1;
     if (rows == 1 || cols == 1) return out;
@@ -29,7 +30,13 @@ XdropSide xdrop_extend_cpu(const uint8_t *h, const uint8_t *v, const XdropSpan &
     if ((int64_t)ws.size() < 3 * cap) ws.resize(3 * cap);
     AntiDiag a1{ws.data(), 0, 0}, a2{ws.data() + cap, 0, 1}, a3{ws.data() + 2 * cap, 0, 2};
 
+    // Locals, not p's fields: stores to the int32 anti-diagonals could alias them.
     const int32_t gap = p.gap, X = p.xdrop;
+    // Substitution scores by table: a branch on match/mismatch would be mispredicted
+    // on every edit.
+    int32_t subst[8][8];
+    for (uint8_t a = 0; a < 8; ++a)
+        for (uint8_t b = 0; b < 8; ++b) subst[a][b] = xdrop_subst(a, b, p);
     a2.vals[0] = 0;
     a3.vals[0] = a3.vals[1] = (-gap > X) ? kUndef : gap;  // anti-diagonal 1
 
@@ -37,7 +44,6 @@ XdropSide xdrop_extend_cpu(const uint8_t *h, const uint8_t *v, const XdropSpan &
     int32_t best = 0;
     uint64_t cells = 0;
     const uint8_t *hp = h + s.h0, *vp = v + s.v0;
-    const int64_t step = s.step;
 
     while (minCol < maxCol) {
         ++d;
@@ -60,15 +66,12 @@ XdropSide xdrop_extend_cpu(const uint8_t *h, const uint8_t *v, const XdropSpan &
         int32_t *p3 = c3 - a3.off;
         for (int64_t col = minCol; col < maxCol; ++col) {
             const int64_t row = d - col;
-            const uint8_t vb = vp[step * (col - 1)], hb = hp[step * (row - 1)];
-            int32_t t = std::max(p2[col - 1], p2[col]) + gap;
-            t = std::max(t, p1[col - 1] + xdrop_subst(vb, hb, p));
-            if (t < floor) {
-                p3[col] = kUndef;
-            } else {
-                p3[col] = t;
-                diagBest = std::max(diagBest, t);
-            }
+            const uint8_t vb = vp[STEP * (col - 1)], hb = hp[STEP * (row - 1)];
+            const int32_t s = subst[vb & 7][hb & 7];
+            const int32_t t = std::max(std::max(p2[col - 1], p2[col]) + gap, p1[col - 1] + s);
+            const bool keep = t >= floor;  // dropped: strictly below best - X
+            p3[col] = keep ? t : kUndef;
+            diagBest = std::max(diagBest, keep ? t : kUndef);
         }
         cells += (uint64_t)(maxCol - minCol);
         best = std::max(best, diagBest);
@@ -114,6 +117,13 @@ XdropSide xdrop_extend_cpu(const uint8_t *h, const uint8_t *v, const XdropSpan &
         out.score = xdrop_no_end_score(p);
     }
     return out;
+}
+
+}  // namespace
+
+XdropSide xdrop_extend_cpu(const uint8_t *h, const uint8_t *v, const XdropSpan &s, const XdropParams &p,
+                           std::vector<int32_t> &ws) {
+    return s.step > 0 ? extend<1>(h, v, s, p, ws) : extend<-1>(h, v, s, p, ws);
 }
 
 void xdrop_task_cpu(const XdropTask &t, const XdropParams &p, XdropResult &r, std::vector<int32_t> &ws) {
