@@ -1,5 +1,7 @@
 #include "sequence.h"
 
+#include <algorithm>
+
 namespace gale {
 
 namespace {
@@ -44,9 +46,12 @@ int64_t encode_bases(const char *in, int64_t n, uint8_t *out) {
 }
 
 uint8_t *SeqArena::alloc(size_t n) {
-    constexpr size_t kBlock = (size_t)64 << 20;
+    // Blocks double from 64 KiB to 64 MiB: small batches stay small, large ones
+    // take few allocations.
+    constexpr size_t kFirst = (size_t)64 << 10, kLargest = (size_t)64 << 20;
     if (blocks_.empty() || cap_ - used_ < n) {
-        size_t size = n > kBlock ? n : kBlock;
+        size_t size = blocks_.empty() ? kFirst : std::min(2 * cap_, kLargest);
+        if (size < n) size = n;
         blocks_.emplace_back(new uint8_t[size]);
         used_ = 0;
         cap_ = size;

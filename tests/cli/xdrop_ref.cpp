@@ -17,81 +17,27 @@
 // the suffixes with EXTEND_RIGHT; the return values are the per-direction
 // scores (extendSeed itself drops them).
 //
-// Score type: Score<int, Simple>(match, mismatch, gap) as BELLA uses it when
-// min(match, mismatch) >= gap. Otherwise SeqAn's DP wraps: it marks dropped
-// cells with undefined = numeric_limits<T>::min() - gap and adds substitution
-// scores to it, so a score below the gap overflows -- whatever the width of T
-// (an int64_t instantiation wraps just the same, to ~ +2^63). There the same
-// SeqAn code is instantiated with Wide, a 64-bit integer class whose
-// numeric_limits::min() is -2^62: undefined + any score stays far below every
-// kept cell, so a value derived from a dropped cell is dropped again, which is
-// what the algorithm means (and what SeqAn computes wherever it does not wrap).
-// When no end cell is found SeqAn returns its undefined marker; the reference
-// then prints the int instantiation's marker, INT_MIN - gap, as BELLA would see.
-// --n-mismatch (N mismatches everything, N included) uses a ScoreMatrix<Dna5>
-// with the same values.
-#include <algorithm>
+// Score types and the SeqAn calls are those of the oracle suite's reference,
+// tests/oracle/seqan_xdrop_ref.hpp (read it for why a wide 64-bit score type
+// is a faithful reference where SeqAn's int instantiation would wrap or clamp).
 #include <cerrno>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
-#include <limits>
-#include <type_traits>
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include <seqan/basic.h>
-#include <seqan/score.h>
-#include <seqan/seeds.h>
-#include <seqan/sequence.h>
+#include "seqan_xdrop_ref.hpp"
 
 using namespace seqan;
-
-// A 64-bit score value for SeqAn whose "minimum" leaves room below it (see above).
-struct Wide {
-    int64_t v;
-    Wide() : v(0) {}
-    template <typename T, typename = typename std::enable_if<std::is_integral<T>::value>::type>
-    Wide(T x) : v((int64_t)x) {}
-    explicit operator long long() const { return (long long)v; }
-    Wide operator-() const { return Wide(-v); }
-    Wide &operator+=(Wide o) { v += o.v; return *this; }
-    Wide &operator-=(Wide o) { v -= o.v; return *this; }
-    friend Wide operator+(Wide a, Wide b) { return Wide(a.v + b.v); }
-    friend Wide operator-(Wide a, Wide b) { return Wide(a.v - b.v); }
-    friend Wide operator*(Wide a, Wide b) { return Wide(a.v * b.v); }
-    friend Wide operator/(Wide a, Wide b) { return Wide(a.v / b.v); }
-    friend bool operator<(Wide a, Wide b) { return a.v < b.v; }
-    friend bool operator>(Wide a, Wide b) { return a.v > b.v; }
-    friend bool operator<=(Wide a, Wide b) { return a.v <= b.v; }
-    friend bool operator>=(Wide a, Wide b) { return a.v >= b.v; }
-    friend bool operator==(Wide a, Wide b) { return a.v == b.v; }
-    friend bool operator!=(Wide a, Wide b) { return a.v != b.v; }
-    friend std::ostream &operator<<(std::ostream &os, Wide a) { return os << a.v; }
-};
-
-
-namespace std {
-template <>
-struct numeric_limits<Wide> {
-    static constexpr bool is_specialized = true;
-    static constexpr bool is_signed = true;
-    static constexpr bool is_integer = true;
-    static Wide min() { return Wide(-(INT64_C(1) << 62)); }
-    static Wide max() { return Wide(INT64_C(1) << 62); }
-    static Wide lowest() { return min(); }
-};
-}  // namespace std
 
 namespace {
 
 struct Opts {
     long long k = 17, x = 100, match = 1, mismatch = -1, gap = -1;
     bool n_mismatch = false;
-    bool force_wide = false;  // --wide: use Wide even where int is sound (self-check)
+    bool force_wide = false;  // --wide: use Wide64 even where int is sound (self-check)
     const char *file = nullptr;
 };
 
@@ -113,63 +59,16 @@ long long to_ll(const std::string &s, const std::string &what)
     return v;
 }
 
-// A returned score as BELLA's int instantiation would print it: SeqAn's
-// "no end cell" marker, numeric_limits<T>::min() - gap, becomes INT_MIN - gap.
-template <typename TScoreValue, typename TScoreSpec>
-long long report(TScoreValue s, Score<TScoreValue, TScoreSpec> const &sc)
+// One pair, both directions, in score type T.
+template <typename T>
+galeref::RefResult run_pair(Opts const &o, Dna5String const &h, Dna5String const &v, long long posH, long long posV)
 {
-    if (s == std::numeric_limits<TScoreValue>::min() - scoreGap(sc))
-        return (long long)INT32_MIN - (long long)scoreGap(sc);
-    return (long long)s;
-}
-
-// One pair, both directions, as extendSeed [GappedXDrop] does it, keeping the
-// two returned scores.
-template <typename TScoreValue, typename TScoreSpec>
-void extend_pair(Dna5String const &database, Dna5String const &query, size_t posH, size_t posV, size_t k,
-                 Score<TScoreValue, TScoreSpec> const &scoringScheme, TScoreValue scoreDropOff,
-                 long long out[7])
-{
-    Seed<Simple> seed(posH, posV, posH + k, posV + k);
-
-    typedef typename Prefix<Dna5String const>::Type TPrefix;
-    typedef typename Suffix<Dna5String const>::Type TSuffix;
-
-    TPrefix databasePrefix = prefix(database, beginPositionH(seed));
-    TPrefix queryPrefix = prefix(query, beginPositionV(seed));
-    TScoreValue left = _extendSeedGappedXDropOneDirection(seed, queryPrefix, databasePrefix, EXTEND_LEFT,
-                                                          scoringScheme, scoreDropOff);
-
-    TSuffix databaseSuffix = suffix(database, endPositionH(seed));
-    TSuffix querySuffix = suffix(query, endPositionV(seed));
-    TScoreValue right = _extendSeedGappedXDropOneDirection(seed, querySuffix, databaseSuffix, EXTEND_RIGHT,
-                                                           scoringScheme, scoreDropOff);
-
-    out[0] = report(left, scoringScheme);
-    out[1] = report(right, scoringScheme);
-    out[2] = out[0] + out[1] + (long long)k;
-    out[3] = (long long)beginPositionH(seed);
-    out[4] = (long long)endPositionH(seed);
-    out[5] = (long long)beginPositionV(seed);
-    out[6] = (long long)endPositionV(seed);
-}
-
-template <typename TScoreValue>
-void run_pair(Opts const &o, Dna5String const &h, Dna5String const &v, size_t posH, size_t posV, long long out[7])
-{
-    size_t k = (size_t)o.k;
-    TScoreValue X = (TScoreValue)o.x;
-    if (!o.n_mismatch) {
-        Score<TScoreValue, Simple> sc((TScoreValue)o.match, (TScoreValue)o.mismatch, (TScoreValue)o.gap);
-        extend_pair(h, v, posH, posV, k, sc, X, out);
-    } else {
-        Score<TScoreValue, ScoreMatrix<Dna5, Default> > sc((TScoreValue)o.gap);
-        for (unsigned a = 0; a < 5; ++a)
-            for (unsigned b = 0; b < 5; ++b)
-                setScore(sc, Dna5(a), Dna5(b),
-                         (TScoreValue)((a == b && a != 4) ? o.match : o.mismatch));
-        extend_pair(h, v, posH, posV, k, sc, X, out);
-    }
+    const int m = (int)o.match, mm = (int)o.mismatch, g = (int)o.gap;
+    if (o.n_mismatch)
+        return galeref::extend(h, v, posH, posH + o.k, posV, posV + o.k, galeref::DIR_BOTH,
+                               galeref::matrix_score<T>(m, mm, g, mm), T(o.x));
+    return galeref::extend(h, v, posH, posH + o.k, posV, posV + o.k, galeref::DIR_BOTH,
+                           galeref::simple_score<T>(m, mm, g), T(o.x));
 }
 
 std::vector<std::string> split_tabs(const std::string &s)
@@ -215,9 +114,6 @@ int main(int argc, char **argv)
     if (o.k < 1 || o.gap >= 0)
         die("need k >= 1 and gap < 0");
 
-    // int as BELLA, unless a substitution score below the gap would overflow it
-    bool wide = o.force_wide || std::min(o.match, o.mismatch) < o.gap;
-
     std::ifstream in(o.file);
     if (!in)
         die(std::string("cannot open ") + o.file);
@@ -241,13 +137,13 @@ int main(int argc, char **argv)
         } else if (f[4] != "n") {
             die("line " + std::to_string(lineno) + ": bad strand");
         }
-        long long out[7];
-        if (wide)
-            run_pair<Wide>(o, h, v, (size_t)posH, (size_t)posV, out);
-        else
-            run_pair<int>(o, h, v, (size_t)posH, (size_t)posV, out);
-        std::printf("%llu\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", index, out[0], out[1], out[2], out[3],
-                    out[4], out[5], out[6]);
+        // int as BELLA where SeqAn's int arithmetic is sound, Wide64 elsewhere
+        const bool wide = o.force_wide || !galeref::int_sound((int)o.match, (int)o.mismatch, (int)o.gap, o.x,
+                                                              (long long)length(h), (long long)length(v));
+        const galeref::RefResult r = wide ? run_pair<galeref::Wide64>(o, h, v, posH, posV)
+                                          : run_pair<int>(o, h, v, posH, posV);
+        std::printf("%llu\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", index, r.score_left, r.score_right,
+                    r.score_left + r.score_right + o.k, r.h_begin, r.h_end, r.v_begin, r.v_end);
         ++index;
     }
     if (in.bad())
