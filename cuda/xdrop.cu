@@ -92,11 +92,17 @@ struct Group {
 // h[h0 + step*(r-1)]. Positions are 32-bit (a chunk holds < 2^31 bases).
 // advance() is called once per anti-diagonal, before its cells, by every thread of
 // the group (the band then uses cols [minCol, maxCol) and rows d - col).
+// Under GALE_N_MISMATCH an N of h reads as code 5 (h_n_code), so that "same code"
+// is exactly "match" and the cell update needs no N test (see cell_subst).
 struct PackedSeq {  // straight from the chunk's 2-bit packed arrays
     const uint32_t *code, *mask;
     int32_t v0, h0, step;
+    uint8_t h_n_code;
     __device__ __forceinline__ uint8_t v(int32_t col) const { return base_at(code, mask, v0 + step * (col - 1)); }
-    __device__ __forceinline__ uint8_t h(int32_t row) const { return base_at(code, mask, h0 + step * (row - 1)); }
+    __device__ __forceinline__ uint8_t h(int32_t row) const {
+        const uint8_t b = base_at(code, mask, h0 + step * (row - 1));
+        return b == kBaseN ? h_n_code : b;
+    }
     template <class G>
     __device__ __forceinline__ void advance(G &, int32_t, int32_t, int32_t) {}
 };
@@ -130,6 +136,13 @@ struct WindowSeq {
         g.sync();
     }
 };
+
+// xdrop_subst for codes read through a Seq (h's N already mapped by the N policy).
+__device__ __forceinline__ int32_t cell_subst(uint8_t vb, uint8_t hb, const XdropParams &p) {
+    return vb == hb ? p.match : p.mismatch;
+}
+
+__device__ __forceinline__ uint8_t h_n_code(const XdropParams &p) { return p.n_policy == 0 ? kBaseN : kBaseN + 1; }
 
 // One extension, step for step as xdrop_extend_cpu. buf holds 3 * cap cells.
 template <int T, class Seq>
@@ -181,10 +194,10 @@ __device__ void extend(Group<T> &g, const int32_t h_n, const int32_t v_n, Seq se
         for (int32_t col = minCol + tid; col < maxCol; col += T) {
             const uint8_t vb = seq.v(col), hb = seq.h(d - col);
             const int32_t up = c2[col - 1], left = c2[col];
-            const int32_t v = dpx::add_max(max(up, left), gap, c1[col - 1] + xdrop_subst(vb, hb, p));
+            const int32_t v = dpx::add_max(max(up, left), gap, c1[col - 1] + cell_subst(vb, hb, p));
             const bool keep = v >= floor;
             c3[col] = keep ? v : kUndef;
-            if (keep) lbest = max(lbest, v);
+            lbest = max(lbest, v);  // a dropped v is below best - X: it cannot raise best
             if (keep || up != kUndef) lmin = min(lmin, col);
             if (keep || left != kUndef) lmax = max(lmax, col);
         }
@@ -245,7 +258,8 @@ xdrop_narrow(const Ext *__restrict__ exts, int n, ExtOut *outs, const uint32_t *
         if (i >= n) return;
         ExtOut *o = outs + i;
         const Ext e = exts[i];
-        WindowSeq seq{PackedSeq{code, mask, (int32_t)e.v0, (int32_t)e.h0, e.step}, windows[w][0], windows[w][1]};
+        const PackedSeq packed{code, mask, (int32_t)e.v0, (int32_t)e.h0, e.step, h_n_code(p)};
+        WindowSeq seq{packed, windows[w][0], windows[w][1]};
         extend<32>(g, e.h_n, e.v_n, seq, p, bufs[w], kNarrowCap, o);
         __syncwarp();
         if (g.tid() == 0 && o->status == kExtWide) wide_list[atomicAdd(&counters[1], 1)] = i;  // list of the first block tier
@@ -279,7 +293,7 @@ xdrop_block(const Ext *__restrict__ exts, ExtOut *outs, const uint32_t *__restri
         const int i = list_in[k];
         ExtOut *o = outs + i;
         const Ext e = exts[i];
-        const PackedSeq packed{code, mask, (int32_t)e.v0, (int32_t)e.h0, e.step};
+        const PackedSeq packed{code, mask, (int32_t)e.v0, (int32_t)e.h0, e.step, h_n_code(p)};
         if (SMEM && e.v_n + e.h_n <= CODES) {
             // Unpack both segments once: every cell then reads its two bases with one byte load each.
             for (int32_t c = threadIdx.x; c < e.v_n; c += T) codes[c] = packed.v(c + 1);
