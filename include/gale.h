@@ -188,7 +188,20 @@ GALE_API gale_status gale_batch_get(const gale_batch *batch, int param, int64_t 
 
 /* One task. For GALE_XDROP: h is SeqAn's horizontal sequence ("database"),
  * v the vertical one ("query"); the seed is [h_begin, h_end) on h and
- * [v_begin, v_end) on v, of equal lengths. Inputs are copied by gale_batch_add. */
+ * [v_begin, v_end) on v, of equal lengths (0 allowed). Inputs are copied by
+ * gale_batch_add.
+ *
+ * X-drop semantics: SeqAn 2.4's GappedXDrop, per direction as
+ * seqan::extendSeed calls _extendSeedGappedXDropOneDirection (left on the
+ * prefixes, right on the suffixes). A side's score is that of SeqAn's end cell,
+ * not the peak. Where no end cell is alive SeqAn returns its "undefined"
+ * marker and leaves the seed: gale reports INT32_MIN - gap for that side.
+ * gale computes with the scores given: it does not copy SeqAn's int overflow
+ * guards (the wrap of its marker when mismatch < gap, and its clamp of gap and
+ * mismatch to INT_MIN / (2 * max(segment length + 1)) at extreme penalties);
+ * there gale equals SeqAn run on a wide score type. A task whose best score
+ * could exceed 2^30 (max(match, mismatch, 0) * min(h_len, v_len)) is refused
+ * with GALE_E_LIMIT. */
 typedef struct gale_task {
     size_t size;        /* sizeof(gale_task) */
     const char *h;      /* may be NULL only when h_len == 0 */

@@ -187,7 +187,16 @@ void batch_submit(gale_batch *b) {
         b->t_submit = std::chrono::steady_clock::now();
         b->state = BatchState::Running;
     }
-    schedule(b);
+    try {
+        schedule(b);
+    } catch (...) {  // nothing was started: the batch must not look in flight forever
+        std::lock_guard<std::mutex> lock(b->mu);
+        b->state = BatchState::Failed;
+        b->fail_status = GALE_E_NOMEM;
+        b->fail_message = "could not start the batch";
+        b->cv.notify_all();
+        throw;
+    }
 }
 
 gale_status batch_poll(gale_batch *b, int timeout_ms) {

@@ -222,7 +222,17 @@ void schedule(gale_batch *b) {
         std::lock_guard<std::mutex> lock(b->mu);
         b->pending = workers;
     }
-    for (int w = 0; w < workers; ++w) ctx->pool->post([b] { cpu_worker(b); });
+    int posted = 0;
+    try {
+        for (; posted < workers; ++posted) ctx->pool->post([b] { cpu_worker(b); });
+    } catch (...) {  // out of memory while posting: the posted workers finish the batch, which fails
+        batch_fail(b, GALE_E_NOMEM, "out of host memory while starting the batch");
+        {
+            std::lock_guard<std::mutex> lock(b->mu);
+            b->pending -= workers - posted - 1;
+        }
+        part_done(b);
+    }
 }
 
 // ---- contexts -----------------------------------------------------------------

@@ -191,6 +191,26 @@ void public_extend_seed(seqan::Dna5String const &h, seqan::Dna5String const &v, 
     out[3] = (long long)endPositionV(seed);
 }
 
+// Reverse complement of A C G T (either case), as BELLA applies it to an
+// opposite-strand read; other bytes (N, IUPAC) are kept, reversed.
+inline std::string revcomp(const std::string &s) {
+    std::string r(s.rbegin(), s.rend());
+    for (auto &c : r) {
+        switch (c) {
+        case 'A': c = 'T'; break;
+        case 'C': c = 'G'; break;
+        case 'G': c = 'C'; break;
+        case 'T': c = 'A'; break;
+        case 'a': c = 't'; break;
+        case 'c': c = 'g'; break;
+        case 'g': c = 'c'; break;
+        case 't': c = 'a'; break;
+        default: break;
+        }
+    }
+    return r;
+}
+
 // True where SeqAn's int instantiation is sound for this task: no value derived from
 // the undefined marker can wrap (every substitution score >= gap), SeqAn's clamps of
 // gap and mismatch to INT_MIN / (2 * max(cols, rows)) do not fire, and no live score or

@@ -628,23 +628,6 @@ void test_alphabet(gale_ctx *ctx) {
 // ---------------------------------------------------------------------------------
 // 2. Fixed edge cases
 // ---------------------------------------------------------------------------------
-std::string revcomp(const std::string &s) {
-    std::string r(s.rbegin(), s.rend());
-    for (auto &c : r) {
-        switch (c) {
-        case 'A': c = 'T'; break;
-        case 'C': c = 'G'; break;
-        case 'G': c = 'C'; break;
-        case 'T': c = 'A'; break;
-        case 'a': c = 't'; break;
-        case 'c': c = 'g'; break;
-        case 'g': c = 'c'; break;
-        case 't': c = 'a'; break;
-        default: break;  // N stays N
-        }
-    }
-    return r;
-}
 
 Case make(const std::string &h, const std::string &v, long long hb, long long vb, long long k, const char *label) {
     Case c;
@@ -724,23 +707,23 @@ std::vector<Case> fixed_cases(Rng &r) {
     }
     {
         // Opposite strands, as BELLA: read1 and read2 come from a genome segment on opposite
-        // strands; the task is h = revcomp(read1), h_begin = len1 - p1 - k, v = read2.
+        // strands; the task is h = galeref::revcomp(read1), h_begin = len1 - p1 - k, v = read2.
         std::string g = random_bases(r, 400);
         const long long k = 17, q = 180;
         std::string gl = g.substr(0, (size_t)q), gk = g.substr((size_t)q, (size_t)k), gr = g.substr((size_t)(q + k));
         std::string m1l = mutate(r, gl, 0.12), m1r = mutate(r, gr, 0.12);
         std::string fwd1 = m1l + gk + m1r;  // read1 on the genome strand
-        std::string read1 = revcomp(fwd1);  // read1 as sequenced (opposite strand)
+        std::string read1 = galeref::revcomp(fwd1);  // read1 as sequenced (opposite strand)
         long long p1 = (long long)read1.size() - (long long)m1l.size() - k;  // seed in read1's coordinates
         std::string read2 = mutate(r, gl, 0.12);
         long long p2 = (long long)read2.size();
         read2 += gk + mutate(r, gr, 0.12);
-        std::string h = revcomp(read1);
+        std::string h = galeref::revcomp(read1);
         long long len1 = (long long)read1.size();
         out.push_back(make(h, read2, len1 - p1 - k, p2, k, "opposite-strand pair (h reverse-complemented)"));
         std::string low = read1;
         for (auto &c : low) c = flip_case(c);
-        out.push_back(make(revcomp(low), read2, len1 - p1 - k, p2, k, "opposite-strand pair, lowercase read1"));
+        out.push_back(make(galeref::revcomp(low), read2, len1 - p1 - k, p2, k, "opposite-strand pair, lowercase read1"));
     }
     {
         // Unrelated flanks around a seed: with +1/-3/-1 SeqAn<int> wraps here.

@@ -49,23 +49,6 @@ void check(gale_status s, const char *what) {
     }
 }
 
-std::string revcomp(const std::string &s) {
-    std::string r(s.rbegin(), s.rend());
-    for (auto &c : r) {
-        switch (c) {
-        case 'A': c = 'T'; break;
-        case 'C': c = 'G'; break;
-        case 'G': c = 'C'; break;
-        case 'T': c = 'A'; break;
-        case 'a': c = 't'; break;
-        case 'c': c = 'g'; break;
-        case 'g': c = 'c'; break;
-        case 't': c = 'a'; break;
-        default: break;
-        }
-    }
-    return r;
-}
 
 std::vector<Pair> load(const char *path, size_t n, int k) {
     std::ifstream in(path);
@@ -92,7 +75,7 @@ std::vector<Pair> load(const char *path, size_t n, int k) {
         Pair p;
         p.v = f[0], p.v_pos = atoll(f[1].c_str()), p.h = f[2], p.h_pos = atoll(f[3].c_str());
         if (f.size() >= 5 && !f[4].empty() && f[4][0] == 'c') {
-            p.h = revcomp(p.h);
+            p.h = galeref::revcomp(p.h);
             p.h_pos = (long long)p.h.size() - p.h_pos - k;
         }
         ps.push_back(std::move(p));
