@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
-# build with CUDA, run the gpu test suite, then the X-drop benchmark on gen.py data.
+# build with CUDA, run the gpu and unit test suites, then the X-drop benchmark on gen.py data.
 #   tools/device/run.sh [all|test|bench]    (default all)
 # Writes logs under $OUT (or ./device-out) and prints a short summary last.
 set -u -o pipefail
@@ -24,8 +24,10 @@ ninja -C "$build" >"$out/build.log" 2>&1 || { tail -60 "$out/build.log"; exit 1;
 echo "built: $(ls "$build"/libgale.so*)"
 
 if [ "$mode" = all ] || [ "$mode" = test ]; then
-  echo "== gpu test suite"
-  meson test -C "$build" --suite gpu --print-errorlogs --num-processes 1 -t 4 >"$out/gpu-tests.log" 2>&1 || status=1
+  # unit too: there AUTO picks the GPU, so the API contract runs through the CUDA backend.
+  echo "== gpu and unit test suites"
+  meson test -C "$build" --suite gpu --suite unit --print-errorlogs --num-processes 1 -t 4 \
+    >"$out/gpu-tests.log" 2>&1 || status=1
   grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:|Expected Fail|Unexpected" "$out/gpu-tests.log"
   cp "$build/meson-logs/testlog.txt" "$out/gpu-testlog.txt" 2>/dev/null
 fi
