@@ -201,7 +201,9 @@ __device__ void extend(Group<T> &g, const int32_t h_n, const int32_t v_n, Seq se
             if (keep || up != kUndef) lmin = min(lmin, col);
             if (keep || left != kUndef) lmax = max(lmax, col);
         }
-        g.sync();
+        // reduce() ends in a barrier (__syncwarp / __syncthreads): it also makes this
+        // anti-diagonal's cells visible before the next one reads them, and keeps the
+        // next one from overwriting cells still being read.
         g.reduce(lbest, lmin, lmax);
         cells += (uint64_t)(maxCol - minCol);
         best = max(best, lbest);
