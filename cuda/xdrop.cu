@@ -34,7 +34,8 @@ namespace {
 constexpr int kNarrowCap = 256;       // cells per anti-diagonal in the narrow kernel
 constexpr int kNarrowWarps = 4;       // warps per block of the narrow kernel
 
-enum ExtStatus : int32_t { kExtOk = 0, kExtWide = 1, kExtRescue = 2 };  // Wide: try the next tier
+// Overflow: the band outgrew the tier's buffers; the next tier (or the CPU) takes it.
+enum ExtStatus : int32_t { kExtOk = 0, kExtOverflow = 1 };
 
 struct Ext {
     int64_t h0, v0;   // base index (in the chunk's packed arrays) of DP row 1 / col 1
@@ -170,7 +171,7 @@ __device__ void extend(Group<T> &g, const int32_t h_n, const int32_t v_n, Seq se
         off3 = minCol - 1;
         len3 = maxCol + 1 - off3;
         if (len3 > cap) {  // band outgrew this kernel's buffers: hand over (same for every thread)
-            if (tid == 0) { out->status = (T == 32) ? kExtWide : kExtRescue; }
+            if (tid == 0) out->status = kExtOverflow;
             return;
         }
         int32_t *c3 = b3 - off3;
@@ -264,7 +265,7 @@ xdrop_narrow(const Ext *__restrict__ exts, int n, ExtOut *outs, const uint32_t *
         WindowSeq seq{packed, windows[w][0], windows[w][1]};
         extend<32>(g, e.h_n, e.v_n, seq, p, bufs[w], kNarrowCap, o);
         __syncwarp();
-        if (g.tid() == 0 && o->status == kExtWide) wide_list[atomicAdd(&counters[1], 1)] = i;  // list of the first block tier
+        if (g.tid() == 0 && o->status == kExtOverflow) wide_list[atomicAdd(&counters[1], 1)] = i;  // first block tier
     }
 }
 
@@ -306,10 +307,7 @@ xdrop_block(const Ext *__restrict__ exts, ExtOut *outs, const uint32_t *__restri
             extend<T>(g, e.h_n, e.v_n, packed, p, buf, cap, o);
         }
         __syncthreads();
-        if (list_out && threadIdx.x == 0 && o->status == kExtRescue) {
-            o->status = kExtWide;
-            list_out[atomicAdd(&counters[at + 2], 1)] = i;
-        }
+        if (list_out && threadIdx.x == 0 && o->status == kExtOverflow) list_out[atomicAdd(&counters[at + 2], 1)] = i;
     }
 }
 
@@ -355,14 +353,14 @@ size_t task_bytes(const XdropTask &t, int n_ext) {
     return (size_t)(bases / 4 + bases / 8) + (size_t)n_ext * (sizeof(Ext) + sizeof(ExtOut) + kTierCount * sizeof(int));
 }
 
-int n_sides(const XdropTask &t, const XdropParams &p) {
-    int n = 0;
-    for (int s = 0; s < 2; ++s) {
-        XdropSpan sp = xdrop_span(t, s == 0);
-        if (side_wanted(p, s) && sp.h_n > 0 && sp.v_n > 0) ++n;
-    }
-    return n;
+// A side goes to the GPU when it is asked for and has bases on both sequences
+// (an empty side scores 0 without computing anything, as on the CPU).
+bool side_on_gpu(const XdropTask &t, const XdropParams &p, int side) {
+    XdropSpan sp = xdrop_span(t, side == 0);
+    return side_wanted(p, side) && sp.h_n > 0 && sp.v_n > 0;
 }
+
+int n_sides(const XdropTask &t, const XdropParams &p) { return side_on_gpu(t, p, 0) + side_on_gpu(t, p, 1); }
 
 constexpr size_t kMaxChunkTasks = 32768;
 constexpr size_t kSlack = 4096;
@@ -386,10 +384,8 @@ void plan_chunk(const XdropJob &job, size_t &next, size_t slot_bytes, Chunk &c, 
         bytes += need;
         bases += (size_t)(pack_round(t.h_len) + pack_round(t.v_len));
         c.tasks.push_back(next++);
-        for (int s = 0; s < 2; ++s) {
-            XdropSpan sp = xdrop_span(t, s == 0);
-            if (side_wanted(job.params, s) && sp.h_n > 0 && sp.v_n > 0) c.sides.push_back({c.tasks.size() - 1, s});
-        }
+        for (int s = 0; s < 2; ++s)
+            if (side_on_gpu(t, job.params, s)) c.sides.push_back({c.tasks.size() - 1, s});
     }
     c.n_ext = c.sides.size();
     c.off_code = 0;

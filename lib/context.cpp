@@ -112,7 +112,7 @@ void part_done(gale_batch *b) {
 
 thread_local std::vector<int32_t> tls_workspace;
 
-// Computes tasks on the calling CPU thread; returns false if an exception stopped it.
+// Computes tasks on the calling CPU thread; a failure is recorded on the batch.
 void compute_tasks(gale_batch *b, const size_t *idx, size_t n, uint32_t flags) {
     try {
         for (size_t k = 0; k < n && !b->cancel.load(std::memory_order_relaxed); ++k) {
