@@ -54,7 +54,7 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 
 #define GALE_VERSION_MAJOR 0
-#define GALE_VERSION_MINOR 1
+#define GALE_VERSION_MINOR 2
 #define GALE_VERSION_PATCH 0
 #define GALE_VERSION_NUMBER \
     (GALE_VERSION_MAJOR * 10000 + GALE_VERSION_MINOR * 100 + GALE_VERSION_PATCH)
@@ -92,6 +92,8 @@ typedef int gale_status;
 #define GALE_E_CANCELED     10 /* the batch was cancelled */
 #define GALE_E_LIMIT        11 /* task exceeds a limit of the library (e.g. score overflow) */
 #define GALE_E_INTERNAL     12 /* bug in gale: please report */
+#define GALE_E_NOT_FOUND    13 /* plugin not found (since 0.2) */
+#define GALE_E_ABI          14 /* plugin built for a newer plugin ABI than this library's (since 0.2) */
 
 /* A static English description of a status code ("unknown status" if unknown). */
 GALE_API const char *gale_status_string(gale_status s);
@@ -147,6 +149,8 @@ typedef struct gale_batch gale_batch;
 
 /* Task kinds (pinned). */
 #define GALE_XDROP 1 /* gapped X-drop seed extension, SeqAn 2.4 semantics */
+#define GALE_WFA   2 /* wavefront alignment, gap-affine or two-piece gap-affine (WFA2-lib scores) */
+#define GALE_EDIT  3 /* wavefront alignment, edit (Levenshtein) distance */
 
 GALE_API gale_status gale_batch_create(gale_ctx *ctx, int kind, gale_batch **out);
 
@@ -164,29 +168,62 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
 #define GALE_P_MATCH     100 /* match score;    X-drop default  1; [-2^20, 2^20] */
 #define GALE_P_MISMATCH  101 /* mismatch score; X-drop default -1; [-2^20, 2^20] */
 #define GALE_P_GAP       102 /* linear gap score (per base); default -1; [-2^20, -1] */
+/* 110s: penalties of GALE_WFA (positive numbers, as in WFA2-lib; match costs 0).
+ * A gap of length L costs open + L * extend. Two-piece gap-affine: a gap costs
+ * the smaller of the two pieces; it is on when GALE_P_GAP_EXTEND2 > 0. */
+#define GALE_P_PENALTY_MISMATCH   110 /* x; default 4; [1, 4096] */
+#define GALE_P_PENALTY_GAP_OPEN   111 /* o; default 6; [0, 4096] */
+#define GALE_P_PENALTY_GAP_EXTEND 112 /* e; default 2; [1, 4096] */
+#define GALE_P_PENALTY_GAP_OPEN2  113 /* o2; default 0; [0, 4096] */
+#define GALE_P_PENALTY_GAP_EXTEND2 114 /* e2; default 0 (one piece); [0, 4096] */
 /* 200s: extension */
 #define GALE_P_XDROP     200 /* X of the X-drop; default 100; [0, 2^29] */
 #define GALE_P_DIRECTION 201 /* GALE_DIR_*; default GALE_DIR_BOTH */
 /* 300s: alphabet */
 #define GALE_P_N_POLICY  300 /* GALE_N_*; default GALE_N_DNA5 */
 
+/* 400s: wavefront alignment (GALE_WFA, GALE_EDIT) */
+#define GALE_P_SCOPE   400 /* GALE_SCOPE_*; default GALE_SCOPE_ALIGNMENT */
+/* Ends-free span: leading/trailing bases of the pattern (v) or text (h) that may
+ * stay unaligned at no cost. All 0 (default) = end-to-end (global). Each is
+ * clamped per task to the sequence's length. [0, 2^31-1] */
+#define GALE_P_PATTERN_BEGIN_FREE 401
+#define GALE_P_PATTERN_END_FREE   402
+#define GALE_P_TEXT_BEGIN_FREE    403
+#define GALE_P_TEXT_END_FREE      404
+/* Memory of one full-memory alignment (backtrace codes, one byte per wavefront
+ * cell) above which the CPU recomputes it in low-memory (BiWFA) mode, in MiB.
+ * Default 256; [1, 2^20]. Results stay optimal; the CIGAR may differ in ties. */
+#define GALE_P_MEMORY_LIMIT 405
+/* Expected divergence in per mille (default 100 = 10%; [1, 1000]). Sizes the
+ * GPU's per-alignment memory; alignments that exceed it are rescued on the CPU.
+ * Never changes a result. */
+#define GALE_P_EXPECTED_ERROR 406
+
+#define GALE_SCOPE_SCORE     0 /* score and end coordinates only; no CIGAR */
+#define GALE_SCOPE_ALIGNMENT 1 /* score, coordinates and CIGAR */
+
 #define GALE_DIR_LEFT  1
 #define GALE_DIR_RIGHT 2
 #define GALE_DIR_BOTH  3
 
-/* How the alphabet is read (X-drop). In both policies case is folded and the
+/* How the alphabet is read (every kind). In both policies case is folded and the
  * IUPAC ambiguity codes (R Y S W K M B D H V, and N) are read as N; U is read
  * as T. Any other byte is rejected by gale_batch_add with GALE_E_INPUT.
  *   GALE_N_DNA5:     as SeqAn's Dna5 (what BELLA computes): N matches N and
  *                    mismatches A, C, G, T.
- *   GALE_N_MISMATCH: N mismatches everything, N included. */
+ *   GALE_N_MISMATCH: N mismatches everything, N included.
+ * For GALE_WFA / GALE_EDIT, GALE_N_DNA5 equals WFA2-lib (which compares bytes)
+ * on upper-case A C G T N input. */
 #define GALE_N_DNA5     0
 #define GALE_N_MISMATCH 1
 
 GALE_API gale_status gale_batch_set(gale_batch *batch, int param, int64_t value);
 GALE_API gale_status gale_batch_get(const gale_batch *batch, int param, int64_t *value);
 
-/* One task. For GALE_XDROP: h is SeqAn's horizontal sequence ("database"),
+/* One task. For GALE_WFA and GALE_EDIT: v is the pattern (the query; SAM's
+ * read) and h the text (the reference); the seed fields must be 0. See
+ * "Wavefront alignment" below. For GALE_XDROP: h is SeqAn's horizontal sequence ("database"),
  * v the vertical one ("query"); the seed is [h_begin, h_end) on h and
  * [v_begin, v_end) on v, of equal lengths (0 allowed). Inputs are copied by
  * gale_batch_add.
@@ -243,6 +280,7 @@ GALE_API gale_status gale_cancel(gale_batch *batch);
 
 /* Result flags */
 #define GALE_RF_RESCUED 1u /* computed on the CPU because it exceeded the GPU kernel's budget */
+#define GALE_RF_LOWMEM  2u /* wavefront alignment computed in low-memory (BiWFA) mode */
 
 typedef struct gale_result {
     size_t size;          /* sizeof(gale_result): set by the caller */
@@ -261,6 +299,28 @@ typedef struct gale_result {
  * GALE_E_STATE before the batch is done, GALE_E_CANCELED if it was cancelled,
  * GALE_E_RANGE if i >= number of tasks. */
 GALE_API gale_status gale_result_get(const gale_batch *batch, size_t i, gale_result *out);
+
+/* Wavefront alignment (GALE_WFA, GALE_EDIT)
+ *
+ * score: as WFA2-lib 2.3.3 reports it with heuristics off: minus the penalty
+ * for GALE_WFA (0 or negative), the distance for GALE_EDIT (0 or positive).
+ * Free end gaps of an ends-free span are not counted.
+ * v_begin, v_end / h_begin, h_end: the aligned part of the pattern / text (end
+ * exclusive). End-to-end: the whole sequences. Ends-free: the unaligned ends
+ * are outside it. With GALE_SCOPE_SCORE and a free begin, the begins are -1.
+ * score_left, score_right: 0. cells: wavefront cells computed.
+ *
+ * CIGAR (GALE_SCOPE_ALIGNMENT): BAM-style, each op (len << 4) | code with
+ * htslib's codes: 7 '=' match, 8 'X' mismatch, 1 'I' (consumes the pattern
+ * only), 2 'D' (consumes the text only) - the SAM convention, where the
+ * pattern is the read. It covers exactly the aligned part above.
+ * Among optimal alignments gale picks one by a fixed rule (documented in
+ * README.md, "Wavefront alignment"): the GPU and CPU backends give the same.
+ *
+ * gale_result_cigar: *cigar points into the batch and stays valid until the
+ * batch is reset or destroyed; *n_ops is 0 for GALE_SCOPE_SCORE. Same errors
+ * as gale_result_get; GALE_E_RANGE for a batch whose kind has no CIGAR. */
+GALE_API gale_status gale_result_cigar(const gale_batch *batch, size_t i, const uint32_t **cigar, size_t *n_ops);
 
 typedef struct gale_stats {
     size_t size;          /* sizeof(gale_stats): set by the caller */

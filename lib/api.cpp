@@ -5,6 +5,7 @@
 
 #include "context.h"
 #include "errors.h"
+#include "plugin.h"
 #include "gale_config.h"
 #if GALE_HAVE_CUDA
 #include "cuda_backend.h"
@@ -59,7 +60,7 @@ void need_size(const T *p, const char *what) {
 extern "C" {
 
 GALE_API unsigned gale_version(void) { return GALE_VERSION_NUMBER; }
-GALE_API const char *gale_version_string(void) { return "0.1.0"; }
+GALE_API const char *gale_version_string(void) { return "0.2.0"; }
 
 GALE_API unsigned gale_features(void) {
     unsigned f = GALE_FEATURE_CPU;
@@ -92,6 +93,8 @@ GALE_API const char *gale_status_string(gale_status s) {
     case GALE_E_CANCELED: return "cancelled";
     case GALE_E_LIMIT: return "task exceeds a limit of the library";
     case GALE_E_INTERNAL: return "internal error";
+    case GALE_E_NOT_FOUND: return "plugin not found";
+    case GALE_E_ABI: return "plugin needs a newer plugin ABI";
     default: return "unknown status";
     }
 }
@@ -235,6 +238,16 @@ GALE_API gale_status gale_result_get(const gale_batch *b, size_t i, gale_result 
     });
 }
 
+GALE_API gale_status gale_result_cigar(const gale_batch *b, size_t i, const uint32_t **cigar, size_t *n_ops) {
+    return guarded([&] {
+        live(b, "batch");
+        need(cigar, "cigar");
+        need(n_ops, "n_ops");
+        batch_cigar(b, i, cigar, n_ops);
+        return GALE_OK;
+    });
+}
+
 GALE_API gale_status gale_batch_stats(const gale_batch *b, gale_stats *out) {
     return guarded([&] {
         live(b, "batch");
@@ -243,5 +256,42 @@ GALE_API gale_status gale_batch_stats(const gale_batch *b, gale_stats *out) {
         return GALE_OK;
     });
 }
+
+/* Plugins (gale_plugin.h; the loader is lib/plugin.cpp). */
+
+GALE_API gale_status gale_plugin_open(const char *name, gale_plugin **out) {
+    return guarded([&] {
+        need(out, "out");
+        *out = nullptr;
+        *out = plugin_open(name);
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_plugin_get_info(const gale_plugin *p, const gale_plugin_info **info) {
+    return guarded([&] {
+        need(info, "info");
+        *info = live(p, "plugin")->info;
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_plugin_get_path(const gale_plugin *p, const char **path) {
+    return guarded([&] {
+        need(path, "path");
+        *path = live(p, "plugin")->path.c_str();
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_plugin_close(gale_plugin *p) {
+    return guarded([&] {
+        if (!p) return GALE_OK;
+        plugin_close(live(p, "plugin"));
+        return GALE_OK;
+    });
+}
+
+GALE_API const char *gale_plugin_dir(void) { return plugin_dir(); }
 
 }  // extern "C"

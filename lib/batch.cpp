@@ -1,6 +1,7 @@
 // Batches: parameters, task validation and copying, submit/poll/cancel, results.
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 
 #include "context.h"
@@ -34,13 +35,45 @@ void check_score_room(const XdropTask &t, const XdropParams &p, size_t index) {
              index, (long long)top, (long long)shorter);
 }
 
+// Wavefront alignment: the optimal penalty is at most that of the trivial
+// alignments (substitute along the shorter sequence and gap the rest, or gap both
+// whole), and it must leave room in 32 bits; offsets h + 1 must fit too.
+constexpr int64_t kWfaMaxLen = (int64_t)1 << 30;
+
+void check_wfa_room(const PairTask &t, const WfaParams &p, size_t index) {
+    if (t.h_len > kWfaMaxLen || t.v_len > kWfaMaxLen)
+        fail(GALE_E_LIMIT, "task %zu: wavefront alignment takes sequences of at most 2^30 bases (h %lld, v %lld)",
+             index, (long long)t.h_len, (long long)t.v_len);
+    const int64_t shorter = std::min(t.h_len, t.v_len), diff = std::llabs(t.h_len - t.v_len);
+    const int64_t subst = p.x * shorter + (diff ? p.o + p.e * diff : 0);
+    const int64_t gaps = (t.h_len ? p.o + p.e * t.h_len : 0) + (t.v_len ? p.o + p.e * t.v_len : 0);
+    if (std::min(subst, gaps) > (int64_t)1 << 30)
+        fail(GALE_E_LIMIT, "task %zu: the alignment penalty may exceed 2^30 (lengths %lld and %lld)", index,
+             (long long)t.h_len, (long long)t.v_len);
+}
+
+const char *kind_name(int kind) {
+    switch (kind) {
+    case GALE_XDROP: return "X-drop";
+    case GALE_WFA: return "WFA";
+    case GALE_EDIT: return "edit";
+    }
+    return "?";
+}
+
 }  // namespace
 
 gale_batch *batch_create(gale_ctx *ctx, int kind) {
-    if (kind != GALE_XDROP) fail(GALE_E_RANGE, "unknown task kind %d", kind);
+    if (kind != GALE_XDROP && kind != GALE_WFA && kind != GALE_EDIT) fail(GALE_E_RANGE, "unknown task kind %d", kind);
     auto *b = new gale_batch;
     b->ctx = ctx;
     b->kind = kind;
+    if (kind == GALE_EDIT) {
+        b->wfa.metric = kMetricEdit;
+        b->wfa.x = 1;
+        b->wfa.o = 0;
+        b->wfa.e = 1;
+    }
     try {
         std::lock_guard<std::mutex> lock(ctx->mu);
         ctx->batches.insert(b);
@@ -79,6 +112,7 @@ void batch_reset(gale_batch *b) {
     b->arena.clear();
     b->tasks.clear();
     b->results.clear();
+    b->wfa_results.clear();
     b->cancel.store(false);
     b->next.store(0);
     b->kernel_ns.store(0);
@@ -89,26 +123,72 @@ void batch_set(gale_batch *b, int param, int64_t v) {
     std::lock_guard<std::mutex> lock(b->mu);
     if (b->state != BatchState::Open) fail(GALE_E_STATE, "parameters can only be set before submit (batch is %s)",
                                            state_name(b->state));
-    XdropParams &p = b->params;
     auto in = [&](int64_t lo, int64_t hi, const char *name) {
         if (v < lo || v > hi)
             fail(GALE_E_RANGE, "%s must be in [%lld, %lld] (got %lld)", name, (long long)lo, (long long)hi,
                  (long long)v);
-        return (int32_t)v;
+        return v;
     };
+    if (b->is_wfa()) {
+        WfaParams &w = b->wfa;
+        const bool affine = b->kind == GALE_WFA;
+        switch (param) {
+        case GALE_P_PENALTY_MISMATCH: if (affine) { w.x = (int32_t)in(1, kPenaltyBound, "mismatch penalty"); return; } break;
+        case GALE_P_PENALTY_GAP_OPEN: if (affine) { w.o = (int32_t)in(0, kPenaltyBound, "gap-open penalty"); return; } break;
+        case GALE_P_PENALTY_GAP_EXTEND: if (affine) { w.e = (int32_t)in(1, kPenaltyBound, "gap-extend penalty"); return; } break;
+        case GALE_P_PENALTY_GAP_OPEN2: if (affine) { w.o2 = (int32_t)in(0, kPenaltyBound, "second gap-open penalty"); return; } break;
+        case GALE_P_PENALTY_GAP_EXTEND2:
+            if (affine) {
+                w.e2 = (int32_t)in(0, kPenaltyBound, "second gap-extend penalty");
+                w.metric = w.e2 > 0 ? kMetricAffine2p : kMetricAffine;
+                return;
+            }
+            break;
+        case GALE_P_SCOPE: w.scope = (int32_t)in(GALE_SCOPE_SCORE, GALE_SCOPE_ALIGNMENT, "scope"); return;
+        case GALE_P_PATTERN_BEGIN_FREE: w.pattern_begin_free = in(0, kMaxLen, "pattern begin-free length"); return;
+        case GALE_P_PATTERN_END_FREE: w.pattern_end_free = in(0, kMaxLen, "pattern end-free length"); return;
+        case GALE_P_TEXT_BEGIN_FREE: w.text_begin_free = in(0, kMaxLen, "text begin-free length"); return;
+        case GALE_P_TEXT_END_FREE: w.text_end_free = in(0, kMaxLen, "text end-free length"); return;
+        case GALE_P_MEMORY_LIMIT: w.memory_limit_mib = in(1, 1 << 20, "memory limit (MiB)"); return;
+        case GALE_P_EXPECTED_ERROR: w.expected_error = (int32_t)in(1, 1000, "expected error (per mille)"); return;
+        case GALE_P_N_POLICY: w.n_policy = (int32_t)in(GALE_N_DNA5, GALE_N_MISMATCH, "N policy"); return;
+        }
+        fail(GALE_E_RANGE, "unknown parameter id %d for kind %s", param, kind_name(b->kind));
+    }
+    XdropParams &p = b->params;
     switch (param) {
-    case GALE_P_MATCH: p.match = in(-kScoreBound, kScoreBound, "match score"); break;
-    case GALE_P_MISMATCH: p.mismatch = in(-kScoreBound, kScoreBound, "mismatch score"); break;
-    case GALE_P_GAP: p.gap = in(-kScoreBound, -1, "gap score"); break;
-    case GALE_P_XDROP: p.xdrop = in(0, kXdropBound, "X"); break;
-    case GALE_P_DIRECTION: p.direction = in(GALE_DIR_LEFT, GALE_DIR_BOTH, "direction"); break;
-    case GALE_P_N_POLICY: p.n_policy = in(GALE_N_DNA5, GALE_N_MISMATCH, "N policy"); break;
+    case GALE_P_MATCH: p.match = (int32_t)in(-kScoreBound, kScoreBound, "match score"); break;
+    case GALE_P_MISMATCH: p.mismatch = (int32_t)in(-kScoreBound, kScoreBound, "mismatch score"); break;
+    case GALE_P_GAP: p.gap = (int32_t)in(-kScoreBound, -1, "gap score"); break;
+    case GALE_P_XDROP: p.xdrop = (int32_t)in(0, kXdropBound, "X"); break;
+    case GALE_P_DIRECTION: p.direction = (int32_t)in(GALE_DIR_LEFT, GALE_DIR_BOTH, "direction"); break;
+    case GALE_P_N_POLICY: p.n_policy = (int32_t)in(GALE_N_DNA5, GALE_N_MISMATCH, "N policy"); break;
     default: fail(GALE_E_RANGE, "unknown parameter id %d for kind X-drop", param);
     }
 }
 
 int64_t batch_get(const gale_batch *b, int param) {
     std::lock_guard<std::mutex> lock(b->mu);
+    if (b->is_wfa()) {
+        const WfaParams &w = b->wfa;
+        const bool affine = b->kind == GALE_WFA;
+        switch (param) {
+        case GALE_P_PENALTY_MISMATCH: if (affine) return w.x; break;
+        case GALE_P_PENALTY_GAP_OPEN: if (affine) return w.o; break;
+        case GALE_P_PENALTY_GAP_EXTEND: if (affine) return w.e; break;
+        case GALE_P_PENALTY_GAP_OPEN2: if (affine) return w.o2; break;
+        case GALE_P_PENALTY_GAP_EXTEND2: if (affine) return w.e2; break;
+        case GALE_P_SCOPE: return w.scope;
+        case GALE_P_PATTERN_BEGIN_FREE: return w.pattern_begin_free;
+        case GALE_P_PATTERN_END_FREE: return w.pattern_end_free;
+        case GALE_P_TEXT_BEGIN_FREE: return w.text_begin_free;
+        case GALE_P_TEXT_END_FREE: return w.text_end_free;
+        case GALE_P_MEMORY_LIMIT: return w.memory_limit_mib;
+        case GALE_P_EXPECTED_ERROR: return w.expected_error;
+        case GALE_P_N_POLICY: return w.n_policy;
+        }
+        fail(GALE_E_RANGE, "unknown parameter id %d for kind %s", param, kind_name(b->kind));
+    }
     const XdropParams &p = b->params;
     switch (param) {
     case GALE_P_MATCH: return p.match;
@@ -139,8 +219,11 @@ void batch_add(gale_batch *b, const gale_task &t) {
     if (t.h_end - t.h_begin != t.v_end - t.v_begin)
         fail(GALE_E_INPUT, "task %zu: seed lengths differ on h (%lld) and v (%lld)", index,
              (long long)(t.h_end - t.h_begin), (long long)(t.v_end - t.v_begin));
+    if (b->is_wfa() && (t.h_begin || t.h_end || t.v_begin || t.v_end))
+        fail(GALE_E_INPUT, "task %zu: a %s task has no seed: h_begin, h_end, v_begin and v_end must be 0", index,
+             kind_name(b->kind));
 
-    XdropTask x{};
+    PairTask x{};
     x.h_len = t.h_len;
     x.v_len = t.v_len;
     x.h_begin = t.h_begin;
@@ -148,7 +231,8 @@ void batch_add(gale_batch *b, const gale_task &t) {
     x.v_begin = t.v_begin;
     x.v_end = t.v_end;
     x.user = t.user;
-    check_score_room(x, b->params, index);
+    if (b->is_wfa()) check_wfa_room(x, b->wfa, index);
+    else check_score_room(x, b->params, index);
 
     const size_t total = (size_t)t.h_len + (size_t)t.v_len;
     uint8_t *mem = b->arena.alloc(total);
@@ -180,8 +264,17 @@ void batch_submit(gale_batch *b) {
         std::lock_guard<std::mutex> lock(b->mu);
         if (b->state != BatchState::Open)
             fail(GALE_E_STATE, "batch was already submitted (it is %s)", state_name(b->state));
-        for (size_t i = 0; i < b->tasks.size(); ++i) check_score_room(b->tasks[i], b->params, i);
-        b->results.assign(b->tasks.size(), XdropResult{});
+        // Parameters may have changed since the tasks were added.
+        for (size_t i = 0; i < b->tasks.size(); ++i) {
+            if (b->is_wfa()) check_wfa_room(b->tasks[i], b->wfa, i);
+            else check_score_room(b->tasks[i], b->params, i);
+        }
+        if (b->is_wfa()) {
+            b->wfa_results.clear();
+            b->wfa_results.resize(b->tasks.size());
+        } else {
+            b->results.assign(b->tasks.size(), XdropResult{});
+        }
         b->cancel.store(false);
         b->next.store(0);
         b->t_submit = std::chrono::steady_clock::now();
@@ -229,11 +322,24 @@ void require_done(const gale_batch *b) {
 void batch_result(const gale_batch *b, size_t i, gale_result *out) {
     std::lock_guard<std::mutex> lock(b->mu);
     require_done(b);
-    if (i >= b->results.size()) fail(GALE_E_RANGE, "result index %zu out of range (%zu tasks)", i, b->results.size());
-    const XdropResult &r = b->results[i];
-    const XdropTask &t = b->tasks[i];
+    if (i >= b->tasks.size()) fail(GALE_E_RANGE, "result index %zu out of range (%zu tasks)", i, b->tasks.size());
+    const PairTask &t = b->tasks[i];
     gale_result o{};
     o.size = sizeof(gale_result);
+    if (b->is_wfa()) {
+        const WfaResult &w = b->wfa_results[i];
+        o.flags = w.flags;
+        o.score = w.score;
+        o.h_begin = w.h_begin;
+        o.h_end = w.h_end;
+        o.v_begin = w.v_begin;
+        o.v_end = w.v_end;
+        o.cells = w.cells;
+        o.user = t.user;
+        std::memcpy(out, &o, sizeof o);
+        return;
+    }
+    const XdropResult &r = b->results[i];
     o.flags = r.flags;
     o.score_left = r.score_left;
     o.score_right = r.score_right;
@@ -245,6 +351,16 @@ void batch_result(const gale_batch *b, size_t i, gale_result *out) {
     o.cells = r.cells;
     o.user = t.user;
     std::memcpy(out, &o, sizeof o);
+}
+
+void batch_cigar(const gale_batch *b, size_t i, const uint32_t **cigar, size_t *n_ops) {
+    std::lock_guard<std::mutex> lock(b->mu);
+    require_done(b);
+    if (!b->is_wfa()) fail(GALE_E_RANGE, "%s results have no CIGAR", kind_name(b->kind));
+    if (i >= b->tasks.size()) fail(GALE_E_RANGE, "result index %zu out of range (%zu tasks)", i, b->tasks.size());
+    const std::vector<uint32_t> &c = b->wfa_results[i].cigar;
+    *cigar = c.data();
+    *n_ops = c.size();
 }
 
 void batch_stats(const gale_batch *b, gale_stats *out) {

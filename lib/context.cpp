@@ -97,10 +97,14 @@ void part_done(gale_batch *b) {
     s = gale_stats{};
     s.size = sizeof(gale_stats);
     s.tasks = b->tasks.size();
-    for (const auto &r : b->results) {
-        s.cells += r.cells;
-        s.rescued += (r.flags & GALE_RF_RESCUED) ? 1 : 0;
-    }
+    auto count = [&s](const auto &results) {
+        for (const auto &r : results) {
+            s.cells += r.cells;
+            s.rescued += (r.flags & GALE_RF_RESCUED) ? 1 : 0;
+        }
+    };
+    count(b->results);
+    count(b->wfa_results);
     s.kernel_ns = b->kernel_ns.load();
     s.elapsed_ns = (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
                        std::chrono::steady_clock::now() - b->t_submit).count();
@@ -110,16 +114,29 @@ void part_done(gale_batch *b) {
     b->cv.notify_all();
 }
 
-thread_local std::vector<int32_t> tls_workspace;
+// Scratch of the CPU kernels, one per thread, kept between tasks and batches.
+struct Workspace {
+    std::vector<int32_t> xdrop;
+    WfaWorkspace *wfa = nullptr;
+    ~Workspace() { wfa_workspace_free(wfa); }
+};
+thread_local Workspace tls_workspace;
 
 // Computes tasks on the calling CPU thread; a failure is recorded on the batch.
 void compute_tasks(gale_batch *b, const size_t *idx, size_t n, uint32_t flags) {
     try {
         for (size_t k = 0; k < n && !b->cancel.load(std::memory_order_relaxed); ++k) {
             size_t i = idx[k];
-            xdrop_task_cpu(b->tasks[i], b->params, b->results[i], tls_workspace);
-            b->results[i].flags |= flags;
+            if (b->is_wfa()) {
+                wfa_task_cpu(b->tasks[i], b->wfa, b->wfa_results[i], tls_workspace.wfa);
+                b->wfa_results[i].flags |= flags;
+            } else {
+                xdrop_task_cpu(b->tasks[i], b->params, b->results[i], tls_workspace.xdrop);
+                b->results[i].flags |= flags;
+            }
         }
+    } catch (const Error &e) {
+        batch_fail(b, e.status, e.message);
     } catch (const std::bad_alloc &) {
         batch_fail(b, GALE_E_NOMEM, "out of host memory in a CPU worker");
     } catch (...) {
@@ -142,14 +159,8 @@ void cpu_worker(gale_batch *b) {
 #if GALE_HAVE_CUDA
 void gpu_run(gale_ctx *ctx, gale_batch *b) {
     if (!b->cancel.load()) {
-        cuda::XdropJob job;
-        job.pack_threads = ctx->pool->size();
-        job.tasks = b->tasks.data();
-        job.n = b->tasks.size();
-        job.params = b->params;
-        job.results = b->results.data();
-        job.cancel = &b->cancel;
-        job.rescue = [ctx, b](std::vector<size_t> &&idx) {
+        // Tasks the GPU cannot take are computed by the pool while the GPU goes on.
+        auto rescue = [ctx, b](std::vector<size_t> &&idx) {
             {
                 std::lock_guard<std::mutex> lock(b->mu);
                 ++b->pending;
@@ -160,8 +171,25 @@ void gpu_run(gale_ctx *ctx, gale_batch *b) {
                 part_done(b);
             });
         };
+        cuda::XdropJob job;
+        job.pack_threads = ctx->pool->size();
+        job.tasks = b->tasks.data();
+        job.n = b->tasks.size();
+        job.params = b->params;
+        job.results = b->results.data();
+        job.cancel = &b->cancel;
+        job.rescue = rescue;
+        cuda::WfaJob wjob;
+        wjob.pack_threads = ctx->pool->size();
+        wjob.tasks = b->tasks.data();
+        wjob.n = b->tasks.size();
+        wjob.params = b->wfa;
+        wjob.results = b->wfa_results.data();
+        wjob.cancel = &b->cancel;
+        wjob.rescue = rescue;
         try {
-            cuda::xdrop_run(ctx->gpu, job);
+            if (b->is_wfa()) cuda::wfa_run(ctx->gpu, wjob);
+            else cuda::xdrop_run(ctx->gpu, job);
         } catch (const Error &e) {
             batch_fail(b, e.status, e.message);
         } catch (const std::bad_alloc &) {
@@ -169,7 +197,7 @@ void gpu_run(gale_ctx *ctx, gale_batch *b) {
         } catch (...) {
             batch_fail(b, GALE_E_INTERNAL, "unexpected exception in the GPU dispatcher");
         }
-        b->kernel_ns.store(job.kernel_ns);
+        b->kernel_ns.store(job.kernel_ns + wjob.kernel_ns);
     }
     part_done(b);
 }

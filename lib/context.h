@@ -17,6 +17,7 @@
 
 #include "gale.h"
 #include "sequence.h"
+#include "wfa.h"
 #include "xdrop.h"
 #include "gale_config.h"
 
@@ -48,7 +49,8 @@ enum class BatchState { Open, Running, Done, Canceled, Failed };
 struct gale_batch {
     gale_ctx *ctx = nullptr;
     int kind = 0;
-    gale::XdropParams params;
+    gale::XdropParams params;              // GALE_XDROP
+    gale::WfaParams wfa;                   // GALE_WFA, GALE_EDIT
 
     mutable std::mutex mu;
     std::condition_variable cv;
@@ -57,8 +59,11 @@ struct gale_batch {
     std::string fail_message;
 
     gale::SeqArena arena;                  // encoded bases of every task
-    std::vector<gale::XdropTask> tasks;
-    std::vector<gale::XdropResult> results;
+    std::vector<gale::PairTask> tasks;
+    std::vector<gale::XdropResult> results;     // GALE_XDROP
+    std::vector<gale::WfaResult> wfa_results;   // GALE_WFA, GALE_EDIT
+
+    bool is_wfa() const { return kind == GALE_WFA || kind == GALE_EDIT; }
 
     // Scheduling (valid while Running)
     std::atomic<bool> cancel{false};
@@ -108,6 +113,7 @@ void batch_submit(gale_batch *b);
 gale_status batch_poll(gale_batch *b, int timeout_ms);
 void batch_cancel(gale_batch *b);
 void batch_result(const gale_batch *b, size_t i, gale_result *out);
+void batch_cigar(const gale_batch *b, size_t i, const uint32_t **cigar, size_t *n_ops);
 void batch_stats(const gale_batch *b, gale_stats *out);
 
 }  // namespace gale

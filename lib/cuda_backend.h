@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "wfa.h"
 #include "xdrop.h"
 
 namespace gale {
@@ -41,6 +42,20 @@ struct XdropJob {
 
 // Runs a batch on the device, streaming it through the pool. Throws gale::Error.
 void xdrop_run(Device *dev, XdropJob &job);
+
+// Everything the wavefront GPU run needs from a batch (GALE_WFA, GALE_EDIT).
+struct WfaJob {
+    const PairTask *tasks;         // sequences encoded as in lib/sequence.h
+    size_t n;
+    WfaParams params;
+    WfaResult *results;            // n results, written for every task not rescued
+    const std::atomic<bool> *cancel;
+    std::function<void(std::vector<size_t> &&)> rescue;  // as XdropJob::rescue
+    int pack_threads = 1;
+    uint64_t kernel_ns = 0;        // out: time in kernels
+};
+
+void wfa_run(Device *dev, WfaJob &job);
 
 }  // namespace cuda
 }  // namespace gale

@@ -22,6 +22,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sequence.h"
+
 #if defined(__CUDACC__)
 #define GALE_HD __host__ __device__ __forceinline__
 #else
@@ -52,13 +54,7 @@ GALE_HD int32_t xdrop_subst(uint8_t a, uint8_t b, const XdropParams &p) {
 // where it was. gale reports the same value (the seed does not move either).
 GALE_HD int32_t xdrop_no_end_score(const XdropParams &p) { return INT32_MIN - p.gap; }
 
-// One task as stored by a batch: h and v point into the batch's encoded arena.
-struct XdropTask {
-    const uint8_t *h, *v;
-    int64_t h_len, v_len;
-    int64_t h_begin, h_end, v_begin, v_end;
-    uint64_t user;
-};
+using XdropTask = PairTask;
 
 struct XdropResult {
     int32_t score_left = 0, score_right = 0;

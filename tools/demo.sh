@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
-# Sets everything up on a fresh Debian 12 machine and runs gale's main job on the
-# bundled example: X-drop seed extension of examples/pairs.tsv (GPU when one is
-# found, otherwise the CPU backend). Results go to stdout as TSV.
+# Sets everything up on a fresh Debian 12 machine and runs gale's main jobs on the
+# bundled examples (GPU when one is found, otherwise the CPU backend):
+#   X-drop seed extension of examples/pairs.tsv, then
+#   wavefront alignment (gap-affine, with CIGAR) of examples/wfa_pairs.seq.
+# Results go to stdout as TSV; what runs is announced on stderr.
+#   bash tools/demo.sh [xdrop|wfa]     (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+job=${1:-both}
+case "$job" in xdrop|wfa|both) ;; *) echo "usage: $0 [xdrop|wfa]" >&2; exit 2 ;; esac
 bash tools/setup-deps.sh >&2
 [ -f build/build.ninja ] || meson setup build >&2
 meson compile -C build >&2
-./build/tools/gale/gale xdrop "${@:---quiet}" examples/pairs.tsv
+if [ "$job" != wfa ]; then
+  echo "== gale xdrop --quiet examples/pairs.tsv   (index score_left score_right score begH endH begV endV)" >&2
+  ./build/tools/gale/gale xdrop --quiet examples/pairs.tsv
+fi
+if [ "$job" != xdrop ]; then
+  echo "== gale wfa --quiet examples/wfa_pairs.seq   (index score cigar)" >&2
+  ./build/tools/gale/gale wfa --quiet examples/wfa_pairs.seq
+fi

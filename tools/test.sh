@@ -41,4 +41,58 @@ C
 cc build/pc-check.c -o build/pc-check $(pkg-config --cflags --libs gale)
 LD_LIBRARY_PATH="$stage/$libdir" ./build/pc-check
 pkg-config --variable=plugindir gale
+
+# The staged install above sits under DESTDIR, so the plugin directory compiled into
+# that libgale (its final prefix) is not where the staged plugin lies. To see a
+# program find the bella plugin in the INSTALLED plugin directory on its own (no
+# GALE_PLUGIN_PATH), install a small second configuration for real into a temporary
+# prefix: only libgale and the plugin are built (no tests, CLI or CUDA), then
+# installed without a rebuild.
+echo "== the bella plugin from the installed plugin directory (prefix install, GALE_PLUGIN_PATH unset)"
+pfx="$PWD/build/prefix-check"
+rm -rf "$pfx"
+mkdir -p "$pfx"
+if ! { meson setup "$pfx/build" --prefix="$pfx/inst" --libdir=lib -Dcuda=disabled -Dtests=false -Dcli=disabled \
+         -Dbuildtype=release && meson compile -C "$pfx/build" -j "$jobs" gale:shared_library gale-bella:shared_module \
+         && meson install -C "$pfx/build" --no-rebuild --quiet; } >"$pfx/log" 2>&1; then
+  tail -40 "$pfx/log"; exit 1
+fi
+unset PKG_CONFIG_SYSROOT_DIR
+export PKG_CONFIG_PATH="$pfx/inst/lib/pkgconfig"
+plugindir=$(pkg-config --variable=plugindir gale)
+[ "$plugindir" = "$pfx/inst/lib/gale/plugins" ] || { echo "gale.pc plugindir is $plugindir"; exit 1; }
+[ -f "$plugindir/gale-bella.so" ] || { echo "no gale-bella.so in $plugindir"; exit 1; }
+# The installed module finds the installed libgale by itself (its run path), never the build tree.
+readelf -d "$plugindir/gale-bella.so" | grep -q "R.*PATH.*\[$pfx/inst/lib\]" \
+  || { echo "gale-bella.so: run path is not $pfx/inst/lib"; readelf -d "$plugindir/gale-bella.so"; exit 1; }
+cat > "$pfx/check.cpp" <<'CPP'
+// A LOGAN-style caller built with `pkg-config --cflags --libs gale` only.
+#include <gale_bella.hpp>
+#include <cstdio>
+#include <cstring>
+int main(int, char **argv) {
+    gale_plugin *p = nullptr;
+    const char *path = nullptr;
+    if (gale_plugin_open("bella", &p) != GALE_OK || gale_plugin_get_path(p, &path) != GALE_OK) {
+        std::printf("gale_plugin_open: %s\n", gale_last_error());
+        return 1;
+    }
+    std::string want = std::string(argv[1]) + "/gale-bella.so";
+    std::printf("bella plugin loaded from %s (gale_plugin_dir %s)\n", path, gale_plugin_dir());
+    if (want != path || std::strcmp(gale_plugin_dir(), argv[1]) != 0) return 1;
+    gale_plugin_close(p);
+    // One BELLA-style call: identical 40-base reads, k-mer at 10: 10 + 13 + 17 = 40.
+    std::string a = "ACGTTGCAAGGCTTACCGATTGACCATGGTACAGTCAGTA";
+    std::vector<SeedL> seeds(1, SeedL(10, 10, 27, 27));
+    std::vector<std::string> t(1, a), q(1, a);
+    std::vector<ScoringSchemeL> sc(1, ScoringSchemeL(1, -1, -1, -1));
+    int res = 0;
+    extendSeedL(seeds, EXTEND_BOTHL, t, q, sc, 7, 17, &res, 1, 1);
+    std::printf("extendSeedL: res %d, seed H [%d, %d)\n", res, getBeginPositionH(seeds[0]), getEndPositionH(seeds[0]));
+    return res == 40 && getBeginPositionH(seeds[0]) == 0 && getEndPositionV(seeds[0]) == 40 ? 0 : 1;
+}
+CPP
+c++ "$pfx/check.cpp" -o "$pfx/check" $(pkg-config --cflags --libs gale)
+env -u GALE_PLUGIN_PATH LD_LIBRARY_PATH="$pfx/inst/lib" "$pfx/check" "$plugindir"
+rm -rf "$pfx"
 echo "== all suites passed"

@@ -191,10 +191,10 @@ static void test_status_strings(void)
     REQUIRE(unknown != NULL);
     CHECK(strcmp(unknown, "unknown status") == 0);
     CHECK(strcmp(gale_status_string(-1), "unknown status") == 0);
-    CHECK(strcmp(gale_status_string(13), "unknown status") == 0);
+    CHECK(strcmp(gale_status_string(15), "unknown status") == 0);
     CHECK(strcmp(gale_status_string(INT_MAX), "unknown status") == 0);
     CHECK(strcmp(gale_status_string(INT_MIN), "unknown status") == 0);
-    for (s = GALE_OK; s <= GALE_E_INTERNAL; ++s) {
+    for (s = GALE_OK; s <= GALE_E_ABI; ++s) {
         const char *m = gale_status_string(s);
         CHECK_MSG(m != NULL && *m != '\0', "status %d has an empty string", s);
         if (!m) continue;
@@ -218,6 +218,8 @@ static void test_status_strings(void)
     CHECK_EQ_I64(GALE_E_CANCELED, 10);
     CHECK_EQ_I64(GALE_E_LIMIT, 11);
     CHECK_EQ_I64(GALE_E_INTERNAL, 12);
+    CHECK_EQ_I64(GALE_E_NOT_FOUND, 13);
+    CHECK_EQ_I64(GALE_E_ABI, 14);
 }
 
 typedef struct err_thread_arg {

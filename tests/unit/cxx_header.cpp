@@ -2,6 +2,7 @@
 // see meson.build), its declarations have C linkage (the link succeeds against
 // the C-built names of libgale), and its structs are usable from C++.
 #include "gale.h"
+#include "gale_plugin.h"
 
 #include <cstdio>
 #include <cstring>

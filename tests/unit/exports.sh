@@ -1,21 +1,31 @@
 #!/bin/sh
-# exports.sh LIBRARY HEADER
+# exports.sh LIBRARY HEADER...
 #
 # Checks the dynamic symbol table of the built libgale:
-#  - every defined dynamic symbol is a gale_* function carrying the default
-#    version @@GALE_0.1 (the only other entry allowed is the version node
-#    GALE_0.1 itself, which nm lists as an absolute symbol);
-#  - the exported functions are exactly the functions gale.h declares (GALE_API);
+#  - every defined dynamic symbol is a gale_* function carrying one of the
+#    release versions (@@GALE_0.1 or @@GALE_0.2; the only other entries allowed
+#    are the version nodes themselves, which nm lists as absolute symbols);
+#  - the functions of release 0.1 still carry @@GALE_0.1 (moving one to a later
+#    node would break programs linked against 0.1);
+#  - the exported functions are exactly the functions the headers declare
+#    (lines "GALE_API <type> name(" in gale.h, gale_plugin.h, ...);
 #  - the SONAME is libgale.so.0.
-# Suite 'unit' (meson passes the library target and gale.h).
+# Suite 'unit' (meson passes the library target and the public headers).
 set -u
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 LIBRARY HEADER" >&2
+if [ $# -lt 2 ]; then
+    echo "usage: $0 LIBRARY HEADER..." >&2
     exit 2
 fi
 lib=$1
-hdr=$2
+shift
+versions="GALE_0.1 GALE_0.2"
+# The functions of 0.1, pinned to the GALE_0.1 node.
+v01="gale_version gale_version_string gale_features gale_cuda_device_count gale_status_string
+gale_last_error gale_ctx_opts_init gale_ctx_create gale_ctx_destroy gale_ctx_backend gale_ctx_threads
+gale_batch_create gale_batch_destroy gale_batch_reset gale_batch_set gale_batch_get gale_task_init
+gale_batch_add gale_batch_count gale_submit gale_poll gale_wait gale_cancel gale_result_get
+gale_batch_stats"
 fail=0
 
 for tool in nm; do
@@ -48,16 +58,33 @@ fi
 # name column (the last field; the value column is absent for some types)
 awk '{ print $NF, $(NF-1) }' "$tmp/nm" >"$tmp/names"
 : >"$tmp/exported"
+: >"$tmp/versioned"
 while read -r name type; do
     case "$name" in
     GALE_[0-9]*.[0-9]*)
-        # the version definition itself (type A)
+        # a version definition itself (type A)
         if [ "$type" != "A" ]; then
             echo "FAIL: version node $name listed with type $type" >&2
             fail=1
         fi
+        case " $versions " in
+        *" $name "*) ;;
+        *)
+            echo "FAIL: unknown version node $name (known: $versions)" >&2
+            fail=1
+            ;;
+        esac
         ;;
-    gale_*@@GALE_0.1)
+    gale_*@@GALE_*)
+        ver=${name##*@@}
+        fn=${name%@@*}
+        case " $versions " in
+        *" $ver "*) ;;
+        *)
+            echo "FAIL: $fn carries unknown version $ver (known: $versions)" >&2
+            fail=1
+            ;;
+        esac
         case "$type" in
         T | t | W | i) ;;
         *)
@@ -65,7 +92,8 @@ while read -r name type; do
             fail=1
             ;;
         esac
-        echo "${name%@@GALE_0.1}" >>"$tmp/exported"
+        echo "$fn $ver" >>"$tmp/versioned"
+        echo "$fn" >>"$tmp/exported"
         ;;
     *)
         echo "FAIL: unexpected exported symbol: $name (type $type)" >&2
@@ -74,19 +102,39 @@ while read -r name type; do
     esac
 done <"$tmp/names"
 
-# The functions gale.h declares: "GALE_API <type> [*]name(".
-sed -n 's/^GALE_API[^(]*[ *]\(gale_[a-z0-9_]*\)(.*/\1/p' "$hdr" | sort -u >"$tmp/declared"
+# 0.1's functions keep their version.
+for fn in $v01; do
+    got=$(awk -v f="$fn" '$1 == f { print $2 }' "$tmp/versioned" 2>/dev/null)
+    if [ "$got" != "GALE_0.1" ]; then
+        echo "FAIL: $fn is exported as '${got:-missing}', expected @@GALE_0.1" >&2
+        fail=1
+    fi
+done
+
+# The functions the headers declare: "GALE_API <type> [*]name(".
+: >"$tmp/declared.all"
+for hdr in "$@"; do
+    if [ ! -f "$hdr" ]; then
+        echo "FAIL: no header at $hdr" >&2
+        fail=1
+        continue
+    fi
+    n0=$(wc -l <"$tmp/declared.all")
+    sed -n 's/^GALE_API[^(]*[ *]\(gale_[a-z0-9_]*\)(.*/\1/p' "$hdr" >>"$tmp/declared.all"
+    if [ "$(wc -l <"$tmp/declared.all")" -eq "$n0" ]; then
+        echo "FAIL: found no GALE_API declarations in $hdr" >&2
+        fail=1
+    fi
+done
+sort -u "$tmp/declared.all" >"$tmp/declared"
 sort -u "$tmp/exported" >"$tmp/exported.sorted"
-if [ ! -s "$tmp/declared" ]; then
-    echo "FAIL: found no GALE_API declarations in $hdr" >&2
-    fail=1
-fi
 if ! cmp -s "$tmp/declared" "$tmp/exported.sorted"; then
-    echo "FAIL: exported functions differ from gale.h's declarations (< declared, > exported):" >&2
+    echo "FAIL: exported functions differ from the headers' declarations (< declared, > exported):" >&2
     diff "$tmp/declared" "$tmp/exported.sorted" >&2
     fail=1
 else
-    echo "exports: $(wc -l <"$tmp/declared") functions, all declared in gale.h, all @@GALE_0.1"
+    echo "exports: $(wc -l <"$tmp/declared") functions, all declared in $*, versions:" \
+        "$(awk '{ print $2 }' "$tmp/versioned" | sort | uniq -c | tr -s ' ' | tr '\n' ' ')"
 fi
 
 # SONAME

@@ -1,9 +1,10 @@
 /*
- * header_c99.c - gale.h compiles as strict C99 with -Wall -Wextra -Wpedantic
+ * header_c99.c - gale.h and gale_plugin.h compile as strict C99 with -Wall -Wextra -Wpedantic
  * -Werror (see meson.build), and every function it declares links against
  * libgale.
  */
 #include "gale.h"
+#include "gale_plugin.h"
 
 #include <stdio.h>
 
@@ -20,7 +21,8 @@ int main(void)
         FN(gale_batch_destroy), FN(gale_batch_reset),    FN(gale_batch_set),   FN(gale_batch_get),
         FN(gale_task_init),     FN(gale_batch_add),      FN(gale_batch_count), FN(gale_submit),
         FN(gale_poll),          FN(gale_wait),           FN(gale_cancel),      FN(gale_result_get),
-        FN(gale_batch_stats),
+        FN(gale_batch_stats),   FN(gale_result_cigar),   FN(gale_plugin_open), FN(gale_plugin_get_info),
+        FN(gale_plugin_get_path), FN(gale_plugin_close), FN(gale_plugin_dir),
     };
     size_t i;
     gale_task t;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
-# build with CUDA, run the gpu and unit test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench]    (default all)
+# build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
+#   tools/device/run.sh [all|test|bench|wfa]    (default all; wfa: the wavefront benchmark alone)
 # Writes logs under $OUT (or ./device-out) and prints a short summary last.
 set -u -o pipefail
 mode=${1:-all}
@@ -25,8 +25,10 @@ echo "built: $(ls "$build"/libgale.so*)"
 
 if [ "$mode" = all ] || [ "$mode" = test ]; then
   # unit too: there AUTO picks the GPU, so the API contract runs through the CUDA backend.
-  echo "== gpu and unit test suites"
-  meson test -C "$build" --suite gpu --suite unit --print-errorlogs --num-processes 1 -t 4 \
+  # plugins: the loader, and BELLA's call through the bella plugin on the GPU (bella_gpu:
+  # GPU path against the plugin's CPU path; no SeqAn on the device).
+  echo "== gpu, unit and plugins test suites"
+  meson test -C "$build" --suite gpu --suite unit --suite plugins --print-errorlogs --num-processes 1 -t 4 \
     >"$out/gpu-tests.log" 2>&1 || status=1
   grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:|Expected Fail|Unexpected" "$out/gpu-tests.log"
   cp "$build/meson-logs/testlog.txt" "$out/gpu-testlog.txt" 2>/dev/null
@@ -45,6 +47,41 @@ if [ "$mode" = all ] || [ "$mode" = bench ]; then
   else
     echo "no xdrop_bench built"; status=1
   fi
+fi
+if [ "$mode" = all ] || [ "$mode" = wfa ]; then
+  # WFA-GPU's anchor workloads (bench/ANCHORS): gen.py seq, 5% edits, x=2 o=3 e=1, end-to-end.
+  echo "== WFA benchmark"
+  for spec in 1000:100000 10000:10000; do
+    len=${spec%%:*}; pairs=${spec##*:}
+    data=/tmp/wfa-$len.seq
+    if [ ! -s "$data" ]; then
+      t0=$(date +%s); python3 tools/bench/gen.py seq "$data" "$pairs" "$len" 0.05 || exit 1
+      echo "generated $data ($pairs pairs of $len bp) in $(( $(date +%s) - t0 )) s"
+    fi
+    if [ -x "$build/tools/bench/wfa_bench" ]; then
+      "$build/tools/bench/wfa_bench" "$data" --backend cuda --repeat 3 --verify $(( 2000000 / len )) 2>&1 \
+        | tee "$out/wfa-bench-$len.txt" || status=1
+    else
+      echo "no wfa_bench built"; status=1
+    fi
+  done
+  # The GPU budget matched to the data (5% edits: 60 per mille) instead of the default 100.
+  if [ -x "$build/tools/bench/wfa_bench" ]; then
+    "$build/tools/bench/wfa_bench" /tmp/wfa-10000.seq --backend cuda --repeat 3 --err 60 2>&1 \
+      | tee "$out/wfa-bench-10000-err60.txt" || status=1
+  fi
+  # GALE_WFA_SWEEP=1: the group shapes the dispatcher picks from, forced (threads per
+  # alignment, alignments in flight per SM); results must not change (checksums).
+  if [ "${GALE_WFA_SWEEP:-0}" = 1 ] && [ -x "$build/tools/bench/wfa_bench" ]; then
+    for cfg in 10000:512:0 10000:256:2 1000:256:0; do
+      IFS=: read -r len thr ups <<<"$cfg"
+      echo "-- sweep: $len bp, GALE_WFA_THREADS=$thr GALE_WFA_UNITS_PER_SM=$ups"
+      GALE_WFA_THREADS=$thr GALE_WFA_UNITS_PER_SM=$ups "$build/tools/bench/wfa_bench" /tmp/wfa-$len.seq \
+        --backend cuda --repeat 2 2>&1 | tee -a "$out/wfa-sweep.txt" | grep -E '^\|' | tail -2
+    done
+  fi
+  echo "== WFA summary"
+  for f in "$out"/wfa-bench-*.txt; do echo "$(basename "$f")"; grep -E '^\| (alignment|score)' "$f"; done
 fi
 echo "== done (status $status)"
 exit $status

@@ -2,14 +2,19 @@
  * gale - command-line front end of the gale library.
  *
  *   gale xdrop [options] FILE
+ *   gale wfa [options] PATTERNS TEXTS | PAIRS.seq
  *
- * Reads seed-extension tasks in LOGAN's demo format (plain or gzipped, '-'
- * for stdin), runs them through the public gale API (include/gale.h) and
- * writes one TSV line per pair, in input order. See doc/cli.md.
+ * xdrop reads seed-extension tasks in LOGAN's demo format (plain or gzipped,
+ * '-' for stdin), runs them through the public gale API (include/gale.h) and
+ * writes one TSV line per pair, in input order. The whole input is read and
+ * validated before anything is computed or written: a malformed line fails the
+ * run without a single result line.
  *
- * The whole input is read and validated before anything is computed or
- * written: a malformed line fails the run without a single result line.
- * Only the public API (gale.h) and htslib are used.
+ * wfa reads pattern/text pairs from two FASTA/FASTQ files or a .seq file and
+ * streams them through bounded batches (see the wfa section), writing TSV, SAM
+ * or PAF in input order.
+ *
+ * See doc/cli.md. Only the public API (gale.h) and htslib are used.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -29,6 +34,7 @@
 
 #include <htslib/bgzf.h>
 #include <htslib/hts.h>
+#include <htslib/khash.h>
 #include <htslib/kstring.h>
 
 #include "gale.h"
@@ -82,12 +88,15 @@ static void usage_main(FILE *out)
         "Commands:\n"
         "  xdrop    gapped X-drop seed extension (SeqAn 2.4 semantics) of pairs in\n"
         "           LOGAN's demo format\n"
+        "  wfa      wavefront alignment (gap-affine, two-piece or edit distance; WFA2-lib\n"
+        "           scores) of pairs from FASTA/FASTQ files or a .seq file\n"
         "\n"
         "Options:\n"
         "  -h, --help     show this help\n"
         "  --version      show the versions of gale, libgale and htslib\n"
         "\n"
-        "'gale xdrop --help' describes the options of xdrop. Manual: doc/cli.md.\n");
+        "'gale xdrop --help' and 'gale wfa --help' describe the options of each\n"
+        "command. Manual: doc/cli.md.\n");
 }
 
 static void usage_xdrop(FILE *out)
@@ -952,6 +961,1389 @@ static int cmd_xdrop(int argc, char **argv)
     return rc;
 }
 
+/* ================================================================== */
+/* wfa: wavefront alignment of pairs                                   */
+/* ================================================================== */
+
+/* Pairs come from two FASTA/FASTQ files (record i of PATTERNS with record i
+ * of TEXTS) or from one file in WFA2-lib's .seq format. They are streamed:
+ * a batch is filled up to --batch-size pairs or --batch-bases bases, and two
+ * batches take turns (one is aligned while the next is read), so memory stays
+ * bounded whatever the input size. Results are written batch by batch, in
+ * input order. SAM needs every reference in its header, before the first
+ * record: its records go to an unlinked temporary file and are copied behind
+ * the header at the end. */
+
+#define WFA_DEFAULT_MISMATCH    4
+#define WFA_DEFAULT_GAP_OPEN    6
+#define WFA_DEFAULT_GAP_EXTEND  2
+#define WFA_DEFAULT_BATCH_SIZE  65536
+#define WFA_DEFAULT_BATCH_BASES ((int64_t)1 << 26)
+#define SAM_MAX_QNAME 254
+
+enum { FMT_TSV = 0, FMT_SAM, FMT_PAF };
+
+typedef struct wfa_opts {
+    int kind;                    /* GALE_WFA or GALE_EDIT */
+    int64_t x, o, e, o2, e2;
+    const char *penalty_opt;     /* first penalty option given (refused with --edit) */
+    int have_o2, have_e2;
+    int score_only, n_mismatch, coords, quiet;
+    int ends_free;
+    int64_t free_len[4];         /* pattern begin, pattern end, text begin, text end */
+    int64_t memory_limit;        /* MiB; 0 = the library's default */
+    int backend;
+    int64_t threads, device, batch_size, batch_bases;
+    int format;
+    const char *output;          /* NULL = stdout */
+    const char *in[2];
+    int nin;                     /* 1: .seq file; 2: PATTERNS TEXTS */
+} wfa_opts;
+
+enum {
+    OPT_W_MISMATCH = 300,
+    OPT_W_GAP_OPEN,
+    OPT_W_GAP_EXTEND,
+    OPT_W_GAP_OPEN2,
+    OPT_W_GAP_EXTEND2,
+    OPT_W_EDIT,
+    OPT_W_SCORE_ONLY,
+    OPT_W_ENDS_FREE,
+    OPT_W_NMISMATCH,
+    OPT_W_MEMORY,
+    OPT_W_COORDS,
+    OPT_W_BACKEND,
+    OPT_W_THREADS,
+    OPT_W_DEVICE,
+    OPT_W_BATCH,
+    OPT_W_BATCH_BASES,
+    OPT_W_VERSION
+};
+
+static void usage_wfa(FILE *out)
+{
+    fprintf(out,
+        "Usage: gale wfa [options] PATTERNS TEXTS\n"
+        "       gale wfa [options] PAIRS.seq\n"
+        "\n"
+        "Aligns each pattern to its text end to end (or ends-free) with the wavefront\n"
+        "algorithm, gap-affine penalties as WFA2-lib (match 0). PATTERNS and TEXTS are\n"
+        "FASTA or FASTQ files (plain or gzip/bgzf; '-' = stdin for one of them): record\n"
+        "i of PATTERNS is aligned to record i of TEXTS. A single file is read in\n"
+        "WFA2-lib's .seq format: a '>PATTERN' line, then a '<TEXT' line, per pair.\n"
+        "The pattern is the query (SAM's read), the text the reference.\n"
+        "\n"
+        "Output (stdout or -o FILE), one line per pair in input order:\n"
+        "  tsv (default)  index score cigar (TAB-separated; index 0-based; score is\n"
+        "                 minus the penalty, or the edit distance with --edit; the\n"
+        "                 CIGAR uses = X I D, I consuming the pattern only; '*' when\n"
+        "                 empty or not computed)\n"
+        "  sam            SAM with the texts as references\n"
+        "  paf            PAF (query = pattern) with cg:Z: CIGAR, NM:i and AS:i\n"
+        "\n"
+        "Options:\n"
+        "  --mismatch N       mismatch penalty x (default %d)\n"
+        "  --gap-open N       gap-open penalty o (default %d)\n"
+        "  --gap-extend N     gap-extend penalty e (default %d); a gap of length L\n"
+        "                     costs o + L*e\n"
+        "  --gap-open2 N      with --gap-extend2: two-piece gap-affine, a gap costs\n"
+        "  --gap-extend2 N    min(o + L*e, o2 + L*e2) (default: one piece)\n"
+        "  --edit             edit (Levenshtein) distance instead of penalties\n"
+        "  --score-only       no CIGAR: TSV prints '*' (not with sam or paf)\n"
+        "  --ends-free PB,PE,TB,TE\n"
+        "                     ends-free: up to PB/PE leading/trailing bases of the\n"
+        "                     pattern and TB/TE of the text may stay unaligned at no\n"
+        "                     cost (default 0,0,0,0: end to end)\n"
+        "  --n-mismatch       N (and other IUPAC codes) mismatch everything, N\n"
+        "                     included (default: N matches N, as WFA2-lib on bytes)\n"
+        "  --memory-limit MIB memory of one alignment's backtrace above which it is\n"
+        "                     recomputed in low-memory (BiWFA) mode (default: the\n"
+        "                     library's, 256)\n"
+        "  -F, --format F     tsv, sam or paf (default tsv)\n"
+        "  --coords           tsv: add pattern_begin pattern_end text_begin text_end\n"
+        "                     (0-based, end exclusive: the aligned part)\n"
+        "  --backend B        auto, cpu or cuda (default auto: cuda when a GPU is\n"
+        "                     usable, else cpu)\n"
+        "  --threads N        CPU worker threads, 0 = one per core (default 0)\n"
+        "  --device N         CUDA device index (default 0)\n"
+        "  --batch-size N     at most N pairs per gale batch (default %d)\n"
+        "  --batch-bases N    close a batch once it holds N bases (default %" PRId64 ")\n"
+        "  -o, --output FILE  write results to FILE (default stdout); FILE is\n"
+        "                     replaced only when the whole run succeeds\n"
+        "  -q, --quiet        no progress bar\n"
+        "  -h, --help         show this help\n"
+        "  --version          show versions\n"
+        "\n"
+        "Exit status: 0 success, 1 bad input or run failure, 2 usage error.\n",
+        WFA_DEFAULT_MISMATCH, WFA_DEFAULT_GAP_OPEN, WFA_DEFAULT_GAP_EXTEND,
+        WFA_DEFAULT_BATCH_SIZE, WFA_DEFAULT_BATCH_BASES);
+}
+
+static int wfa_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fprintf(stderr, "Try 'gale wfa --help'.\n");
+    return EXIT_USAGE;
+}
+
+static int wfa_bad_value(const char *opt, const char *val, const char *why)
+{
+    return wfa_usage_error("invalid value '%s' for %s: %s", val, opt, why);
+}
+
+/* --ends-free PB,PE,TB,TE: four non-negative integers up to 2^31-1. */
+static int parse_ends_free(const char *s, int64_t out[4])
+{
+    const char *p = s;
+    int i;
+    for (i = 0; i < 4; i++) {
+        int64_t v = 0;
+        const char *start = p;
+        while (*p >= '0' && *p <= '9') {
+            v = v * 10 + (*p - '0');
+            if (v > INT32_MAX)
+                return -1;
+            p++;
+        }
+        if (p == start)
+            return -1;
+        out[i] = v;
+        if (i < 3) {
+            if (*p != ',')
+                return -1;
+            p++;
+        }
+    }
+    return *p == '\0' ? 0 : -1;
+}
+
+/* Returns -1 to go on, else an exit status. */
+static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
+{
+    static const struct option longopts[] = {
+        {"mismatch",     required_argument, NULL, OPT_W_MISMATCH},
+        {"gap-open",     required_argument, NULL, OPT_W_GAP_OPEN},
+        {"gap-extend",   required_argument, NULL, OPT_W_GAP_EXTEND},
+        {"gap-open2",    required_argument, NULL, OPT_W_GAP_OPEN2},
+        {"gap-extend2",  required_argument, NULL, OPT_W_GAP_EXTEND2},
+        {"edit",         no_argument,       NULL, OPT_W_EDIT},
+        {"score-only",   no_argument,       NULL, OPT_W_SCORE_ONLY},
+        {"ends-free",    required_argument, NULL, OPT_W_ENDS_FREE},
+        {"n-mismatch",   no_argument,       NULL, OPT_W_NMISMATCH},
+        {"memory-limit", required_argument, NULL, OPT_W_MEMORY},
+        {"format",       required_argument, NULL, 'F'},
+        {"coords",       no_argument,       NULL, OPT_W_COORDS},
+        {"backend",      required_argument, NULL, OPT_W_BACKEND},
+        {"threads",      required_argument, NULL, OPT_W_THREADS},
+        {"device",       required_argument, NULL, OPT_W_DEVICE},
+        {"batch-size",   required_argument, NULL, OPT_W_BATCH},
+        {"batch-bases",  required_argument, NULL, OPT_W_BATCH_BASES},
+        {"output",       required_argument, NULL, 'o'},
+        {"quiet",        no_argument,       NULL, 'q'},
+        {"help",         no_argument,       NULL, 'h'},
+        {"version",      no_argument,       NULL, OPT_W_VERSION},
+        {NULL, 0, NULL, 0}
+    };
+    int c, longindex, i;
+
+    memset(o, 0, sizeof *o);
+    o->kind = GALE_WFA;
+    o->x = WFA_DEFAULT_MISMATCH;
+    o->o = WFA_DEFAULT_GAP_OPEN;
+    o->e = WFA_DEFAULT_GAP_EXTEND;
+    o->backend = GALE_BACKEND_AUTO;
+    o->batch_size = WFA_DEFAULT_BATCH_SIZE;
+    o->batch_bases = WFA_DEFAULT_BATCH_BASES;
+    o->format = FMT_TSV;
+
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":F:o:qh", longopts, &longindex)) != -1) {
+        int64_t v;
+        switch (c) {
+        case OPT_W_MISMATCH:
+        case OPT_W_GAP_OPEN:
+        case OPT_W_GAP_EXTEND:
+        case OPT_W_GAP_OPEN2:
+        case OPT_W_GAP_EXTEND2: {
+            const char *name = c == OPT_W_MISMATCH ? "--mismatch" : c == OPT_W_GAP_OPEN ? "--gap-open"
+                             : c == OPT_W_GAP_EXTEND ? "--gap-extend" : c == OPT_W_GAP_OPEN2 ? "--gap-open2"
+                             : "--gap-extend2";
+            if (parse_int64(optarg, &v) != 0)
+                return wfa_bad_value(name, optarg, "expected an integer");
+            /* the library checks the bounds (gale_batch_set) */
+            if (c == OPT_W_MISMATCH) o->x = v;
+            else if (c == OPT_W_GAP_OPEN) o->o = v;
+            else if (c == OPT_W_GAP_EXTEND) o->e = v;
+            else if (c == OPT_W_GAP_OPEN2) { o->o2 = v; o->have_o2 = 1; }
+            else { o->e2 = v; o->have_e2 = 1; }
+            if (!o->penalty_opt)
+                o->penalty_opt = name;
+            break;
+        }
+        case OPT_W_EDIT:
+            o->kind = GALE_EDIT;
+            break;
+        case OPT_W_SCORE_ONLY:
+            o->score_only = 1;
+            break;
+        case OPT_W_ENDS_FREE:
+            if (parse_ends_free(optarg, o->free_len) != 0)
+                return wfa_bad_value("--ends-free", optarg,
+                                     "expected PB,PE,TB,TE: four integers in [0, 2147483647]");
+            o->ends_free = 1;
+            break;
+        case OPT_W_NMISMATCH:
+            o->n_mismatch = 1;
+            break;
+        case OPT_W_MEMORY:
+            if (parse_int64(optarg, &v) != 0)
+                return wfa_bad_value("--memory-limit", optarg, "expected an integer (MiB)");
+            o->memory_limit = v; /* bounds: the library's */
+            if (v == 0)
+                return wfa_bad_value("--memory-limit", optarg, "expected at least 1 (MiB)");
+            break;
+        case 'F':
+            if (strcmp(optarg, "tsv") == 0) o->format = FMT_TSV;
+            else if (strcmp(optarg, "sam") == 0) o->format = FMT_SAM;
+            else if (strcmp(optarg, "paf") == 0) o->format = FMT_PAF;
+            else return wfa_bad_value("--format", optarg, "expected tsv, sam or paf");
+            break;
+        case OPT_W_COORDS:
+            o->coords = 1;
+            break;
+        case OPT_W_BACKEND:
+            if (strcmp(optarg, "auto") == 0) o->backend = GALE_BACKEND_AUTO;
+            else if (strcmp(optarg, "cpu") == 0) o->backend = GALE_BACKEND_CPU;
+            else if (strcmp(optarg, "cuda") == 0) o->backend = GALE_BACKEND_CUDA;
+            else return wfa_bad_value("--backend", optarg, "expected auto, cpu or cuda");
+            break;
+        case OPT_W_THREADS:
+            if (parse_int64(optarg, &v) != 0 || v < 0 || v > 65536)
+                return wfa_bad_value("--threads", optarg, "expected an integer in [0, 65536]");
+            o->threads = v;
+            break;
+        case OPT_W_DEVICE:
+            if (parse_int64(optarg, &v) != 0 || v < 0 || v > INT_MAX)
+                return wfa_bad_value("--device", optarg, "expected a non-negative integer");
+            o->device = v;
+            break;
+        case OPT_W_BATCH:
+            if (parse_int64(optarg, &v) != 0 || v < 1 || v > INT32_MAX)
+                return wfa_bad_value("--batch-size", optarg, "expected an integer in [1, 2147483647]");
+            o->batch_size = v;
+            break;
+        case OPT_W_BATCH_BASES:
+            if (parse_int64(optarg, &v) != 0 || v < 1)
+                return wfa_bad_value("--batch-bases", optarg, "expected a positive integer");
+            o->batch_bases = v;
+            break;
+        case 'o':
+            if (*optarg == '\0')
+                return wfa_bad_value("-o", optarg, "empty file name");
+            o->output = strcmp(optarg, "-") == 0 ? NULL : optarg;
+            break;
+        case 'q':
+            o->quiet = 1;
+            break;
+        case 'h':
+            usage_wfa(stdout);
+            return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_FAIL;
+        case OPT_W_VERSION:
+            print_version();
+            return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_FAIL;
+        case ':':
+            if (optopt && optopt < 256)
+                return wfa_usage_error("option -%c needs a value", optopt);
+            return wfa_usage_error("option %s needs a value", argv[optind - 1]);
+        default: /* '?' */
+            if (optopt && optopt < 256)
+                return wfa_usage_error("unknown option -%c", optopt);
+            return wfa_usage_error("unknown option %s", argv[optind - 1]);
+        }
+    }
+
+    o->nin = argc - optind;
+    if (o->nin < 1)
+        return wfa_usage_error("wfa: missing input: PATTERNS TEXTS (FASTA/FASTQ) or PAIRS.seq");
+    if (o->nin > 2)
+        return wfa_usage_error("wfa: expected PATTERNS TEXTS or PAIRS.seq, got %d arguments", o->nin);
+    for (i = 0; i < o->nin; i++) {
+        o->in[i] = argv[optind + i];
+        if (*o->in[i] == '\0')
+            return wfa_usage_error("wfa: empty input file name");
+    }
+    if (o->nin == 2 && strcmp(o->in[0], "-") == 0 && strcmp(o->in[1], "-") == 0)
+        return wfa_usage_error("wfa: PATTERNS and TEXTS cannot both be '-' (stdin)");
+
+    /* combinations */
+    if (o->kind == GALE_EDIT && o->penalty_opt)
+        return wfa_usage_error("%s does not apply to --edit (edit distance has no penalties)", o->penalty_opt);
+    if (o->have_o2 != o->have_e2)
+        return wfa_usage_error("two-piece penalties need both --gap-open2 and --gap-extend2");
+    if (o->score_only && o->format != FMT_TSV)
+        return wfa_usage_error("--score-only computes no alignment, which %s needs: use the TSV output",
+                               o->format == FMT_SAM ? "SAM" : "PAF");
+    if (o->coords && o->format != FMT_TSV)
+        return wfa_usage_error("--coords applies to the TSV output only (SAM and PAF give coordinates)");
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* wfa input: FASTA / FASTQ / .seq                                     */
+/* ------------------------------------------------------------------ */
+
+typedef struct in_file {
+    const char *display;   /* name for messages; "(stdin)" for '-' */
+    BGZF *fp;
+    kstring_t line;
+    uint64_t lineno;
+    uint64_t nrec;         /* records read */
+    int pending;           /* line holds the next record's header, not consumed yet */
+} in_file;
+
+typedef struct seq_rec {
+    kstring_t name, seq, qual;
+    int has_qual;
+    uint64_t line;         /* the line of its header (FASTA/FASTQ) or of its sequence (.seq) */
+    in_file *file;
+} seq_rec;
+
+#define REC_ERR(f, line, recno, ...) do { \
+        fprintf(stderr, "%s: %s:%" PRIu64 ": record %" PRIu64 ": ", prog, (f)->display, (uint64_t)(line), \
+                (uint64_t)(recno)); \
+        fprintf(stderr, __VA_ARGS__); \
+        fputc('\n', stderr); \
+    } while (0)
+
+static int in_open(in_file *f, const char *path)
+{
+    memset(f, 0, sizeof *f);
+    f->display = strcmp(path, "-") == 0 ? "(stdin)" : path;
+    errno = 0;
+    f->fp = bgzf_open(path, "r");
+    if (!f->fp) {
+        msg("%s: cannot open: %s", f->display, errno ? strerror(errno) : "unknown error");
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
+static int in_close(in_file *f)
+{
+    int rc = 0;
+    if (f->fp && bgzf_close(f->fp) != 0)
+        rc = -1;
+    f->fp = NULL;
+    free(f->line.s);
+    f->line.s = NULL;
+    f->line.l = f->line.m = 0;
+    return rc;
+}
+
+/* Next line into f->line (CR stripped): 1, 0 at the end, -1 after a message. */
+static int in_getline(in_file *f)
+{
+    int r = bgzf_getline(f->fp, '\n', &f->line);
+    if (r == -1)
+        return 0;
+    if (r < -1) {
+        msg("%s: read error after line %" PRIu64 " (truncated or corrupt compressed input?)", f->display,
+            f->lineno);
+        return -1;
+    }
+    f->lineno++;
+    if (f->line.l > 0 && f->line.s[f->line.l - 1] == '\r')
+        f->line.s[--f->line.l] = '\0';
+    return 1;
+}
+
+/* A short printable rendering of the start of a line, for messages. */
+static const char *line_excerpt(const in_file *f, char *buf, size_t cap)
+{
+    quote_field(buf, cap, f->line.s ? f->line.s : "", f->line.l);
+    return buf;
+}
+
+static int set_kstr(kstring_t *k, const char *s, size_t n)
+{
+    k->l = 0;
+    if (kputsn(s, n, k) < 0)
+        return -1;
+    return 0;
+}
+
+/* The name of a FASTA/FASTQ record: the header up to the first blank. */
+static int take_name(seq_rec *r, const char *h, size_t n)
+{
+    size_t i = 0;
+    while (i < n && h[i] != ' ' && h[i] != '\t')
+        i++;
+    return set_kstr(&r->name, h, i);
+}
+
+/* Reads one FASTA or FASTQ record (multi-line FASTA and FASTQ allowed; empty
+ * lines between records are skipped). 1: a record; 0: end of file; -1: error
+ * (reported). */
+static int fx_read(in_file *f, seq_rec *r)
+{
+    char q[64];
+    uint64_t recno = f->nrec + 1;
+    int k;
+    char kind;
+
+    if (!f->pending) {
+        do {
+            k = in_getline(f);
+            if (k <= 0)
+                return k;
+        } while (f->line.l == 0);
+    }
+    f->pending = 0;
+    kind = f->line.s[0];
+    r->line = f->lineno;
+    r->file = f;
+    if (kind != '>' && kind != '@') {
+        REC_ERR(f, f->lineno, recno, "expected a FASTA ('>') or FASTQ ('@') header, found '%s'",
+                line_excerpt(f, q, sizeof q));
+        return -1;
+    }
+    if (take_name(r, f->line.s + 1, f->line.l - 1) < 0)
+        goto oom;
+    r->seq.l = 0;
+    r->qual.l = 0;
+    r->has_qual = kind == '@';
+    if (kind == '>') {
+        for (;;) {
+            k = in_getline(f);
+            if (k < 0)
+                return -1;
+            if (k == 0)
+                break;
+            if (f->line.l > 0 && f->line.s[0] == '>') {
+                f->pending = 1;
+                break;
+            }
+            if (kputsn(f->line.s, f->line.l, &r->seq) < 0)
+                goto oom;
+        }
+    } else {
+        size_t i;
+        for (;;) {
+            k = in_getline(f);
+            if (k < 0)
+                return -1;
+            if (k == 0) {
+                REC_ERR(f, r->line, recno, "truncated FASTQ record: no '+' line");
+                return -1;
+            }
+            if (f->line.l > 0 && f->line.s[0] == '+')
+                break;
+            if (kputsn(f->line.s, f->line.l, &r->seq) < 0)
+                goto oom;
+        }
+        while (r->qual.l < r->seq.l) {
+            k = in_getline(f);
+            if (k < 0)
+                return -1;
+            if (k == 0) {
+                REC_ERR(f, r->line, recno, "truncated FASTQ record: %zu quality values for %zu bases",
+                        r->qual.l, r->seq.l);
+                return -1;
+            }
+            if (kputsn(f->line.s, f->line.l, &r->qual) < 0)
+                goto oom;
+        }
+        if (r->qual.l > r->seq.l) {
+            REC_ERR(f, r->line, recno, "FASTQ quality is longer than the sequence (%zu values for %zu bases)",
+                    r->qual.l, r->seq.l);
+            return -1;
+        }
+        for (i = 0; i < r->qual.l; i++) {
+            unsigned char c = (unsigned char)r->qual.s[i];
+            if (c < 33 || c > 126) {
+                REC_ERR(f, r->line, recno, "invalid quality byte 0x%02x at position %zu (0-based)", c, i);
+                return -1;
+            }
+        }
+    }
+    if (!r->seq.s && kputsn("", 0, &r->seq) < 0)
+        goto oom;
+    f->nrec++;
+    return 1;
+oom:
+    REC_ERR(f, f->lineno, recno, "out of memory");
+    return -1;
+}
+
+/* Reads one pair of a .seq file: a '>PATTERN' line, then a '<TEXT' line. */
+static int seqfile_read(in_file *f, seq_rec *p, seq_rec *t)
+{
+    char q[64];
+    uint64_t recno = f->nrec + 1;
+    int k = in_getline(f);
+    if (k <= 0)
+        return k;
+    if (f->line.l == 0 || f->line.s[0] != '>') {
+        if (f->line.l == 0)
+            REC_ERR(f, f->lineno, recno, "empty line (expected '>PATTERN')");
+        else
+            REC_ERR(f, f->lineno, recno, "expected a '>PATTERN' line, found '%s'%s", line_excerpt(f, q, sizeof q),
+                    recno == 1 ? " (FASTA/FASTQ input takes two files: PATTERNS TEXTS)" : "");
+        return -1;
+    }
+    p->line = f->lineno;
+    p->file = f;
+    p->has_qual = 0;
+    p->name.l = 0;
+    if (set_kstr(&p->seq, f->line.s + 1, f->line.l - 1) < 0)
+        goto oom;
+    k = in_getline(f);
+    if (k < 0)
+        return -1;
+    if (k == 0) {
+        REC_ERR(f, p->line, recno, "'>PATTERN' line without its '<TEXT' line (truncated file?)");
+        return -1;
+    }
+    if (f->line.l == 0 || f->line.s[0] != '<') {
+        if (f->line.l == 0)
+            REC_ERR(f, f->lineno, recno, "empty line (expected '<TEXT')");
+        else
+            REC_ERR(f, f->lineno, recno, "expected a '<TEXT' line, found '%s'%s", line_excerpt(f, q, sizeof q),
+                    recno == 1 ? " (FASTA/FASTQ input takes two files: PATTERNS TEXTS)" : "");
+        return -1;
+    }
+    t->line = f->lineno;
+    t->file = f;
+    t->has_qual = 0;
+    t->name.l = 0;
+    if (set_kstr(&t->seq, f->line.s + 1, f->line.l - 1) < 0)
+        goto oom;
+    f->nrec++;
+    return 1;
+oom:
+    REC_ERR(f, f->lineno, recno, "out of memory");
+    return -1;
+}
+
+typedef struct pair_reader {
+    in_file f[2];
+    int nfiles;              /* 1: .seq */
+} pair_reader;
+
+/* 1: a pair into p, t; 0: the end; -1: error (reported). */
+static int read_pair(pair_reader *rd, seq_rec *p, seq_rec *t)
+{
+    int a, b;
+    if (rd->nfiles == 1)
+        return seqfile_read(&rd->f[0], p, t);
+    a = fx_read(&rd->f[0], p);
+    if (a < 0)
+        return -1;
+    b = fx_read(&rd->f[1], t);
+    if (b < 0)
+        return -1;
+    if (a == b)
+        return a;
+    {
+        in_file *shorter = a ? &rd->f[1] : &rd->f[0];
+        in_file *longer = a ? &rd->f[0] : &rd->f[1];
+        msg("%s has %" PRIu64 " records but %s has more: record %" PRIu64 " of %s (line %" PRIu64
+            ") has no partner; PATTERNS and TEXTS must hold the same number of records",
+            shorter->display, shorter->nrec, longer->display, longer->nrec, longer->display,
+            a ? p->line : t->line);
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* wfa: references of the SAM header                                   */
+/* ------------------------------------------------------------------ */
+
+KHASH_MAP_INIT_STR(sqmap, size_t)
+
+typedef struct sq_entry {
+    char *name;
+    int64_t len;
+    uint64_t hash;          /* of the case-folded sequence */
+    uint64_t recno;         /* first record that named it */
+} sq_entry;
+
+typedef struct sq_table {
+    khash_t(sqmap) *map;
+    sq_entry *e;
+    size_t n, cap;
+} sq_table;
+
+static uint64_t fold_hash(const char *s, size_t n)
+{
+    uint64_t h = 14695981039346656037ull; /* FNV-1a */
+    size_t i;
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 'a' && c <= 'z')
+            c = (unsigned char)(c - 'a' + 'A');
+        h = (h ^ c) * 1099511628211ull;
+    }
+    return h;
+}
+
+/* Registers a text as a SAM reference. Same name and same (case-folded)
+ * sequence: one @SQ. Same name, other sequence: an error (a reference name
+ * stands for one sequence). Returns 0 or -1 (reported). */
+static int sq_add(sq_table *st, const char *name, const seq_rec *t, uint64_t recno)
+{
+    khiter_t it;
+    int absent;
+    uint64_t h = fold_hash(t->seq.s, t->seq.l);
+    it = kh_get(sqmap, st->map, name);
+    if (it != kh_end(st->map)) {
+        const sq_entry *e = &st->e[kh_value(st->map, it)];
+        if (e->len != (int64_t)t->seq.l || e->hash != h) {
+            REC_ERR(t->file, t->line, recno,
+                    "text name '%s' was given to a different sequence by record %" PRIu64
+                    " (SAM needs one sequence per reference name; rename it, or use --format tsv or paf)",
+                    name, e->recno);
+            return -1;
+        }
+        return 0;
+    }
+    if (st->n == st->cap) {
+        size_t cap = st->cap ? 2 * st->cap : 1024;
+        sq_entry *ne = realloc(st->e, cap * sizeof *ne);
+        if (!ne)
+            goto oom;
+        st->e = ne;
+        st->cap = cap;
+    }
+    st->e[st->n].name = strdup(name);
+    if (!st->e[st->n].name)
+        goto oom;
+    st->e[st->n].len = (int64_t)t->seq.l;
+    st->e[st->n].hash = h;
+    st->e[st->n].recno = recno;
+    it = kh_put(sqmap, st->map, st->e[st->n].name, &absent);
+    if (absent < 0) {
+        free(st->e[st->n].name);
+        goto oom;
+    }
+    kh_value(st->map, it) = st->n;
+    st->n++;
+    return 0;
+oom:
+    msg("out of memory");
+    return -1;
+}
+
+static void sq_free(sq_table *st)
+{
+    size_t i;
+    for (i = 0; i < st->n; i++)
+        free(st->e[i].name);
+    free(st->e);
+    if (st->map)
+        kh_destroy(sqmap, st->map);
+}
+
+/* ------------------------------------------------------------------ */
+/* wfa: batches                                                        */
+/* ------------------------------------------------------------------ */
+
+/* What the writers need of a pair once its sequences are in the library:
+ * offsets into the chunk's string pool (SIZE_MAX: none). */
+typedef struct wfa_item {
+    size_t qname, tname, seq, qual;
+    int64_t plen, tlen;
+} wfa_item;
+
+typedef struct wfa_chunk {
+    gale_batch *b;
+    wfa_item *it;
+    size_t n, cap;
+    kstring_t pool;
+    uint64_t first;          /* index of its first pair */
+} wfa_chunk;
+
+typedef struct wfa_run {
+    const wfa_opts *o;
+    pair_reader rd;
+    seq_rec p, t;
+    uint64_t next_index;
+    int eof;
+    sq_table sq;
+    kstring_t line;          /* output line */
+    kstring_t cig;           /* CIGAR of the current result */
+    kstring_t name;          /* scratch */
+    uint64_t cells;          /* DP cells of the finished batches */
+} wfa_run;
+
+static int wfa_set_params(gale_batch *b, const wfa_opts *o)
+{
+    struct { int id; int64_t v; const char *name; } p[12];
+    int n = 0, i;
+    if (o->kind == GALE_WFA) {
+        p[n].id = GALE_P_PENALTY_MISMATCH;   p[n].v = o->x;  p[n++].name = "--mismatch";
+        p[n].id = GALE_P_PENALTY_GAP_OPEN;   p[n].v = o->o;  p[n++].name = "--gap-open";
+        p[n].id = GALE_P_PENALTY_GAP_EXTEND; p[n].v = o->e;  p[n++].name = "--gap-extend";
+        if (o->have_e2) {
+            p[n].id = GALE_P_PENALTY_GAP_OPEN2;   p[n].v = o->o2; p[n++].name = "--gap-open2";
+            p[n].id = GALE_P_PENALTY_GAP_EXTEND2; p[n].v = o->e2; p[n++].name = "--gap-extend2";
+        }
+    }
+    p[n].id = GALE_P_SCOPE;
+    p[n].v = o->score_only ? GALE_SCOPE_SCORE : GALE_SCOPE_ALIGNMENT;
+    p[n++].name = "--score-only";
+    p[n].id = GALE_P_N_POLICY; p[n].v = o->n_mismatch ? GALE_N_MISMATCH : GALE_N_DNA5;
+    p[n++].name = "--n-mismatch";
+    if (o->ends_free) {
+        p[n].id = GALE_P_PATTERN_BEGIN_FREE; p[n].v = o->free_len[0]; p[n++].name = "--ends-free (PB)";
+        p[n].id = GALE_P_PATTERN_END_FREE;   p[n].v = o->free_len[1]; p[n++].name = "--ends-free (PE)";
+        p[n].id = GALE_P_TEXT_BEGIN_FREE;    p[n].v = o->free_len[2]; p[n++].name = "--ends-free (TB)";
+        p[n].id = GALE_P_TEXT_END_FREE;      p[n].v = o->free_len[3]; p[n++].name = "--ends-free (TE)";
+    }
+    if (o->memory_limit) {
+        p[n].id = GALE_P_MEMORY_LIMIT; p[n].v = o->memory_limit; p[n++].name = "--memory-limit";
+    }
+    for (i = 0; i < n; i++) {
+        gale_status st = gale_batch_set(b, p[i].id, p[i].v);
+        if (st == GALE_E_RANGE) {
+            const char *detail = gale_last_error();
+            msg("invalid value %" PRId64 " for %s: out of range%s%s%s", p[i].v, p[i].name,
+                *detail ? " (" : "", detail, *detail ? ")" : "");
+            fprintf(stderr, "Try 'gale wfa --help'.\n");
+            return EXIT_USAGE;
+        }
+        if (st != GALE_OK) {
+            char what[64];
+            snprintf(what, sizeof what, "cannot set %s", p[i].name);
+            gale_msg(what, st);
+            return EXIT_FAIL;
+        }
+    }
+    return EXIT_OK;
+}
+
+#define POOL_NOMEM (SIZE_MAX - 1)
+
+/* Appends s[0..n) and a NUL to the pool; returns its offset or POOL_NOMEM. */
+static size_t pool_put(kstring_t *pool, const char *s, size_t n)
+{
+    size_t off = pool->l;
+    if (kputsn(s, n, pool) < 0 || kputc('\0', pool) < 0)
+        return POOL_NOMEM;
+    return off;
+}
+
+/* The library names the task by its index in the batch and the sequence as
+ * h or v; the user knows records, patterns and texts. Reports a failed
+ * gale_batch_add. */
+static void report_add_error(const wfa_run *run, gale_status st, uint64_t recno)
+{
+    const char *e = gale_last_error();
+    const char *p;
+    const seq_rec *r = &run->p;
+    int which = 0; /* 0: unknown, 'v' pattern, 'h' text */
+    size_t len;
+    if (strncmp(e, "task ", 5) == 0) {
+        p = e + 5;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (p > e + 5 && p[0] == ':' && p[1] == ' ')
+            e = p + 2;
+    }
+    len = strlen(e);
+    if (len > 13 && strcmp(e + len - 13, "of sequence h") == 0)
+        which = 'h';
+    else if (len > 13 && strcmp(e + len - 13, "of sequence v") == 0)
+        which = 'v';
+    if (which == 'h')
+        r = &run->t;
+    if (st == GALE_E_INPUT && which) {
+        REC_ERR(r->file, r->line, recno, "%.*sof the %s", (int)(len - 13), e, which == 'h' ? "text" : "pattern");
+    } else if (st == GALE_E_INPUT) {
+        REC_ERR(r->file, r->line, recno, "invalid pair: %s (h = text, v = pattern)", e);
+    } else {
+        REC_ERR(r->file, r->line, recno, "cannot add the pair: %s (%s)", gale_status_string(st), e);
+    }
+}
+
+/* Refills the chunk (not in flight) with the next pairs of the input: up to
+ * --batch-size pairs, closed once it holds --batch-bases bases. c->n == 0 at
+ * the end of the input. */
+static int fill_chunk(wfa_run *run, wfa_chunk *c)
+{
+    const wfa_opts *o = run->o;
+    uint64_t bases = 0;
+    gale_status st;
+
+    st = gale_batch_reset(c->b);
+    if (st != GALE_OK) {
+        gale_msg("cannot reset a batch", st);
+        return EXIT_FAIL;
+    }
+    c->n = 0;
+    c->pool.l = 0;
+    c->first = run->next_index;
+    while (!run->eof && c->n < (size_t)o->batch_size && (c->n == 0 || bases < (uint64_t)o->batch_bases)) {
+        gale_task task;
+        wfa_item item;
+        uint64_t index = run->next_index;
+        uint64_t recno = index + 1;
+        int k = read_pair(&run->rd, &run->p, &run->t);
+        if (k < 0)
+            return EXIT_FAIL;
+        if (k == 0) {
+            run->eof = 1;
+            break;
+        }
+        if ((uint64_t)run->p.seq.l > (uint64_t)INT32_MAX || (uint64_t)run->t.seq.l > (uint64_t)INT32_MAX) {
+            const seq_rec *r = run->p.seq.l > (size_t)INT32_MAX ? &run->p : &run->t;
+            REC_ERR(r->file, r->line, recno, "sequence of %zu bases: gale takes at most 2^31-1", r->seq.l);
+            return EXIT_FAIL;
+        }
+
+        gale_task_init(&task);
+        task.v = run->p.seq.s;
+        task.v_len = (int64_t)run->p.seq.l;
+        task.h = run->t.seq.s;
+        task.h_len = (int64_t)run->t.seq.l;
+        task.user = index;
+        st = gale_batch_add(c->b, &task);
+        if (st != GALE_OK) {
+            report_add_error(run, st, recno);
+            return EXIT_FAIL;
+        }
+
+        item.qname = item.tname = item.seq = item.qual = SIZE_MAX;
+        item.plen = task.v_len;
+        item.tlen = task.h_len;
+        if (o->format != FMT_TSV) {
+            /* names: the record's, or for .seq (and empty names) the index */
+            kstring_t *nm = &run->name;
+            if (run->p.name.l > 0) {
+                item.qname = pool_put(&c->pool, run->p.name.s, run->p.name.l);
+            } else {
+                nm->l = 0;
+                ksprintf(nm, "%" PRIu64, index);
+                item.qname = pool_put(&c->pool, nm->s, nm->l);
+            }
+            if (run->t.name.l > 0) {
+                item.tname = pool_put(&c->pool, run->t.name.s, run->t.name.l);
+            } else {
+                nm->l = 0;
+                ksprintf(nm, "text%" PRIu64, index);
+                item.tname = pool_put(&c->pool, nm->s, nm->l);
+            }
+            if (item.qname == POOL_NOMEM || item.tname == POOL_NOMEM)
+                goto oom;
+        }
+        if (o->format == FMT_SAM) {
+            const char *qn = c->pool.s + item.qname, *tn = c->pool.s + item.tname;
+            if (strlen(qn) > SAM_MAX_QNAME) {
+                REC_ERR(run->p.file, run->p.line, recno, "pattern name of %zu characters: SAM allows at most %d",
+                        strlen(qn), SAM_MAX_QNAME);
+                return EXIT_FAIL;
+            }
+            if (run->t.seq.l > 0 && sq_add(&run->sq, tn, &run->t, recno) != 0)
+                return EXIT_FAIL;
+            item.seq = pool_put(&c->pool, run->p.seq.s, run->p.seq.l);
+            if (item.seq == POOL_NOMEM)
+                goto oom;
+            if (run->p.has_qual && run->p.qual.l > 0) {
+                item.qual = pool_put(&c->pool, run->p.qual.s, run->p.qual.l);
+                if (item.qual == POOL_NOMEM)
+                    goto oom;
+            }
+        }
+        if (c->n == c->cap) {
+            size_t cap = c->cap ? 2 * c->cap : 1024;
+            wfa_item *ni = realloc(c->it, cap * sizeof *ni);
+            if (!ni)
+                goto oom;
+            c->it = ni;
+            c->cap = cap;
+        }
+        c->it[c->n++] = item;
+        bases += (uint64_t)task.v_len + (uint64_t)task.h_len;
+        run->next_index++;
+    }
+    return EXIT_OK;
+oom:
+    msg("out of memory");
+    return EXIT_FAIL;
+}
+
+/* ------------------------------------------------------------------ */
+/* wfa: output                                                         */
+/* ------------------------------------------------------------------ */
+
+static const char cigar_chars[] = "MIDNSHP=XB";
+
+typedef struct cigar_sum {
+    int64_t match, mismatch, ins, del;   /* bases of =, X, I (pattern only), D (text only) */
+    int64_t ins_runs, del_runs;
+} cigar_sum;
+
+/* Appends the CIGAR ops to s and sums them; -1 on an op the library must not
+ * produce. */
+static int put_cigar(kstring_t *s, const uint32_t *ops, size_t n, cigar_sum *sum)
+{
+    size_t i;
+    memset(sum, 0, sizeof *sum);
+    for (i = 0; i < n; i++) {
+        uint32_t len = ops[i] >> 4, code = ops[i] & 0xf;
+        if (code != 7 && code != 8 && code != 1 && code != 2)
+            return -1;
+        kputuw(len, s);
+        kputc(cigar_chars[code], s);
+        if (code == 7) sum->match += len;
+        else if (code == 8) sum->mismatch += len;
+        else if (code == 1) { sum->ins += len; sum->ins_runs++; }
+        else { sum->del += len; sum->del_runs++; }
+    }
+    return 0;
+}
+
+/* Writes the results of a finished chunk. */
+static int write_chunk(wfa_run *run, const wfa_chunk *c, FILE *out, const char *outname)
+{
+    const wfa_opts *o = run->o;
+    kstring_t *cg = &run->cig, *ln = &run->line;
+    size_t i;
+    for (i = 0; i < c->n; i++) {
+        const wfa_item *it = &c->it[i];
+        uint64_t index = c->first + i;
+        gale_result res;
+        const uint32_t *ops = NULL;
+        size_t nops = 0;
+        cigar_sum sum;
+        gale_status st;
+        int64_t as_score, nm;
+
+        memset(&res, 0, sizeof res);
+        res.size = sizeof res;
+        st = gale_result_get(c->b, i, &res);
+        if (st == GALE_OK && !o->score_only)
+            st = gale_result_cigar(c->b, i, &ops, &nops);
+        if (st != GALE_OK) {
+            gale_msg("cannot read a result", st);
+            return EXIT_FAIL;
+        }
+        if (res.user != index) {
+            msg("internal error: result %" PRIu64 " came back as %" PRIu64, index, res.user);
+            return EXIT_FAIL;
+        }
+        cg->l = 0;
+        if (put_cigar(cg, ops, nops, &sum) != 0) {
+            msg("internal error: pair %" PRIu64 ": the library returned an unknown CIGAR operation", index);
+            return EXIT_FAIL;
+        }
+        /* what SAM and PAF derive from the CIGAR must be consistent: check it */
+        if (!o->score_only &&
+            (sum.match + sum.mismatch + sum.ins != res.v_end - res.v_begin ||
+             sum.match + sum.mismatch + sum.del != res.h_end - res.h_begin || res.v_begin < 0 ||
+             res.h_begin < 0 || res.v_end > it->plen || res.h_end > it->tlen)) {
+            msg("internal error: pair %" PRIu64 ": the CIGAR does not cover the aligned part [%" PRId64 ", %" PRId64
+                ") x [%" PRId64 ", %" PRId64 ")", index, res.v_begin, res.v_end, res.h_begin, res.h_end);
+            return EXIT_FAIL;
+        }
+        /* AS:i: higher is better under both metrics */
+        as_score = o->kind == GALE_EDIT ? -res.score : res.score;
+        nm = sum.mismatch + sum.ins + sum.del;
+
+        ln->l = 0;
+        if (o->format == FMT_TSV) {
+            ksprintf(ln, "%" PRIu64 "\t%" PRId64 "\t", index, res.score);
+            if (cg->l == 0)
+                kputc('*', ln);
+            else
+                kputsn(cg->s, cg->l, ln);
+            if (o->coords)
+                ksprintf(ln, "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64, res.v_begin, res.v_end,
+                         res.h_begin, res.h_end);
+        } else if (o->format == FMT_PAF) {
+            ksprintf(ln, "%s\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t+\t%s\t%" PRId64 "\t%" PRId64 "\t%" PRId64
+                     "\t%" PRId64 "\t%" PRId64 "\t255\tNM:i:%" PRId64 "\tAS:i:%" PRId64,
+                     c->pool.s + it->qname, it->plen, res.v_begin, res.v_end, c->pool.s + it->tname, it->tlen,
+                     res.h_begin, res.h_end, sum.match, sum.match + sum.mismatch + sum.ins + sum.del, nm, as_score);
+            if (cg->l > 0) {
+                kputs("\tcg:Z:", ln);
+                kputsn(cg->s, cg->l, ln);
+            }
+        } else {
+            const char *seq = it->plen > 0 ? c->pool.s + it->seq : "*";
+            const char *qual = it->qual != SIZE_MAX ? c->pool.s + it->qual : "*";
+            /* mapped when the alignment covers at least one base of the text */
+            if (it->tlen > 0 && sum.match + sum.mismatch + sum.del > 0) {
+                ksprintf(ln, "%s\t0\t%s\t%" PRId64 "\t255\t", c->pool.s + it->qname, c->pool.s + it->tname,
+                         res.h_begin + 1);
+                if (res.v_begin > 0)
+                    ksprintf(ln, "%" PRId64 "S", res.v_begin);
+                kputsn(cg->s, cg->l, ln);
+                if (res.v_end < it->plen)
+                    ksprintf(ln, "%" PRId64 "S", it->plen - res.v_end);
+                ksprintf(ln, "\t*\t0\t0\t%s\t%s\tNM:i:%" PRId64 "\tAS:i:%" PRId64, seq, qual, nm, as_score);
+            } else {
+                ksprintf(ln, "%s\t4\t*\t0\t0\t*\t*\t0\t0\t%s\t%s\tAS:i:%" PRId64, c->pool.s + it->qname, seq, qual,
+                         as_score);
+            }
+        }
+        if (kputc('\n', ln) < 0) {
+            msg("out of memory");
+            return EXIT_FAIL;
+        }
+        if (fwrite(ln->s, 1, ln->l, out) != ln->l)
+            goto werr;
+    }
+    if (ferror(out))
+        goto werr;
+    return EXIT_OK;
+werr:
+    msg("%s: write error: %s", outname, strerror(errno));
+    return EXIT_FAIL;
+}
+
+/* The SAM header; cl is the command line for @PG. */
+static int write_sam_header(const sq_table *sq, FILE *out, const char *cl)
+{
+    size_t i;
+    fprintf(out, "@HD\tVN:1.6\tSO:unsorted\n");
+    for (i = 0; i < sq->n; i++)
+        fprintf(out, "@SQ\tSN:%s\tLN:%" PRId64 "\n", sq->e[i].name, sq->e[i].len);
+    fprintf(out, "@PG\tID:gale\tPN:gale\tVN:%s\tCL:%s\n", gale_version_string(), cl);
+    return ferror(out) ? -1 : 0;
+}
+
+static int copy_stream(FILE *from, FILE *to)
+{
+    char buf[1 << 16];
+    size_t n;
+    if (fflush(from) != 0 || fseek(from, 0, SEEK_SET) != 0)
+        return -1;
+    while ((n = fread(buf, 1, sizeof buf, from)) > 0)
+        if (fwrite(buf, 1, n, to) != n)
+            return -1;
+    return ferror(from) || ferror(to) ? -1 : 0;
+}
+
+/* An unlinked temporary file for the SAM records: nothing is left behind
+ * whatever happens. Next to the output file, else in $TMPDIR or /tmp. */
+static FILE *sam_body_file(const char *output)
+{
+    const char *dir = getenv("TMPDIR");
+    char *path;
+    size_t n;
+    int fd;
+    FILE *f;
+    if (output) {
+        n = strlen(output);
+        path = malloc(n + 24);
+        if (!path)
+            return NULL;
+        memcpy(path, output, n);
+        memcpy(path + n, ".body.tmp.XXXXXX", 17);
+    } else {
+        if (!dir || !*dir)
+            dir = "/tmp";
+        n = strlen(dir);
+        path = malloc(n + 24);
+        if (!path)
+            return NULL;
+        memcpy(path, dir, n);
+        memcpy(path + n, "/gale-sam.XXXXXX", 17);
+    }
+    fd = mkstemp(path);
+    if (fd < 0) {
+        msg("%s: cannot create a temporary file for the SAM records: %s", path, strerror(errno));
+        free(path);
+        return NULL;
+    }
+    unlink(path);
+    f = fdopen(fd, "w+");
+    if (!f) {
+        msg("%s: %s", path, strerror(errno));
+        close(fd);
+    }
+    free(path);
+    return f;
+}
+
+/* -o FILE goes to FILE.tmp.XXXXXX first, renamed at the end. */
+static FILE *open_output(const char *path, char **tmp_out)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    int fd;
+    FILE *out;
+    mode_t mask;
+    *tmp_out = NULL;
+    if (!tmp) {
+        msg("out of memory");
+        return NULL;
+    }
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".tmp.XXXXXX", 12);
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        msg("%s: cannot create a temporary file next to it: %s", path, strerror(errno));
+        free(tmp);
+        return NULL;
+    }
+    mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, (mode_t)(0666 & ~mask)) != 0) {
+        /* not fatal: the file stays private */
+    }
+    out = fdopen(fd, "w");
+    if (!out) {
+        msg("%s: %s", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return NULL;
+    }
+    *tmp_out = tmp;
+    return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* wfa: the command                                                    */
+/* ------------------------------------------------------------------ */
+
+static void progress_aligned(progress *p, uint64_t pairs)
+{
+    if (!progress_due(p))
+        return;
+    fprintf(stderr, "\r\033[K%s: %" PRIu64 " pairs aligned  %.1f s", prog, pairs, now_s() - p->start);
+    fflush(stderr);
+    p->shown = 1;
+}
+
+static int wait_chunk(const wfa_chunk *c, progress *pg, uint64_t done)
+{
+    gale_status st;
+    for (;;) {
+        st = gale_poll(c->b, pg->enabled ? 100 : -1);
+        if (st != GALE_E_AGAIN)
+            break;
+        progress_aligned(pg, done);
+    }
+    if (st != GALE_OK) {
+        char what[96];
+        progress_clear(pg);
+        snprintf(what, sizeof what, "the batch of pairs %" PRIu64 "..%" PRIu64 " failed", c->first,
+                 c->first + (c->n ? c->n - 1 : 0));
+        gale_msg(what, st);
+        return EXIT_FAIL;
+    }
+    progress_aligned(pg, done + c->n);
+    return EXIT_OK;
+}
+
+/* "gale wfa ARGS" on one line, for SAM's @PG CL. */
+static char *command_line(int argc, char **argv)
+{
+    kstring_t s = {0, 0, NULL};
+    int i;
+    size_t j;
+    kputs("gale", &s);
+    for (i = 0; i < argc; i++) {
+        kputc(' ', &s);
+        kputs(argv[i], &s);
+    }
+    for (j = 0; j < s.l; j++)
+        if (s.s[j] == '\t' || s.s[j] == '\n' || s.s[j] == '\r')
+            s.s[j] = ' ';
+    return s.s;
+}
+
+static int cmd_wfa(int argc, char **argv)
+{
+    wfa_opts o;
+    gale_ctx_opts co;
+    gale_ctx *ctx = NULL;
+    wfa_chunk chunk[2];
+    wfa_run run;
+    progress pg;
+    FILE *out = NULL, *body = NULL, *dest;
+    char *tmp = NULL, *cl = NULL;
+    const char *outname;
+    uint64_t done = 0;
+    size_t head = 0, inflight = 0;
+    gale_status st;
+    int rc, i, opened = 0;
+
+    rc = parse_wfa_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    rc = 0;
+
+    memset(chunk, 0, sizeof chunk);
+    memset(&run, 0, sizeof run);
+    run.o = &o;
+    progress_init(&pg, o.quiet);
+    outname = o.output ? o.output : "(stdout)";
+
+    gale_ctx_opts_init(&co);
+    co.backend = o.backend;
+    co.device = (int)o.device;
+    co.threads = (int)o.threads;
+    st = gale_ctx_create(&ctx, &co);
+    if (st != GALE_OK) {
+        const char *b = o.backend == GALE_BACKEND_CUDA ? "cuda" : o.backend == GALE_BACKEND_CPU ? "cpu" : "auto";
+        char what[64];
+        snprintf(what, sizeof what, "cannot start the %s backend", b);
+        gale_msg(what, st);
+        if (st == GALE_E_RANGE || st == GALE_E_INVALID) {
+            fprintf(stderr, "Try 'gale wfa --help'.\n");
+            return EXIT_USAGE;
+        }
+        return EXIT_FAIL;
+    }
+
+    /* both batches up front: the parameters are checked before any input is read */
+    for (i = 0; i < 2 && rc == 0; i++) {
+        st = gale_batch_create(ctx, o.kind, &chunk[i].b);
+        if (st != GALE_OK) {
+            gale_msg(o.kind == GALE_EDIT ? "cannot create an edit-distance batch" : "cannot create a WFA batch", st);
+            rc = EXIT_FAIL;
+            break;
+        }
+        rc = wfa_set_params(chunk[i].b, &o);
+    }
+    if (rc == 0) {
+        run.rd.nfiles = o.nin;
+        for (i = 0; i < o.nin && rc == 0; i++) {
+            rc = in_open(&run.rd.f[i], o.in[i]);
+            if (rc == 0)
+                opened = i + 1;
+        }
+    }
+    if (rc == 0 && o.format == FMT_SAM) {
+        run.sq.map = kh_init(sqmap);
+        if (!run.sq.map) {
+            msg("out of memory");
+            rc = EXIT_FAIL;
+        }
+    }
+    if (rc == 0 && o.format == FMT_SAM) {
+        body = sam_body_file(o.output);
+        if (!body)
+            rc = EXIT_FAIL;
+    }
+    if (rc == 0 && o.output) {
+        out = open_output(o.output, &tmp);
+        if (!out)
+            rc = EXIT_FAIL;
+    } else if (rc == 0) {
+        out = stdout;
+    }
+    dest = body ? body : out;
+
+    /* two batches take turns: the next one is read while the last one runs */
+    while (rc == 0) {
+        if (!run.eof && inflight < 2) {
+            wfa_chunk *c = &chunk[(head + inflight) % 2];
+            rc = fill_chunk(&run, c);
+            if (rc == 0 && c->n > 0) {
+                st = gale_submit(c->b);
+                if (st != GALE_OK) {
+                    progress_clear(&pg);
+                    gale_msg("cannot submit a batch", st);
+                    rc = EXIT_FAIL;
+                    break;
+                }
+                inflight++;
+            }
+            continue;
+        }
+        if (inflight == 0)
+            break;
+        rc = wait_chunk(&chunk[head], &pg, done);
+        if (rc == 0 && pg.enabled) {
+            gale_stats bs;
+            memset(&bs, 0, sizeof bs);
+            bs.size = sizeof bs;
+            if (gale_batch_stats(chunk[head].b, &bs) == GALE_OK)
+                run.cells += bs.cells;
+        }
+        if (rc == 0)
+            rc = write_chunk(&run, &chunk[head], dest, body ? "(temporary SAM file)" : outname);
+        done += chunk[head].n;
+        head = (head + 1) % 2;
+        inflight--;
+    }
+    progress_clear(&pg);
+
+    if (rc == 0) {
+        for (i = 0; i < opened; i++) {
+            if (in_close(&run.rd.f[i]) != 0) {
+                msg("%s: error while closing the input", run.rd.f[i].display);
+                rc = EXIT_FAIL;
+            }
+        }
+        opened = 0;
+    }
+    if (rc == 0 && body) {
+        cl = command_line(argc, argv);
+        if (!cl || write_sam_header(&run.sq, out, cl) != 0 || copy_stream(body, out) != 0) {
+            msg("%s: write error: %s", outname, strerror(errno));
+            rc = EXIT_FAIL;
+        }
+    }
+    if (out && out != stdout) {
+        if (fclose(out) != 0 && rc == 0) {
+            msg("%s: write error: %s", outname, strerror(errno));
+            rc = EXIT_FAIL;
+        }
+        if (rc == 0 && rename(tmp, o.output) != 0) {
+            msg("%s: cannot rename %s to it: %s", o.output, tmp, strerror(errno));
+            rc = EXIT_FAIL;
+        }
+        if (rc != 0)
+            unlink(tmp);
+    } else if (out && (fflush(out) != 0 || ferror(out)) && rc == 0) {
+        msg("%s: write error: %s", outname, strerror(errno));
+        rc = EXIT_FAIL;
+    }
+
+    if (rc == 0 && pg.enabled) {
+        int backend = 0;
+        gale_ctx_backend(ctx, &backend);
+        msg("%" PRIu64 " pairs, %" PRIu64 " wavefront cells, %.2f s (%s backend)", done, run.cells, now_s() - pg.start,
+            backend == GALE_BACKEND_CUDA ? "cuda" : "cpu");
+    }
+
+    for (i = 0; i < opened; i++)
+        in_close(&run.rd.f[i]);
+    if (body)
+        fclose(body);
+    /* gale_ctx_destroy cancels what is in flight and destroys the batches */
+    st = gale_ctx_destroy(ctx);
+    if (st != GALE_OK && rc == 0) {
+        gale_msg("cannot release the context", st);
+        rc = EXIT_FAIL;
+    }
+    for (i = 0; i < 2; i++) {
+        free(chunk[i].it);
+        free(chunk[i].pool.s);
+    }
+    free(run.p.name.s); free(run.p.seq.s); free(run.p.qual.s);
+    free(run.t.name.s); free(run.t.seq.s); free(run.t.qual.s);
+    free(run.line.s);
+    free(run.cig.s);
+    free(run.name.s);
+    sq_free(&run.sq);
+    free(tmp);
+    free(cl);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -961,9 +2353,13 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "xdrop") == 0)
         return cmd_xdrop(argc - 1, argv + 1);
+    if (strcmp(argv[1], "wfa") == 0)
+        return cmd_wfa(argc - 1, argv + 1);
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         if (argc > 2 && strcmp(argv[1], "help") == 0 && strcmp(argv[2], "xdrop") == 0)
             usage_xdrop(stdout);
+        else if (argc > 2 && strcmp(argv[1], "help") == 0 && strcmp(argv[2], "wfa") == 0)
+            usage_wfa(stdout);
         else
             usage_main(stdout);
         return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_FAIL;

@@ -1,0 +1,672 @@
+// The wavefront recurrence of lib/wfa.h for the CUDA kernel (cuda/wfa.cu), written
+// against a "group" of threads (a warp or a block) so that the same code also
+// compiles on the host with a one-thread group: the dispatcher sizes its memory
+// with the range functions below, and a host emulation can run whole alignments.
+//
+// Memory of one alignment in flight (a "unit" of the work area, see cuda/wfa.cu):
+//   rr     range ring: RM scores x 5 components x (lo, hi)
+//   M      offsets ring: RM scores x cap diagonals   (RM = max(x, o+e, o2+e2) + 1)
+//   D1, I1 RD = e + 1 scores x cap each; D2, I2 RD2 = e2 + 1 scores x cap each
+//          Offsets are int32, or int16 for tasks with both lengths < 32768 (Off16):
+//          the rings are read and written once per cell and score, so halving them
+//          halves most of the kernel's memory traffic. Any negative stored value
+//          means null (a null int16 widens to a negative int32, and every test
+//          below is "valid iff >= 0"), so both widths compute the same cells.
+//   hdr    per score s <= s_limit: lo of M's range and where its codes start
+//   codes  one byte per cell of M's range at every score (lib/wfa.h's layout)
+// Offsets are indexed by absolute diagonal: [k - kbase], k in [kbase, kbase + cap).
+#ifndef GALE_CUDA_WFA_CORE_CUH
+#define GALE_CUDA_WFA_CORE_CUH
+
+#include <climits>
+#include <cstdint>
+
+#include "wfa.h"
+
+#if !defined(__CUDACC__)
+#include <algorithm>
+#endif
+
+namespace gale {
+namespace wfag {
+
+#if defined(__CUDACC__)
+#define GALE_WFA_DEV __device__ __forceinline__
+__device__ __forceinline__ uint32_t funnel_r(uint32_t lo, uint32_t hi, uint32_t sh) { return __funnelshift_r(lo, hi, sh); }
+__device__ __forceinline__ int ffs32(uint32_t x) { return __ffs((int)x); }
+#else
+#define GALE_WFA_DEV inline
+inline uint32_t funnel_r(uint32_t lo, uint32_t hi, uint32_t sh) {
+    return (uint32_t)((((uint64_t)hi << 32) | lo) >> (sh & 31));
+}
+inline int ffs32(uint32_t x) { return __builtin_ffs((int)x); }
+#endif
+GALE_HD int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
+GALE_HD int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
+
+enum Comp : int { cM = 0, cD1 = 1, cI1 = 2, cD2 = 3, cI2 = 4 };
+constexpr int kComps = 5;
+
+struct Range {
+    int32_t lo, hi;  // empty when lo > hi
+};
+GALE_HD Range rnone() { return Range{1, 0}; }
+GALE_HD bool rempty(Range r) { return r.lo > r.hi; }
+GALE_HD bool rin(Range r, int32_t k) { return k >= r.lo && k <= r.hi; }
+GALE_HD Range rhull(Range a, Range b) {
+    if (rempty(a)) return b;
+    if (rempty(b)) return a;
+    return Range{a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+}
+GALE_HD Range rshift(Range r, int32_t d) { return rempty(r) ? r : Range{r.lo + d, r.hi + d}; }
+GALE_HD Range rclamp(Range r, int32_t m, int32_t n) {
+    if (rempty(r)) return rnone();
+    Range c{r.lo > -m ? r.lo : -m, r.hi < n ? r.hi : n};
+    return rempty(c) ? rnone() : c;
+}
+GALE_HD int32_t rwidth(Range r) { return rempty(r) ? 0 : r.hi - r.lo + 1; }
+
+// The penalties as the kernel uses them (edit: x = 1, o = 0, e = 1, no second piece).
+struct Pen {
+    int32_t metric, x, o, e, o2, e2;
+    int32_t rm, rd, rd2;  // ring lengths (scores) of M, D1/I1, D2/I2
+};
+
+GALE_HD Pen make_pen(const WfaParams &p) {
+    Pen q;
+    q.metric = p.metric;
+    if (p.metric == kMetricEdit) {
+        q.x = 1; q.o = 0; q.e = 1; q.o2 = 0; q.e2 = 0;
+        q.rm = 2; q.rd = 0; q.rd2 = 0;
+        return q;
+    }
+    q.x = p.x; q.o = p.o; q.e = p.e;
+    const bool two = p.metric == kMetricAffine2p;
+    q.o2 = two ? p.o2 : 0;
+    q.e2 = two ? p.e2 : 0;
+    int32_t r = q.x > q.o + q.e ? q.x : q.o + q.e;
+    if (two && q.o2 + q.e2 > r) r = q.o2 + q.e2;
+    q.rm = r + 1;
+    q.rd = q.e + 1;
+    q.rd2 = two ? q.e2 + 1 : 0;
+    return q;
+}
+
+// The ranges of score s >= 1, from those of earlier scores: get(comp, s') returns
+// the stored range (the caller answers "none" for s' < 0). lib/wfa.h, "Ranges".
+struct StepRanges {
+    Range r[kComps];
+};
+template <class Get>
+GALE_HD StepRanges step_ranges(const Pen &q, int32_t s, int32_t m, int32_t n, const Get &get) {
+    StepRanges out;
+    for (int c = 0; c < kComps; ++c) out.r[c] = rnone();
+    if (q.metric == kMetricEdit) {
+        Range p = get(cM, s - 1);
+        out.r[cM] = rempty(p) ? rnone() : rclamp(Range{p.lo - 1, p.hi + 1}, m, n);
+        return out;
+    }
+    const Range moe = get(cM, s - q.o - q.e);
+    out.r[cD1] = rclamp(rshift(rhull(moe, get(cD1, s - q.e)), 1), m, n);
+    out.r[cI1] = rclamp(rshift(rhull(moe, get(cI1, s - q.e)), -1), m, n);
+    Range mr = rhull(get(cM, s - q.x), rhull(out.r[cD1], out.r[cI1]));
+    if (q.metric == kMetricAffine2p) {
+        const Range moe2 = get(cM, s - q.o2 - q.e2);
+        out.r[cD2] = rclamp(rshift(rhull(moe2, get(cD2, s - q.e2)), 1), m, n);
+        out.r[cI2] = rclamp(rshift(rhull(moe2, get(cI2, s - q.e2)), -1), m, n);
+        mr = rhull(mr, rhull(out.r[cD2], out.r[cI2]));
+    }
+    out.r[cM] = rclamp(mr, m, n);
+    return out;
+}
+
+// Sequences of one task in the chunk's 2-bit packed arrays (cuda/common/pack.cuh):
+// pattern bases at [p0, p0 + m), text bases at [t0, t0 + n). Positions are 32-bit.
+struct Seqs {
+    const uint32_t *code, *mask;
+    uint32_t p0, t0;
+    int32_t has_n;     // either sequence holds an N: the mask must be read
+    int32_t n_policy;  // GALE_N_*
+};
+
+// 16 bases from base position pos, 2 bits each, the first in the low bits.
+GALE_WFA_DEV uint32_t win16(const uint32_t *code, uint32_t pos) {
+    const uint32_t w = pos >> 4;
+    return funnel_r(code[w], code[w + 1], (pos & 15u) * 2u);
+}
+// The N bits of 16 bases from pos (bit i: base pos + i is N).
+GALE_WFA_DEV uint32_t nbits16(const uint32_t *mask, uint32_t pos) {
+    const uint32_t w = pos >> 5;
+    return funnel_r(mask[w], mask[w + 1], pos & 31u) & 0xffffu;
+}
+
+// One step of the greedy extension of offset h on diagonal k (lib/wfa.h: while
+// h < n and v < m and P[v] matches T[h]): up to 16 bases; *more says whether the
+// extension may go on (all 16 matched).
+GALE_WFA_DEV int32_t extend_step(const Seqs &q, int32_t h, int32_t k, int32_t m, int32_t n, bool &more) {
+    const int32_t v = h - k;
+    const int32_t rem = imin(n - h, m - v);
+    more = false;
+    if (rem <= 0) return h;
+    uint32_t x = win16(q.code, q.p0 + (uint32_t)v) ^ win16(q.code, q.t0 + (uint32_t)h);
+    x = (x | (x >> 1)) & 0x55555555u;
+    int32_t first = x ? (ffs32(x) - 1) >> 1 : 16;
+    if (q.has_n) {
+        // DNA5: an N matches an N (both pack as A) and nothing else; MISMATCH: nothing.
+        const uint32_t np = nbits16(q.mask, q.p0 + (uint32_t)v), nt = nbits16(q.mask, q.t0 + (uint32_t)h);
+        const uint32_t bad = q.n_policy ? (np | nt) : (np ^ nt);
+        if (bad) first = imin(first, ffs32(bad) - 1);
+    }
+    const int32_t adv = imin(first, rem);
+    more = adv == 16;
+    return h + adv;
+}
+
+// The whole greedy extension, 16 bases at a time.
+GALE_WFA_DEV int32_t extend(const Seqs &q, int32_t h, int32_t k, int32_t m, int32_t n) {
+    bool more = true;
+    while (more) h = extend_step(q, h, k, m, n, more);
+    return h;
+}
+
+// One task as the kernel gets it.
+struct Task {
+    uint32_t p0, t0;       // packed positions of pattern and text
+    int32_t m, n;          // pattern and text lengths
+    int32_t pb, pe, tb, te;  // begin/end-free lengths, clamped (lib/wfa.h wfa_free)
+    int32_t s_limit;       // the score budget: beyond it the task is rescued
+    int32_t kbase;         // first diagonal of the unit's offset arrays
+    uint32_t ops_at;       // where its backtrace ops go (uint32 index)
+    int32_t max_ops;
+    int32_t has_n;
+    int32_t pad;
+};
+
+enum OutStatus : int32_t { kOutOk = 0, kOutOverflow = 1, kOutBroken = 2 };
+
+struct Out {
+    int32_t status;
+    int32_t score;   // final s
+    int32_t k_end, h_end;
+    int32_t k0;      // start diagonal (alignment scope)
+    int32_t n_ops;   // ops written, last op of the path first
+    uint64_t cells;
+};
+
+// The chunk-wide shape of a unit (same for every unit of a launch).
+struct Shape {
+    int32_t cap;           // diagonals per offset array
+    int32_t off_bytes;     // bytes per stored offset: 4 (int32) or 2 (int16, lengths < 32768)
+    int32_t hdr_scores;    // hdr entries (max s_limit + 1); 0 for score scope
+    uint64_t code_cap;     // code bytes
+    // byte offsets inside a unit
+    uint64_t off_rr, off_m, off_d1, off_i1, off_d2, off_i2, off_hdr, off_codes, bytes;
+};
+
+inline uint64_t align_up8(uint64_t x) { return (x + 255) / 256 * 256; }
+
+inline void shape_layout(Shape &sh, const Pen &q, bool codes) {
+    const uint64_t cap = (uint64_t)sh.cap * (uint64_t)(sh.off_bytes == 2 ? 2 : 4);
+    uint64_t at = 0;
+    sh.off_rr = at;
+    at = align_up8(at + (uint64_t)q.rm * kComps * 8);
+    sh.off_m = at;
+    at = align_up8(at + (uint64_t)q.rm * cap);
+    sh.off_d1 = at;
+    at = align_up8(at + (uint64_t)q.rd * cap);
+    sh.off_i1 = at;
+    at = align_up8(at + (uint64_t)q.rd * cap);
+    sh.off_d2 = at;
+    at = align_up8(at + (uint64_t)q.rd2 * cap);
+    sh.off_i2 = at;
+    at = align_up8(at + (uint64_t)q.rd2 * cap);
+    sh.off_hdr = at;
+    if (!codes) sh.hdr_scores = 0, sh.code_cap = 0;
+    at = align_up8(at + (uint64_t)sh.hdr_scores * 8);
+    sh.off_codes = at;
+    at = align_up8(at + sh.code_cap);
+    sh.bytes = at;
+}
+
+// Stored offsets: int32, or int16 when both lengths are below kOff16Limit. A stored
+// null is any negative value (kNull, or INT16_MIN in int16).
+constexpr int32_t kOff16Limit = 32768;
+template <class OFF>
+GALE_HD OFF to_off(int32_t h) {
+    return h >= 0 ? (OFF)h : (OFF)(sizeof(OFF) == 2 ? INT16_MIN : kNull);
+}
+
+// Per-cell work of one score, affine (one or two pieces). Returns M's offset
+// (extended) and the cell's backtrace code in *code.
+template <class OFF>
+struct Srcs {
+    Range mx, moe, moe2, d1e, i1e, d2e, i2e;  // source ranges
+    Range d1, i1, d2, i2;                      // this score's gap ranges
+    const OFF *Mx, *Moe, *Moe2, *D1e, *I1e, *D2e, *I2e;  // source arrays (already minus kbase)
+};
+
+template <bool TWO, class OFF>
+GALE_WFA_DEV int32_t cell_affine(const Srcs<OFF> &a, int32_t k, int32_t m, int32_t n, int32_t &d1, int32_t &i1,
+                                 int32_t &d2, int32_t &i2, uint32_t &code) {
+    int32_t best = kNull;
+    uint32_t src = kSrcX, c = 0;
+    if (rin(a.mx, k)) {
+        const int32_t x = a.Mx[k];
+        if (x >= 0 && x + 1 <= n && x + 1 - k <= m) best = x + 1;
+    }
+    d1 = kNull;
+    if (rin(a.d1, k)) {
+        const int32_t o = rin(a.moe, k - 1) ? a.Moe[k - 1] : kNull;
+        const int32_t g = rin(a.d1e, k - 1) ? a.D1e[k - 1] : kNull;
+        const int32_t mx = imax(o, g);
+        if (mx >= 0 && mx + 1 <= n) {
+            d1 = mx + 1;
+            if (g >= o) c |= kExtD1;
+            if (d1 > best) { best = d1; src = kSrcD1; }
+        }
+    }
+    i1 = kNull;
+    if (rin(a.i1, k)) {
+        const int32_t o = rin(a.moe, k + 1) ? a.Moe[k + 1] : kNull;
+        const int32_t g = rin(a.i1e, k + 1) ? a.I1e[k + 1] : kNull;
+        const int32_t mx = imax(o, g);
+        if (mx >= 0 && mx - k <= m) {
+            i1 = mx;
+            if (g >= o) c |= kExtI1;
+            if (i1 > best) { best = i1; src = kSrcI1; }
+        }
+    }
+    d2 = kNull;
+    i2 = kNull;
+    if (TWO) {
+        if (rin(a.d2, k)) {
+            const int32_t o = rin(a.moe2, k - 1) ? a.Moe2[k - 1] : kNull;
+            const int32_t g = rin(a.d2e, k - 1) ? a.D2e[k - 1] : kNull;
+            const int32_t mx = imax(o, g);
+            if (mx >= 0 && mx + 1 <= n) {
+                d2 = mx + 1;
+                if (g >= o) c |= kExtD2;
+                if (d2 > best) { best = d2; src = kSrcD2; }
+            }
+        }
+        if (rin(a.i2, k)) {
+            const int32_t o = rin(a.moe2, k + 1) ? a.Moe2[k + 1] : kNull;
+            const int32_t g = rin(a.i2e, k + 1) ? a.I2e[k + 1] : kNull;
+            const int32_t mx = imax(o, g);
+            if (mx >= 0 && mx - k <= m) {
+                i2 = mx;
+                if (g >= o) c |= kExtI2;
+                if (i2 > best) { best = i2; src = kSrcI2; }
+            }
+        }
+    }
+    if (best < 0) {
+        code = c;  // no M: its source field is 0 (the gap bits are 0 too: every gap was null)
+        return kNull;
+    }
+    code = c | src;
+    return best;
+}
+
+// Edit distance: X, D, I from M[s-1].
+template <class OFF>
+GALE_WFA_DEV int32_t cell_edit(Range r1, const OFF *M1, int32_t k, int32_t m, int32_t n, uint32_t &code) {
+    int32_t best = kNull;
+    uint32_t src = kSrcX;
+    if (rin(r1, k)) {
+        const int32_t x = M1[k];
+        if (x >= 0 && x + 1 <= n && x + 1 - k <= m) best = x + 1;
+    }
+    if (rin(r1, k - 1)) {
+        const int32_t d = M1[k - 1];
+        if (d >= 0 && d + 1 <= n && d + 1 > best) { best = d + 1; src = kSrcD1; }
+    }
+    if (rin(r1, k + 1)) {
+        const int32_t i = M1[k + 1];
+        if (i >= 0 && i - k <= m && i > best) { best = i; src = kSrcI1; }
+    }
+    if (best < 0) {
+        code = 0;
+        return kNull;
+    }
+    code = src;
+    return best;
+}
+
+GALE_HD bool is_end(int32_t h, int32_t k, int32_t m, int32_t n, int32_t pe, int32_t te) {
+    const int32_t v = h - k;
+    return h >= 0 && ((h == n && m - v <= pe) || (v == m && n - h <= te));
+}
+
+// A unit's pointers.
+struct Unit {
+    int32_t *rr;  // [slot][comp][2]
+    char *M, *D1, *I1, *D2, *I2;  // offsets rings (int32 or int16, Shape::off_bytes)
+    int32_t *hdr;  // [s][2]: lo of M, code start (uint32)
+    uint8_t *codes;
+};
+
+GALE_HD Unit unit_at(char *base, const Shape &sh) {
+    Unit u;
+    u.rr = reinterpret_cast<int32_t *>(base + sh.off_rr);
+    u.M = base + sh.off_m;
+    u.D1 = base + sh.off_d1;
+    u.I1 = base + sh.off_i1;
+    u.D2 = base + sh.off_d2;
+    u.I2 = base + sh.off_i2;
+    u.hdr = reinterpret_cast<int32_t *>(base + sh.off_hdr);
+    u.codes = reinterpret_cast<uint8_t *>(base + sh.off_codes);
+    return u;
+}
+
+// One whole alignment by a group G of threads:
+//   G::size, g.tid(), g.min(int32_t) (a group-wide minimum that is also a barrier).
+// CODES: keep the backtrace codes and walk them (GALE_SCOPE_ALIGNMENT).
+// OFF: the stored offset type (int32_t, or int16_t when sh.off_bytes == 2).
+// U: cells per thread computed together. A cell costs two dependent memory round
+// trips (its source offsets, then the sequence words of its first extension step);
+// a thread's cells of one score are independent, so U of them issue their loads
+// together (loads first, stores last: within a score no stored row is a source
+// row, so the reordering cannot change a value).
+template <int METRIC, bool CODES, class OFF, int U = 4, class G>
+GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const Shape &sh, const Unit &u,
+                        Out *out, uint32_t *ops) {
+    const int tid = g.tid();
+    constexpr int T = G::size;
+    const int32_t m = t.m, n = t.n, kb = t.kbase, cap = sh.cap;
+    int32_t *const rr = u.rr;
+    auto slot_m = [&](int32_t s) { return s % q.rm; };
+    auto get = [&](int c, int32_t s) -> Range {
+        if (s < 0) return rnone();
+        const int32_t *p = rr + ((size_t)slot_m(s) * kComps + c) * 2;
+        return Range{p[0], p[1]};
+    };
+    auto put = [&](int32_t s, const StepRanges &r) {
+        if (tid == 0) {
+            int32_t *p = rr + (size_t)slot_m(s) * kComps * 2;
+            for (int c = 0; c < kComps; ++c) { p[2 * c] = r.r[c].lo; p[2 * c + 1] = r.r[c].hi; }
+        }
+    };
+    auto status = [&](int32_t st) {
+        if (tid == 0) { out->status = st; out->n_ops = 0; }
+    };
+    // Offsets rings, indexed by absolute diagonal.
+    OFF *const uM = reinterpret_cast<OFF *>(u.M), *const uD1 = reinterpret_cast<OFF *>(u.D1),
+              *const uI1 = reinterpret_cast<OFF *>(u.I1), *const uD2 = reinterpret_cast<OFF *>(u.D2),
+              *const uI2 = reinterpret_cast<OFF *>(u.I2);
+    auto Mrow = [&](int32_t s) { return uM + (size_t)slot_m(s) * cap - kb; };
+    auto D1row = [&](int32_t s) { return uD1 + (size_t)(s % q.rd) * cap - kb; };
+    auto I1row = [&](int32_t s) { return uI1 + (size_t)(s % q.rd) * cap - kb; };
+    auto D2row = [&](int32_t s) { return uD2 + (size_t)(s % q.rd2) * cap - kb; };
+    auto I2row = [&](int32_t s) { return uI2 + (size_t)(s % q.rd2) * cap - kb; };
+
+    // s = 0: the start diagonals, offsets max(k, 0), extended.
+    StepRanges r0;
+    for (int c = 0; c < kComps; ++c) r0.r[c] = rnone();
+    r0.r[cM] = Range{-t.pb, t.tb};
+    if (r0.r[cM].lo < kb || r0.r[cM].hi >= kb + cap || (CODES && (uint64_t)rwidth(r0.r[cM]) > sh.code_cap)) {
+        status(kOutOverflow);
+        return;
+    }
+    put(0, r0);
+    uint64_t cum = 0;
+    if (CODES && tid == 0) { u.hdr[0] = r0.r[cM].lo; u.hdr[1] = 0; }
+    int32_t found = INT32_MAX;
+    {
+        OFF *M0 = Mrow(0);
+        for (int32_t k = r0.r[cM].lo + tid; k <= r0.r[cM].hi; k += T) {
+            const int32_t h = extend(sq, k > 0 ? k : 0, k, m, n);
+            M0[k] = to_off<OFF>(h);
+            if (CODES) u.codes[k - r0.r[cM].lo] = 0;
+            if (found == INT32_MAX && is_end(h, k, m, n, t.pe, t.te)) found = k;
+        }
+    }
+    found = g.min(found);
+    uint64_t cells = (uint64_t)rwidth(r0.r[cM]);
+    cum = cells;
+    int32_t s = 0;
+    while (found == INT32_MAX) {
+        ++s;
+        if (s > t.s_limit) {
+            status(kOutOverflow);
+            return;
+        }
+        const StepRanges r = step_ranges(q, s, m, n, get);
+        const Range mr = r.r[cM];
+        const int32_t w = rwidth(mr);
+        if (w > 0 && (mr.lo < kb || mr.hi >= kb + cap || (CODES && cum + (uint64_t)w > sh.code_cap))) {
+            status(kOutOverflow);
+            return;
+        }
+        put(s, r);
+        if (CODES && tid == 0) { u.hdr[2 * s] = mr.lo; u.hdr[2 * s + 1] = (int32_t)(uint32_t)cum; }
+        if (w > 0) {
+            OFF *Mc = Mrow(s);
+            uint8_t *cc = CODES ? u.codes + cum - mr.lo : nullptr;
+            if (METRIC == kMetricEdit) {
+                const Range r1 = get(cM, s - 1);
+                const OFF *M1 = Mrow(s - 1);
+                for (int32_t k0 = mr.lo + tid; k0 <= mr.hi; k0 += T * U) {
+                    int32_t h[U];
+                    uint32_t code[U];
+                    bool more[U];
+#pragma unroll
+                    for (int j = 0; j < U; ++j) {
+                        const int32_t k = k0 + j * T;
+                        h[j] = kNull;
+                        code[j] = 0;
+                        if (k <= mr.hi) h[j] = cell_edit<OFF>(r1, M1, k, m, n, code[j]);
+                    }
+#pragma unroll
+                    for (int j = 0; j < U; ++j) {
+                        more[j] = false;
+                        if (h[j] >= 0) h[j] = extend_step(sq, h[j], k0 + j * T, m, n, more[j]);
+                    }
+#pragma unroll
+                    for (int j = 0; j < U; ++j)
+                        if (more[j]) h[j] = extend(sq, h[j], k0 + j * T, m, n);
+#pragma unroll
+                    for (int j = 0; j < U; ++j) {
+                        const int32_t k = k0 + j * T;
+                        if (k > mr.hi) break;
+                        Mc[k] = to_off<OFF>(h[j]);
+                        if (CODES) cc[k] = (uint8_t)code[j];
+                        if (found == INT32_MAX && is_end(h[j], k, m, n, t.pe, t.te)) found = k;
+                    }
+                }
+            } else {
+                constexpr bool TWO = METRIC == kMetricAffine2p;
+                Srcs<OFF> a;
+                a.mx = get(cM, s - q.x);
+                a.moe = get(cM, s - q.o - q.e);
+                a.d1e = get(cD1, s - q.e);
+                a.i1e = get(cI1, s - q.e);
+                a.d1 = r.r[cD1];
+                a.i1 = r.r[cI1];
+                a.Mx = Mrow(s - q.x < 0 ? 0 : s - q.x);
+                a.Moe = Mrow(s - q.o - q.e < 0 ? 0 : s - q.o - q.e);
+                a.D1e = D1row(s - q.e < 0 ? 0 : s - q.e);
+                a.I1e = I1row(s - q.e < 0 ? 0 : s - q.e);
+                OFF *D1c = D1row(s), *I1c = I1row(s), *D2c = nullptr, *I2c = nullptr;
+                if (TWO) {
+                    a.moe2 = get(cM, s - q.o2 - q.e2);
+                    a.d2e = get(cD2, s - q.e2);
+                    a.i2e = get(cI2, s - q.e2);
+                    a.d2 = r.r[cD2];
+                    a.i2 = r.r[cI2];
+                    a.Moe2 = Mrow(s - q.o2 - q.e2 < 0 ? 0 : s - q.o2 - q.e2);
+                    a.D2e = D2row(s - q.e2 < 0 ? 0 : s - q.e2);
+                    a.I2e = I2row(s - q.e2 < 0 ? 0 : s - q.e2);
+                    D2c = D2row(s);
+                    I2c = I2row(s);
+                } else {
+                    a.moe2 = a.d2e = a.i2e = a.d2 = a.i2 = rnone();
+                    a.Moe2 = a.D2e = a.I2e = nullptr;
+                }
+                for (int32_t k0 = mr.lo + tid; k0 <= mr.hi; k0 += T * U) {
+                    int32_t h[U], d1[U], i1[U], d2[U], i2[U];
+                    uint32_t code[U];
+                    bool more[U];
+#pragma unroll
+                    for (int j = 0; j < U; ++j) {
+                        const int32_t k = k0 + j * T;
+                        h[j] = d1[j] = i1[j] = d2[j] = i2[j] = kNull;
+                        code[j] = 0;
+                        if (k <= mr.hi) h[j] = cell_affine<TWO, OFF>(a, k, m, n, d1[j], i1[j], d2[j], i2[j], code[j]);
+                    }
+#pragma unroll
+                    for (int j = 0; j < U; ++j) {
+                        more[j] = false;
+                        if (h[j] >= 0) h[j] = extend_step(sq, h[j], k0 + j * T, m, n, more[j]);
+                    }
+#pragma unroll
+                    for (int j = 0; j < U; ++j)
+                        if (more[j]) h[j] = extend(sq, h[j], k0 + j * T, m, n);
+#pragma unroll
+                    for (int j = 0; j < U; ++j) {
+                        const int32_t k = k0 + j * T;
+                        if (k > mr.hi) break;
+                        Mc[k] = to_off<OFF>(h[j]);
+                        D1c[k] = to_off<OFF>(d1[j]);
+                        I1c[k] = to_off<OFF>(i1[j]);
+                        if (TWO) { D2c[k] = to_off<OFF>(d2[j]); I2c[k] = to_off<OFF>(i2[j]); }
+                        if (CODES) cc[k] = (uint8_t)code[j];
+                        if (found == INT32_MAX && is_end(h[j], k, m, n, t.pe, t.te)) found = k;
+                    }
+                }
+            }
+        }
+        // The minimum is also the barrier: this score's cells are visible to the next.
+        found = g.min(found);
+        cells += (uint64_t)w;
+        cum += (uint64_t)w;
+    }
+    if (tid != 0) return;
+    const int32_t k_end = found;
+    out->score = s;
+    out->k_end = k_end;
+    out->h_end = Mrow(s)[k_end];
+    out->cells = cells;
+    out->k0 = 0;
+    out->n_ops = 0;
+    out->status = kOutOk;
+    if (!CODES) return;
+
+    // Backtrace: from (s, k_end, M) back to s = 0, ops written last first.
+    auto code_at = [&](int32_t ss, int32_t k) -> uint32_t {
+        const int32_t lo = u.hdr[2 * ss];
+        const uint32_t at = (uint32_t)u.hdr[2 * ss + 1];
+        return u.codes[(uint64_t)at + (uint64_t)(k - lo)];
+    };
+    int32_t n_ops = 0, k = k_end, comp = cM, run = 0;
+    auto push = [&](uint32_t op, uint32_t len) -> bool {
+        if (n_ops >= t.max_ops) return false;
+        ops[n_ops++] = (len << 4) | op;
+        return true;
+    };
+    bool ok = true;
+    while (ok) {
+        if (s < 0) { ok = false; break; }
+        if (comp == cM) {
+            if (s == 0) break;
+            const uint32_t src = code_at(s, k) & 7u;
+            if (METRIC == kMetricEdit) {
+                if (src == kSrcX) ok = push(8, 1);
+                else if (src == kSrcD1) { ok = push(2, 1); k -= 1; }
+                else if (src == kSrcI1) { ok = push(1, 1); k += 1; }
+                else ok = false;
+                s -= 1;
+                continue;
+            }
+            if (src == kSrcX) { ok = push(8, 1); s -= q.x; continue; }
+            if (src > kSrcI2 || (!(METRIC == kMetricAffine2p) && src > kSrcI1)) { ok = false; break; }
+            comp = (int)src;  // kSrcD1.. == cD1..
+            run = 0;
+            continue;
+        }
+        const uint32_t c = code_at(s, k);
+        const bool del = comp == cD1 || comp == cD2;
+        const bool piece1 = comp == cD1 || comp == cI1;
+        const uint32_t bit = comp == cD1 ? kExtD1 : comp == cI1 ? kExtI1 : comp == cD2 ? kExtD2 : kExtI2;
+        const int32_t e = piece1 ? q.e : q.e2, o = piece1 ? q.o : q.o2;
+        ++run;
+        k += del ? -1 : 1;
+        if (c & bit) {
+            s -= e;
+        } else {
+            s -= o + e;
+            ok = push(del ? 2u : 1u, (uint32_t)run);
+            comp = cM;
+        }
+    }
+    if (!ok) {
+        out->status = kOutBroken;
+        return;
+    }
+    out->k0 = k;
+    out->n_ops = n_ops;
+}
+
+// ---- host side: what a task needs ------------------------------------------------
+
+// The score budget of a task (see cuda/wfa.cu, "Memory budget").
+inline int64_t score_budget(const Pen &q, int32_t err_permille, int64_t m, int64_t n) {
+    const int64_t errors = (err_permille * (m + n) + 1999) / 2000;  // expected edits, rounded up
+    int64_t pmax = q.x;
+    if (q.o + q.e > pmax) pmax = q.o + q.e;
+    if (q.metric == kMetricAffine2p && q.o2 + q.e2 > pmax) pmax = q.o2 + q.e2;
+    const int64_t d = m > n ? m - n : n - m;
+    int64_t gap = 0;
+    if (d > 0) {
+        gap = q.o + d * q.e;
+        if (q.metric == kMetricAffine2p && q.o2 + d * q.e2 < gap) gap = q.o2 + d * q.e2;
+    }
+    return errors * pmax + gap;
+}
+
+// Exact needs of a task up to score s_limit: the diagonal window of M's ranges and
+// the code bytes (sum of M's widths), by running the range recurrence alone (ranges
+// do not depend on the sequences). With a code limit, it stops at the last score
+// whose codes (from s = 0) stay within it: s_reached < s_limit then.
+struct Need {
+    int32_t klo, khi;
+    int64_t s_reached;
+    uint64_t cells;
+};
+
+inline Need simulate_ranges(const Pen &q, int32_t m, int32_t n, int32_t pb, int32_t tb, int64_t s_limit,
+                            uint64_t limit, bool codes, Range *ring /* q.rm * kComps */) {
+    Need nd;
+    Range r0{-pb, tb};
+    nd.klo = r0.lo;
+    nd.khi = r0.hi;
+    nd.cells = (uint64_t)rwidth(r0);
+    nd.s_reached = nd.cells <= limit ? 0 : -1;
+    if (nd.s_reached < 0) return nd;
+    for (int32_t i = 0; i < q.rm * kComps; ++i) ring[i] = rnone();
+    ring[0 * kComps + cM] = r0;
+    auto get = [&](int c, int32_t s) -> Range { return s < 0 ? rnone() : ring[(s % q.rm) * kComps + c]; };
+    for (int64_t s = 1; s <= s_limit; ++s) {
+        StepRanges r = step_ranges(q, (int32_t)s, m, n, get);
+        for (int c = 0; c < kComps; ++c) ring[(s % q.rm) * kComps + c] = r.r[c];
+        const Range mr = r.r[cM];
+        if (!rempty(mr)) {
+            if (codes && nd.cells + (uint64_t)rwidth(mr) > limit) return nd;
+            nd.klo = imin(nd.klo, mr.lo);
+            nd.khi = imax(nd.khi, mr.hi);
+            nd.cells += (uint64_t)rwidth(mr);
+        }
+        nd.s_reached = s;
+        // Score only: once the window spans every diagonal it cannot grow.
+        if (!codes && nd.klo == -m && nd.khi == n) {
+            nd.s_reached = s_limit;
+            return nd;
+        }
+    }
+    return nd;
+}
+
+}  // namespace wfag
+}  // namespace gale
+
+#endif

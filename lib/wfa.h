@@ -1,0 +1,158 @@
+// Wavefront alignment (GALE_WFA, GALE_EDIT): the definitions shared by the CPU
+// kernel (lib/cpu/wfa.cpp) and the CUDA kernel (cuda/wfa.cu). Both compute exactly
+// the recurrence below, with the same ranges, the same tie-break and the same
+// backtrace, so that they agree on every bit of a result (score, coordinates,
+// CIGAR, cells).
+//
+// Names. The pattern P = task.v (length m; SAM's read, the query) and the text
+// T = task.h (length n; the reference). A point is (h, v): h bases of the text
+// and v bases of the pattern consumed. Diagonal k = h - v; a wavefront cell holds
+// the furthest offset h reached on diagonal k at score s (v = h - k).
+// Components: M (ends in a match/mismatch column), D1/D2 (ends in a gap that
+// consumes the TEXT only: SAM 'D', WFA2-lib's "I"), I1/I2 (a gap that consumes
+// the PATTERN only: SAM 'I', WFA2-lib's "D"). Penalties: mismatch x, a gap of
+// length L costs o + L*e (piece 1) or o2 + L*e2 (piece 2, two-piece only).
+// Edit distance is the special case with M only: x = 1 and gaps of cost 1.
+//
+// Offsets are int32; kNull marks "no path". A value is valid iff it is >= 0; every
+// formula below may add small numbers to kNull and stays far below 0.
+//
+// Recurrence, for s = 1, 2, ... (affine; two-piece adds D2/I2 the same way):
+//   D1[s][k] = max(M[s-o-e][k-1], D1[s-e][k-1]) + 1;   null if > n
+//   I1[s][k] = max(M[s-o-e][k+1], I1[s-e][k+1]);       null if h - k > m (v > m)
+//   X        = M[s-x][k] + 1;  null if M[s-x][k] is null, or X > n, or X - k > m
+//   M[s][k]  = max(X, D1[s][k], I1[s][k] [, D2[s][k], I2[s][k]]), then extended:
+//              while h < n and v < m and P[v] matches T[h]: h += 1.
+// Edit: M[s][k] = max(X = M[s-1][k] + 1, D = M[s-1][k-1] + 1, I = M[s-1][k+1]),
+//   each candidate nulled alone by the same bounds (X: h <= n and v <= m; D: h <= n;
+//   I: v <= m), then extended.
+// A source at a score < 0 or outside its stored range is null.
+//
+// Ranges. Each component of score s has a diagonal range [lo, hi] (or none):
+//   D1: [min(lo of M[s-o-e], lo of D1[s-e]) + 1, max(hi of the two) + 1]
+//   I1: [min(lo of the two sources) - 1,        max(hi of the two) - 1]
+//   M:  the hull of the ranges of M[s-x], D1, I1 (, D2, I2) at s
+//   (edit: M: [lo of M[s-1] - 1, hi of M[s-1] + 1]); sources without a range are
+//   left out; a component with no source has no range. Each gap component's range
+//   is clamped to [-m, n] first (none if empty); M's range is the hull of those
+//   clamped ranges and M[s-x]'s, clamped again. Cells within a range may be null.
+//
+// Start (s = 0): M only, on the diagonals k in [-min(PB, m), min(TB, n)] with
+//   offset max(k, 0) (PB, TB: the begin-free lengths; 0 and 0 = end-to-end), each
+//   extended as above.
+// End: after M[s] is extended, the alignment ends at the first s with a diagonal k
+//   whose M offset h (v = h - k) satisfies (h == n and m - v <= PE) or
+//   (v == m and n - h <= TE); among such diagonals the lowest k wins. End-to-end
+//   (PE = TE = 0) is the diagonal n - m with h == n.
+// cells = the sum over s = 0 .. final s of the width of M's range (0 if none).
+//
+// Tie-break (which source a cell took; the backtrace follows it):
+//   M: the first maximum in the order X, D1, I1, D2, I2 (edit: X, D, I);
+//   D1, I1, D2, I2: extension (from the same component at s - e) before opening
+//   (from M at s - o - e).
+// Backtrace codes, one byte per cell of M's range at every score (kept for the
+// backtrace in full-memory mode):
+//   bits 0-2: M's source (WfaSrc: kSrcX, kSrcD1, kSrcI1, kSrcD2, kSrcI2; edit
+//             uses kSrcX, kSrcD1 for its D and kSrcI1 for its I, and no other bits)
+//   bit 3: D1 extended   bit 4: I1 extended   bit 5: D2 extended   bit 6: I2 extended
+//   (the field or bit of a component that is null, or outside its range, is 0;
+//   cells of M's range outside every component's range have code 0)
+// Backtrace: from (s_end, k_end, M), walk the codes back to s = 0, collecting the
+// operations, which yields the start diagonal k0. Operations: X (len 1); for the
+// affine metrics one op per gap run, from its opening to the M cell it ends in
+// (len = the run's length; two runs back to back through M are two ops); for edit
+// every D or I step is its own op of len 1 (each lands in M). The CIGAR is then rebuilt forwards by wfa_replay(): from (max(k0,0),
+// max(-k0,0)), extend matches, apply an operation, and extend matches again
+// whenever the path is back in M — the matches between two operations are exactly
+// the greedy extension, because the recurrence extends greedily.
+//
+// Score-only scope: no codes, no CIGAR; the begins are reported as -1 when the
+// task's clamped begin-free lengths are not both 0 (the start is then unknown),
+// else 0 and 0.
+//
+// Low-memory mode (CPU only): when the codes of a full-memory alignment would
+// exceed the memory limit, the CPU recomputes the task bidirectionally (BiWFA) and
+// flags it GALE_RF_LOWMEM; the score is the same, the CIGAR is optimal but may
+// break ties differently, cells counts both directions. The GPU never runs it:
+// such tasks exceed the GPU budget and are rescued on the CPU, so a result never
+// depends on the backend.
+#ifndef GALE_WFA_H
+#define GALE_WFA_H
+
+#include <cstdint>
+#include <vector>
+
+#include "sequence.h"
+#include "xdrop.h"  // GALE_HD, kBaseN
+
+namespace gale {
+
+constexpr int32_t kNull = -(1 << 30);
+constexpr int32_t kPenaltyBound = 4096;
+
+enum WfaMetric : int32_t { kMetricAffine = 0, kMetricAffine2p = 1, kMetricEdit = 2 };
+
+// M's source, bits 0-2 of a backtrace code.
+enum WfaSrc : uint8_t { kSrcX = 0, kSrcD1 = 1, kSrcI1 = 2, kSrcD2 = 3, kSrcI2 = 4 };
+constexpr uint8_t kExtD1 = 1u << 3, kExtI1 = 1u << 4, kExtD2 = 1u << 5, kExtI2 = 1u << 6;
+
+struct WfaParams {
+    int32_t metric = kMetricAffine;   // from the batch's kind and GALE_P_PENALTY_GAP_EXTEND2
+    int32_t x = 4, o = 6, e = 2, o2 = 0, e2 = 0;  // edit: 1, 0, 1, -, -
+    int32_t scope = 1;                // GALE_SCOPE_*
+    int32_t n_policy = 0;             // GALE_N_*
+    int64_t pattern_begin_free = 0, pattern_end_free = 0, text_begin_free = 0, text_end_free = 0;
+    int64_t memory_limit_mib = 256;   // GALE_P_MEMORY_LIMIT
+    int32_t expected_error = 100;     // GALE_P_EXPECTED_ERROR, per mille (GPU sizing only)
+};
+
+struct WfaResult {
+    int64_t score = 0;                // as gale.h defines it (negative penalty / distance)
+    int64_t h_begin = 0, h_end = 0, v_begin = 0, v_end = 0;
+    uint64_t cells = 0;
+    uint32_t flags = 0;
+    std::vector<uint32_t> cigar;      // BAM-style, ops 7 '=', 8 'X', 1 'I', 2 'D'
+};
+
+// Do two encoded bases match? (N per the policy, as in X-drop.)
+GALE_HD bool wfa_match(uint8_t a, uint8_t b, int32_t n_policy) {
+    return a == b && (a != kBaseN || n_policy == 0);
+}
+
+// Begin/end-free lengths of one task: the parameters clamped to its lengths.
+struct WfaFree {
+    int64_t pb, pe, tb, te;
+};
+GALE_HD WfaFree wfa_free(const WfaParams &p, int64_t m, int64_t n) {
+    WfaFree f;
+    f.pb = p.pattern_begin_free < m ? p.pattern_begin_free : m;
+    f.pe = p.pattern_end_free < m ? p.pattern_end_free : m;
+    f.tb = p.text_begin_free < n ? p.text_begin_free : n;
+    f.te = p.text_end_free < n ? p.text_end_free : n;
+    return f;
+}
+
+// One backtrace operation, in path order: an op code (BAM: 8 'X', 1 'I', 2 'D') and
+// how many bases it covers (X runs are 1 each; a gap run is one whole gap).
+struct WfaOp {
+    uint32_t code;
+    uint32_t len;
+};
+
+// Rebuilds the CIGAR from the start diagonal and the operations in path order
+// (shared by both backends: the GPU hands back k0 and the ops). Appends to cigar,
+// merging equal neighbours. Returns false if the ops do not fit the sequences
+// (an internal error).
+bool wfa_replay(const PairTask &t, const WfaParams &p, int64_t k0, const WfaOp *ops, size_t n_ops,
+                int64_t *h_end, int64_t *v_end, std::vector<uint32_t> &cigar);
+
+// CPU kernel (lib/cpu/wfa.cpp): computes one task into r (cigar cleared first).
+// ws is scratch reused between calls on one thread. Throws gale::Error
+// (GALE_E_NOMEM when even low-memory mode cannot get its memory).
+struct WfaWorkspace;
+void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, WfaWorkspace *&ws);
+void wfa_workspace_free(WfaWorkspace *ws);
+
+}  // namespace gale
+
+#endif

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# gale wfa command line: usage errors exit 2 with a message and the pointer to
+# --help (no output, no -o file), --help/--version exit 0, the library's bounds
+# are inclusive, --backend cuda without a GPU fails cleanly (exit 1).
+#
+#   wfa_usage.sh GALE SEQ
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+
+GALE=$1
+SEQ=$2
+
+# expect RC NAME ARGS...: exit status RC, nothing on stdout unless RC is 0,
+# a "gale: " message on stderr when RC is not 0 (and "Try 'gale wfa --help'"
+# for RC 2).
+expect() {
+    local want=$1 name=$2 rc
+    shift 2
+    "$GALE" "$@" > "$TMP/stdout" 2> "$TMP/stderr" < /dev/null
+    rc=$?
+    [ "$rc" -eq "$want" ] || { cat "$TMP/stderr" >&2; fail "$name: exit status $rc, expected $want (gale $*)"; }
+    if [ "$want" -ne 0 ]; then
+        [ ! -s "$TMP/stdout" ] || fail "$name: wrote to stdout"
+        grep -q '^gale: ' "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "$name: no 'gale: ' message"; }
+        if [ "$want" -eq 2 ]; then
+            grep -q -F "Try 'gale wfa --help'." "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "$name: no pointer to the usage"; }
+        fi
+        pass "$name: exit $want, '$(grep -m1 '^gale: ' "$TMP/stderr" | cut -c1-100)'"
+    else
+        pass "$name: exit 0"
+    fi
+}
+
+# ---- usage errors: exit 2
+expect 2 "wfa without input" wfa
+expect 2 "wfa with three files" wfa "$SEQ" "$SEQ" "$SEQ"
+expect 2 "both inputs from stdin" wfa - -
+expect 2 "empty file name" wfa ""
+expect 2 "unknown long option" wfa --frobnicate "$SEQ"
+expect 2 "unknown short option" wfa -Z "$SEQ"
+expect 2 "an xdrop option" wfa -k 17 "$SEQ"
+expect 2 "--mismatch without value" wfa "$SEQ" --mismatch
+expect 2 "--mismatch abc" wfa --mismatch abc "$SEQ"
+expect 2 "--mismatch 4.5" wfa --mismatch 4.5 "$SEQ"
+expect 2 "--mismatch empty" wfa --mismatch= "$SEQ"
+expect 2 "--mismatch 0 (library bound)" wfa --mismatch 0 "$SEQ"
+expect 2 "--mismatch 4097 (library bound)" wfa --mismatch 4097 "$SEQ"
+expect 2 "--gap-open -1 (library bound)" wfa --gap-open -1 "$SEQ"
+expect 2 "--gap-extend 0 (library bound)" wfa --gap-extend 0 "$SEQ"
+expect 2 "--gap-extend 4097 (library bound)" wfa --gap-extend 4097 "$SEQ"
+expect 2 "--gap-open2 without --gap-extend2" wfa --gap-open2 24 "$SEQ"
+expect 2 "--gap-extend2 without --gap-open2" wfa --gap-extend2 1 "$SEQ"
+expect 2 "--gap-extend2 -1 (library bound)" wfa --gap-open2 24 --gap-extend2 -1 "$SEQ"
+expect 2 "--edit with --mismatch" wfa --edit --mismatch 3 "$SEQ"
+expect 2 "--gap-open before --edit" wfa --gap-open 3 --edit "$SEQ"
+expect 2 "--score-only with SAM" wfa --score-only -F sam "$SEQ"
+expect 2 "--score-only with PAF" wfa --score-only --format paf "$SEQ"
+expect 2 "--coords with SAM" wfa --coords -F sam "$SEQ"
+expect 2 "--format bam" wfa -F bam "$SEQ"
+expect 2 "--ends-free with 3 values" wfa --ends-free 1,2,3 "$SEQ"
+expect 2 "--ends-free with 5 values" wfa --ends-free 1,2,3,4,5 "$SEQ"
+expect 2 "--ends-free with a letter" wfa --ends-free 1,2,3,x "$SEQ"
+expect 2 "--ends-free negative" wfa --ends-free -1,0,0,0 "$SEQ"
+expect 2 "--ends-free with a blank" wfa --ends-free "1, 2,3,4" "$SEQ"
+expect 2 "--ends-free above 2^31-1" wfa --ends-free 2147483648,0,0,0 "$SEQ"
+expect 2 "--memory-limit 0" wfa --memory-limit 0 "$SEQ"
+expect 2 "--memory-limit above 2^20 (library bound)" wfa --memory-limit 1048577 "$SEQ"
+expect 2 "--backend gpu" wfa --backend gpu "$SEQ"
+expect 2 "--threads -1" wfa --threads -1 "$SEQ"
+expect 2 "--threads 5000 (library bound)" wfa --threads 5000 "$SEQ"
+expect 2 "--device -1" wfa --device -1 "$SEQ"
+expect 2 "--batch-size 0" wfa --batch-size 0 "$SEQ"
+expect 2 "--batch-bases 0" wfa --batch-bases 0 "$SEQ"
+expect 2 "-o empty" wfa -o "" "$SEQ"
+expect 2 "--edit with a value" wfa --edit=1 "$SEQ"
+# a usage error wins over a bad input file and writes no -o file
+expect 2 "bad option, missing input" wfa --mismatch 0 "$TMP/missing.seq"
+expect 2 "bad option with -o" wfa --gap-extend 0 -o "$TMP/never.tsv" "$SEQ"
+[ ! -e "$TMP/never.tsv" ] || fail "usage error created the -o file"
+! tmp_left "$TMP" || fail "usage error left a temporary file"
+pass "usage error: no -o file"
+
+# ---- bounds are inclusive: the extreme legal values are accepted
+expect 0 "--mismatch 1 --gap-open 0 --gap-extend 1" wfa -q --mismatch 1 --gap-open 0 --gap-extend 1 "$SEQ"
+expect 0 "penalties 4096" wfa -q --mismatch 4096 --gap-open 4096 --gap-extend 4096 "$SEQ"
+expect 0 "two-piece 4096" wfa -q --gap-open2 4096 --gap-extend2 4096 "$SEQ"
+expect 0 "--gap-extend2 0 (one piece)" wfa -q --gap-open2 0 --gap-extend2 0 "$SEQ"
+"$GALE" wfa -q "$SEQ" > "$TMP/a.tsv" && "$GALE" wfa -q --gap-open2 0 --gap-extend2 0 "$SEQ" > "$TMP/b.tsv" ||
+    fail "one-piece runs"
+same_file "$TMP/a.tsv" "$TMP/b.tsv" "--gap-open2 0 --gap-extend2 0 is the one-piece default"
+expect 0 "--ends-free 2^31-1 everywhere" wfa -q --ends-free 2147483647,2147483647,2147483647,2147483647 "$SEQ"
+expect 0 "--memory-limit 1" wfa -q --memory-limit 1 "$SEQ"
+expect 0 "--memory-limit 1048576" wfa -q --memory-limit 1048576 "$SEQ"
+expect 0 "--threads 0" wfa -q --threads 0 "$SEQ"
+expect 0 "-o -" wfa -q -o - "$SEQ"
+[ -s "$TMP/stdout" ] || fail "-o - writes to stdout"
+expect 0 "options after the input" wfa "$SEQ" -q --edit -F paf
+
+# ---- help and version
+expect 0 "gale --help lists wfa" --help
+grep -q '^  wfa ' "$TMP/stdout" || fail "gale --help does not list wfa"
+expect 0 "gale wfa --help" wfa --help
+grep -q '^Usage: gale wfa' "$TMP/stdout" || fail "gale wfa --help: no usage on stdout"
+for o in --mismatch --gap-open --gap-extend --gap-open2 --gap-extend2 --edit --score-only --ends-free \
+         --n-mismatch --memory-limit --format --coords --backend --threads --device --batch-size --batch-bases \
+         --output --quiet --help --version; do
+    grep -q -- "$o" "$TMP/stdout" || fail "gale wfa --help does not describe $o"
+done
+grep -q 'Exit status: 0 success, 1 bad input or run failure, 2 usage error' "$TMP/stdout" ||
+    fail "gale wfa --help does not give the exit statuses"
+pass "gale wfa --help describes every option and the exit statuses"
+cp "$TMP/stdout" "$TMP/help1"
+expect 0 "gale help wfa" help wfa
+same_file "$TMP/help1" "$TMP/stdout" "'gale help wfa' = 'gale wfa --help'"
+expect 0 "gale wfa -h (with other options)" wfa --edit -h
+expect 0 "gale wfa --version" wfa --version
+grep -q '^gale [0-9][0-9.]*$' "$TMP/stdout" || fail "gale wfa --version: no 'gale X.Y.Z' line"
+
+# ---- xdrop is still there
+expect 0 "gale xdrop --help" xdrop --help
+
+# ---- --backend cuda: runs where a GPU is usable, fails cleanly where not
+"$GALE" --version > "$TMP/version"
+NDEV=$(sed -n 's/.*CUDA devices: \([0-9]*\).*/\1/p' "$TMP/version")
+[ -n "$NDEV" ] || fail "gale --version does not say how many CUDA devices there are"
+if [ "$NDEV" -eq 0 ]; then
+    expect 1 "--backend cuda without a GPU" wfa --backend cuda "$SEQ"
+    grep -q -i 'cuda' "$TMP/stderr" || fail "--backend cuda failure does not mention cuda"
+    expect 1 "--backend cuda without a GPU, with -o" wfa --backend cuda -o "$TMP/cuda.tsv" "$SEQ"
+    [ ! -e "$TMP/cuda.tsv" ] || fail "--backend cuda failure created the -o file"
+    "$GALE" wfa -q --backend cpu "$SEQ" > "$TMP/cpu.out" || fail "--backend cpu failed"
+    "$GALE" wfa -q --backend auto "$SEQ" > "$TMP/auto.out" || fail "--backend auto failed"
+    same_file "$TMP/cpu.out" "$TMP/auto.out" "--backend auto falls back to the CPU"
+else
+    for a in "" "--edit" "--ends-free 30,30,30,30" "--gap-open2 24 --gap-extend2 1" "--score-only"; do
+        # shellcheck disable=SC2086
+        "$GALE" wfa -q --coords --backend cpu $a "$SEQ" > "$TMP/cpu.out" || fail "--backend cpu $a failed"
+        # shellcheck disable=SC2086
+        "$GALE" wfa -q --coords --backend cuda $a "$SEQ" > "$TMP/cuda.out" || fail "--backend cuda $a failed with $NDEV device(s)"
+        same_file "$TMP/cpu.out" "$TMP/cuda.out" "--backend cuda equals --backend cpu ($NDEV device(s); ${a:-defaults})"
+    done
+    expect 2 "--device beyond the devices" wfa --backend cuda --device 4096 "$SEQ"
+fi
+
+done_checks

@@ -1,0 +1,443 @@
+/*
+ * wfa_gpu.c - wavefront alignment (GALE_WFA, GALE_EDIT) on the CUDA backend
+ * against the CPU backend, bit for bit, through the public API.
+ *
+ * Suite 'gpu'. Exits 77 (meson: SKIP) when there is no usable CUDA device.
+ *
+ *   random   >= 10,000 random pairs (scale 1) in batches of random settings:
+ *            GALE_WFA one- and two-piece with random penalties, GALE_EDIT; scope
+ *            SCORE and ALIGNMENT; end-to-end and ends-free; both N policies;
+ *            lengths 0..~5,000, divergence 0..30%, lowercase, N and IUPAC runs;
+ *            the expected error at its default or random, the memory limit at
+ *            its default or 1 MiB (CPU low-memory mode, which the GPU must leave to
+ *            the CPU). Every result field (flags but GALE_RF_RESCUED), the stats
+ *            and the CIGAR must equal the CPU's.
+ *   rescue   the same batches with GALE_P_EXPECTED_ERROR = 1 (budgets far too
+ *            small for divergent pairs) on a CUDA context with a tiny device
+ *            memory budget: identical results, and at least one result flagged
+ *            GALE_RF_RESCUED (stats.rescued = flagged results).
+ *   long     100 kbp pairs at 1% (and 0%, and one at 5% with N runs), both scopes.
+ *   small    the random batches on a CUDA context of 256 MiB: alignment-scope units
+ *            then hold few codes, so the dispatcher's first pass stops many tasks
+ *            early and its second pass reruns them with the full budget.
+ *   boundary pairs of exactly 32767 and 32768 bases (the GPU keeps int16 offsets
+ *            only while both lengths are < 32768), 0% and 1%, both scopes.
+ *
+ * Random cases come from a printed seed (GALE_TEST_SEED reproduces it); the
+ * number of cases scales with GALE_TEST_SCALE. GALE_GPU_TEST_FAKE=1 replaces the
+ * CUDA context by a CPU one (harness self-check without a GPU).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gale.h"
+#include "testutil.h"
+
+#define SKIP 77
+
+static int fake_gpu = 0;
+
+typedef struct wbatch {
+    char label[160];
+    int kind, scope, npol;
+    int64_t x, o, e, o2, e2;
+    int64_t pbf, pef, tbf, tef, err, memlim; /* err / memlim: 0 = default */
+    size_t n, cap;
+    char **h, **v;
+    int64_t *hl, *vl;
+    /* CPU reference */
+    gale_result *ref;
+    uint32_t **ref_cigar;
+    size_t *ref_ncig;
+    gale_stats ref_stats;
+} wbatch;
+
+static void wb_add(wbatch *b, char *h, int64_t hl, char *v, int64_t vl)
+{
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 32;
+        b->h = (char **)realloc(b->h, b->cap * sizeof(char *));
+        b->v = (char **)realloc(b->v, b->cap * sizeof(char *));
+        b->hl = (int64_t *)realloc(b->hl, b->cap * sizeof(int64_t));
+        b->vl = (int64_t *)realloc(b->vl, b->cap * sizeof(int64_t));
+        REQUIRE(b->h && b->v && b->hl && b->vl);
+    }
+    b->h[b->n] = h;
+    b->v[b->n] = v;
+    b->hl[b->n] = hl;
+    b->vl[b->n] = vl;
+    ++b->n;
+}
+
+static void wb_free(wbatch *b)
+{
+    size_t i;
+    for (i = 0; i < b->n; ++i) {
+        free(b->h[i]);
+        free(b->v[i]);
+        if (b->ref_cigar) free(b->ref_cigar[i]);
+    }
+    free(b->h);
+    free(b->v);
+    free(b->hl);
+    free(b->vl);
+    free(b->ref);
+    free(b->ref_cigar);
+    free(b->ref_ncig);
+}
+
+/* A pair: an ancestor of len bases, text and pattern each mutated from it. */
+static void make_pair(tu_rng *r, int64_t len, double rate, int opts, char **h, int64_t *hl, char **v, int64_t *vl)
+{
+    char *anc = (char *)malloc((size_t)len + 1);
+    tu_buf a = {0, 0, 0}, b = {0, 0, 0};
+    int64_t i;
+    REQUIRE(anc != NULL);
+    for (i = 0; i < len; ++i) anc[i] = tu_base(r);
+    tu_mutate_into(r, &a, anc, len, rate / 2);
+    tu_mutate_into(r, &b, anc, len, rate / 2);
+    tu_buf_push(&a, 0);
+    tu_buf_push(&b, 0);
+    *h = a.p;
+    *hl = a.n - 1;
+    *v = b.p;
+    *vl = b.n - 1;
+    tu_decorate(r, *h, *hl, 0, 0, opts);
+    tu_decorate(r, *v, *vl, 0, 0, opts);
+    free(anc);
+}
+
+static gale_batch *wb_make(gale_ctx *ctx, const wbatch *c, int force_err)
+{
+    gale_batch *b = NULL;
+    size_t i;
+    gale_task t;
+    REQUIRE_OK(gale_batch_create(ctx, c->kind, &b));
+    if (c->kind == GALE_WFA) {
+        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_MISMATCH, c->x));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_OPEN, c->o));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_EXTEND, c->e));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_OPEN2, c->o2));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_EXTEND2, c->e2));
+    }
+    REQUIRE_OK(gale_batch_set(b, GALE_P_SCOPE, c->scope));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_N_POLICY, c->npol));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_PATTERN_BEGIN_FREE, c->pbf));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_PATTERN_END_FREE, c->pef));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_TEXT_BEGIN_FREE, c->tbf));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_TEXT_END_FREE, c->tef));
+    if (force_err) REQUIRE_OK(gale_batch_set(b, GALE_P_EXPECTED_ERROR, force_err));
+    else if (c->err) REQUIRE_OK(gale_batch_set(b, GALE_P_EXPECTED_ERROR, c->err));
+    if (c->memlim) REQUIRE_OK(gale_batch_set(b, GALE_P_MEMORY_LIMIT, c->memlim));
+    for (i = 0; i < c->n; ++i) {
+        gale_task_init(&t);
+        t.h = c->h[i];
+        t.h_len = c->hl[i];
+        t.v = c->v[i];
+        t.v_len = c->vl[i];
+        t.user = (uint64_t)i * 7919u;
+        REQUIRE_OK(gale_batch_add(b, &t));
+    }
+    return b;
+}
+
+/* Runs the batch on ctx. ref == 0: stores the results as the reference; else
+ * compares with it. Returns the number of results flagged GALE_RF_RESCUED. */
+static size_t wb_run(gale_ctx *ctx, wbatch *c, int force_err, const char *name, int store, double *secs,
+                     uint64_t *kernel_ns, size_t *differ)
+{
+    gale_batch *b = wb_make(ctx, c, force_err);
+    gale_stats st;
+    gale_status ws;
+    size_t i, flagged = 0;
+    double t0 = tu_now();
+    REQUIRE_OK(gale_submit(b));
+    ws = gale_wait(b);
+    *secs += tu_now() - t0;
+    if (ws != GALE_OK) {
+        tu_fail_at(__FILE__, __LINE__, "%s, %s: batch failed: %d (%s) %s", name, c->label, ws, gale_status_string(ws),
+                   gale_last_error());
+        REQUIRE_OK(gale_batch_destroy(b));
+        return 0;
+    }
+    memset(&st, 0, sizeof st);
+    st.size = sizeof st;
+    REQUIRE_OK(gale_batch_stats(b, &st));
+    *kernel_ns += st.kernel_ns;
+    if (store) {
+        c->ref = (gale_result *)calloc(c->n + 1, sizeof(gale_result));
+        c->ref_cigar = (uint32_t **)calloc(c->n + 1, sizeof(uint32_t *));
+        c->ref_ncig = (size_t *)calloc(c->n + 1, sizeof(size_t));
+        REQUIRE(c->ref && c->ref_cigar && c->ref_ncig);
+        c->ref_stats = st;
+    }
+    for (i = 0; i < c->n; ++i) {
+        gale_result r;
+        const uint32_t *cig = NULL;
+        size_t ncig = 99;
+        memset(&r, 0x77, sizeof r);
+        r.size = sizeof r;
+        REQUIRE_OK(gale_result_get(b, i, &r));
+        REQUIRE_OK(gale_result_cigar(b, i, &cig, &ncig));
+        CHECK_MSG((r.flags & ~(GALE_RF_RESCUED | GALE_RF_LOWMEM)) == 0, "%s, %s: result %zu has unknown flags 0x%x",
+                  name, c->label, i, r.flags);
+        if (c->scope == GALE_SCOPE_SCORE) CHECK_EQ_I64(ncig, 0);
+        if (r.flags & GALE_RF_RESCUED) ++flagged;
+        if (store) {
+            CHECK_EQ_I64(r.flags & GALE_RF_RESCUED, 0);
+            c->ref[i] = r;
+            c->ref_ncig[i] = ncig;
+            c->ref_cigar[i] = (uint32_t *)malloc((ncig + 1) * sizeof(uint32_t));
+            REQUIRE(c->ref_cigar[i] != NULL);
+            if (ncig) memcpy(c->ref_cigar[i], cig, ncig * sizeof(uint32_t));
+        } else {
+            char what[320];
+            int eq;
+            snprintf(what, sizeof what, "%s, %s, task %zu (h_len %lld v_len %lld)", name, c->label, i,
+                     (long long)c->hl[i], (long long)c->vl[i]);
+            eq = tu_result_eq(&r, &c->ref[i], 0, what);
+            eq = eq && (r.flags & GALE_RF_LOWMEM) == (c->ref[i].flags & GALE_RF_LOWMEM);
+            eq = eq && ncig == c->ref_ncig[i] && (ncig == 0 || memcmp(cig, c->ref_cigar[i], ncig * 4) == 0);
+            if (!eq) {
+                ++*differ;
+                if (*differ <= 20)
+                    tu_fail_at(__FILE__, __LINE__, "%s: differs from the CPU (flags 0x%x vs 0x%x, CIGAR ops %zu vs %zu)",
+                               what, r.flags, c->ref[i].flags, ncig, c->ref_ncig[i]);
+            } else {
+                tu_count_check();
+            }
+        }
+    }
+    if (!store) {
+        CHECK_MSG(st.cells == c->ref_stats.cells, "%s, %s: stats.cells %llu vs CPU %llu", name, c->label,
+                  (unsigned long long)st.cells, (unsigned long long)c->ref_stats.cells);
+        CHECK_MSG(st.rescued == flagged, "%s, %s: stats.rescued %llu, %zu results flagged", name, c->label,
+                  (unsigned long long)st.rescued, flagged);
+        CHECK_EQ_I64(st.tasks, c->n);
+    }
+    REQUIRE_OK(gale_batch_destroy(b));
+    return flagged;
+}
+
+static void random_settings(tu_rng *r, wbatch *b, int nb)
+{
+    int64_t u = tu_range(r, 0, 99);
+    b->kind = u < 40 ? GALE_WFA : u < 70 ? GALE_WFA : GALE_EDIT;
+    b->x = 4, b->o = 6, b->e = 2, b->o2 = 0, b->e2 = 0;
+    if (b->kind == GALE_WFA) {
+        int64_t v = tu_range(r, 0, 99);
+        if (v < 25) { b->x = 2; b->o = 3; b->e = 1; }
+        else if (v < 60) { b->x = tu_range(r, 1, 10); b->o = tu_range(r, 0, 12); b->e = tu_range(r, 1, 5); }
+        else if (v < 65) { b->x = tu_range(r, 1, 200); b->o = tu_range(r, 0, 300); b->e = tu_range(r, 1, 100); }
+        if (u >= 40) { /* two pieces: mostly the usual shape (a dearer opening, a cheaper extension) */
+            if (tu_range(r, 0, 9) < 7) {
+                b->o2 = b->o + tu_range(r, 1, 20);
+                b->e2 = b->e > 1 ? tu_range(r, 1, b->e - 1) : 1;
+                if (b->e == 1) b->o2 += 10;
+            } else {
+                b->o2 = tu_range(r, 0, 30);
+                b->e2 = tu_range(r, 1, 6);
+            }
+        }
+    }
+    b->scope = (tu_next(r) & 1) ? GALE_SCOPE_ALIGNMENT : GALE_SCOPE_SCORE;
+    b->npol = (int)(tu_next(r) & 1);
+    b->pbf = b->pef = b->tbf = b->tef = 0;
+    if (tu_range(r, 0, 2) == 0) {
+        b->pbf = tu_range(r, 0, 3) ? tu_range(r, 0, 100) : 0;
+        b->pef = tu_range(r, 0, 3) ? tu_range(r, 0, 100) : 0;
+        b->tbf = tu_range(r, 0, 3) ? tu_range(r, 0, 100) : 0;
+        b->tef = tu_range(r, 0, 3) ? tu_range(r, 0, 2000) : 0;
+    }
+    b->err = tu_range(r, 0, 3) == 0 ? tu_range(r, 1, 400) : 0;
+    b->memlim = tu_range(r, 0, 9) == 0 ? 1 : 0;
+    snprintf(b->label, sizeof b->label, "batch %d (%s x%lld o%lld e%lld o2 %lld e2 %lld %s npol %d free %lld/%lld/%lld/%lld "
+             "err %lld memlim %lld)", nb, b->kind == GALE_EDIT ? "edit" : "wfa", (long long)b->x, (long long)b->o,
+             (long long)b->e, (long long)b->o2, (long long)b->e2, b->scope ? "cigar" : "score", b->npol,
+             (long long)b->pbf, (long long)b->pef, (long long)b->tbf, (long long)b->tef, (long long)b->err,
+             (long long)b->memlim);
+}
+
+static size_t add_random(tu_rng *r, wbatch **set, size_t *nset, long npairs)
+{
+    long made = 0;
+    size_t cap = 0;
+    while (made < npairs) {
+        wbatch *b;
+        long n = (long)tu_range(r, 1, 600), i;
+        if (n > npairs - made) n = npairs - made;
+        if (*nset == cap || cap == 0) {
+            cap = *nset + 64;
+            *set = (wbatch *)realloc(*set, cap * sizeof(wbatch));
+            REQUIRE(*set != NULL);
+        }
+        b = &(*set)[(*nset)++];
+        memset(b, 0, sizeof *b);
+        random_settings(r, b, (int)*nset - 1);
+        for (i = 0; i < n; ++i) {
+            int64_t len = tu_range(r, 0, 19) == 0 ? tu_range(r, 0, 8) : tu_logrange(r, 1, 5000);
+            double rate = tu_unif(r) * (len > 2000 ? 0.08 : len > 500 ? 0.15 : 0.30);
+            int opts = 0;
+            char *h, *v;
+            int64_t hl, vl;
+            if (tu_range(r, 0, 9) < 2) rate = 0.0;
+            if (tu_range(r, 0, 9) < 3) opts |= TU_LOWER;
+            if (tu_range(r, 0, 9) < 2) opts |= TU_NRUNS;
+            make_pair(r, len, rate, opts, &h, &hl, &v, &vl);
+            if (tu_range(r, 0, 19) == 0) { /* very different lengths */
+                if (tu_next(r) & 1) hl = tu_range(r, 0, hl);
+                else vl = tu_range(r, 0, vl);
+            }
+            wb_add(b, h, hl, v, vl);
+        }
+        made += n;
+    }
+    return (size_t)made;
+}
+
+static gale_ctx *make_ctx(int backend, uint64_t budget, gale_status *st)
+{
+    gale_ctx_opts o;
+    gale_ctx *ctx = NULL;
+    gale_ctx_opts_init(&o);
+    o.backend = backend;
+    o.device_memory = budget;
+    *st = gale_ctx_create(&ctx, &o);
+    return *st == GALE_OK ? ctx : NULL;
+}
+
+static gale_ctx *gpu_ctx(uint64_t budget)
+{
+    gale_status st;
+    gale_ctx *ctx = make_ctx(fake_gpu ? GALE_BACKEND_CPU : GALE_BACKEND_CUDA, budget, &st);
+    if (!ctx && st == GALE_E_UNSUPPORTED && budget == 0) {
+        printf("SKIP: a CUDA context cannot be created: %s\n", gale_last_error());
+        exit(SKIP);
+    }
+    if (!ctx)
+        printf("  CUDA context with budget %llu refused: %d (%s) %s\n", (unsigned long long)budget, st,
+               gale_status_string(st), gale_last_error());
+    return ctx;
+}
+
+static size_t run_set(gale_ctx *ctx, wbatch *set, size_t nset, int force_err, const char *name, int store,
+                      size_t *differ)
+{
+    size_t i, rescued = 0, tasks = 0;
+    double secs = 0;
+    uint64_t kns = 0;
+    for (i = 0; i < nset; ++i) {
+        rescued += wb_run(ctx, &set[i], force_err, name, store, &secs, &kns, differ);
+        tasks += set[i].n;
+    }
+    printf("  %-28s %5zu batches %7zu tasks: %.2f s (kernels %.3f s), %zu rescued, %zu differ\n", name, nset, tasks,
+           secs, (double)kns * 1e-9, rescued, *differ);
+    return rescued;
+}
+
+int main(void)
+{
+    tu_rng rng;
+    const char *fake = getenv("GALE_GPU_TEST_FAKE");
+    wbatch *set = NULL, *lng = NULL;
+    size_t nset = 0, nlong = 0, i, differ = 0, rescued;
+    long npairs;
+    gale_ctx *gpu, *cpu, *tiny = NULL;
+    gale_status st;
+    uint64_t b;
+
+    fake_gpu = fake && *fake && strcmp(fake, "0") != 0;
+    tu_rng_init(&rng, tu_seed("wfa_gpu"));
+    if (!fake_gpu && gale_cuda_device_count() == 0) {
+        printf("SKIP: no usable CUDA device (features 0x%x)\n", gale_features());
+        return SKIP;
+    }
+    if (fake_gpu) printf("GALE_GPU_TEST_FAKE is set: the 'GPU' context is a CPU context\n");
+    gpu = gpu_ctx(0);
+    cpu = make_ctx(GALE_BACKEND_CPU, 0, &st);
+    REQUIRE(cpu != NULL);
+
+    npairs = tu_scaled(10000, 300);
+    add_random(&rng, &set, &nset, npairs);
+    printf("random: %ld pairs in %zu batches\n", npairs, nset);
+
+    /* long pairs: 100 kbp at 1% (budget 2%, so the GPU computes them), 0%, and 5% with N runs */
+    lng = (wbatch *)calloc(6, sizeof(wbatch));
+    REQUIRE(lng != NULL);
+    for (i = 0; i < 4; ++i) {
+        wbatch *c = &lng[nlong++];
+        char *h, *v;
+        int64_t hl, vl;
+        c->kind = i == 3 ? GALE_EDIT : GALE_WFA;
+        c->x = 4, c->o = 6, c->e = 2;
+        if (i == 2) { c->o2 = 24; c->e2 = 1; }
+        c->scope = (i == 1) ? GALE_SCOPE_SCORE : GALE_SCOPE_ALIGNMENT;
+        c->err = 20;
+        c->memlim = 2048;
+        snprintf(c->label, sizeof c->label, "long %zu (%s, %s)", i, c->kind == GALE_EDIT ? "edit" : c->e2 ? "wfa 2p" : "wfa",
+                 c->scope ? "cigar" : "score");
+        make_pair(&rng, 100000, 0.01, 0, &h, &hl, &v, &vl);
+        wb_add(c, h, hl, v, vl);
+        make_pair(&rng, 100000, 0.0, 0, &h, &hl, &v, &vl);
+        wb_add(c, h, hl, v, vl);
+        make_pair(&rng, 30000, 0.05, TU_NRUNS | TU_LOWER, &h, &hl, &v, &vl);
+        wb_add(c, h, hl, v, vl);
+    }
+    /* the int16 / int32 offsets boundary: pairs cut to exact lengths (h, v) */
+    for (i = 0; i < 2; ++i) {
+        static const int64_t cut[4][2] = {{32767, 32767}, {32767, 32767}, {32768, 32767}, {32767, 32768}};
+        wbatch *c = &lng[nlong++];
+        size_t j;
+        c->kind = GALE_WFA;
+        c->x = 4, c->o = 6, c->e = 2;
+        c->scope = i == 0 ? GALE_SCOPE_ALIGNMENT : GALE_SCOPE_SCORE;
+        c->err = 20;
+        c->memlim = 2048;
+        snprintf(c->label, sizeof c->label, "boundary 32767/32768 (wfa, %s)", c->scope ? "cigar" : "score");
+        for (j = 0; j < 4; ++j) {
+            char *h, *v;
+            int64_t hl, vl;
+            make_pair(&rng, 33000, j == 0 ? 0.0 : 0.01, 0, &h, &hl, &v, &vl);
+            REQUIRE(hl >= cut[j][0] && vl >= cut[j][1]);
+            wb_add(c, h, cut[j][0], v, cut[j][1]);
+        }
+    }
+
+    run_set(cpu, set, nset, 0, "cpu (reference)", 1, &differ);
+    run_set(cpu, lng, nlong, 0, "cpu (reference), long", 1, &differ);
+    REQUIRE(differ == 0);
+    run_set(gpu, set, nset, 0, fake_gpu ? "fake gpu" : "cuda", 0, &differ);
+    run_set(gpu, lng, nlong, 0, fake_gpu ? "fake gpu, long" : "cuda, long", 0, &differ);
+    CHECK_MSG(differ == 0, "%zu GPU results differ from the CPU", differ);
+    REQUIRE_OK(gale_ctx_destroy(gpu));
+
+    /* A small device pool: the two-pass path for alignment scope (see cuda/wfa.cu). */
+    gpu = gpu_ctx((uint64_t)256 << 20);
+    REQUIRE(gpu != NULL);
+    differ = 0;
+    run_set(gpu, set, nset, 0, fake_gpu ? "fake gpu, 256 MiB" : "cuda, 256 MiB", 0, &differ);
+    CHECK_MSG(differ == 0, "%zu GPU results differ from the CPU on a 256 MiB context", differ);
+    REQUIRE_OK(gale_ctx_destroy(gpu));
+
+    /* Budgets far too small: GALE_P_EXPECTED_ERROR = 1 and a small device pool. */
+    for (b = (uint64_t)16 << 20; b <= (uint64_t)1 << 32 && !tiny; b *= 2) tiny = gpu_ctx(b);
+    REQUIRE(tiny != NULL);
+    printf("rescue: expected error 1 per mille, device budget %llu bytes\n", (unsigned long long)(b / 2));
+    differ = 0;
+    rescued = run_set(tiny, set, nset, 1, fake_gpu ? "fake gpu, tiny" : "cuda, tiny", 0, &differ);
+    rescued += run_set(tiny, lng, nlong, 1, fake_gpu ? "fake gpu, tiny, long" : "cuda, tiny, long", 0, &differ);
+    CHECK_MSG(differ == 0, "%zu GPU results differ from the CPU under a tiny budget", differ);
+    if (!fake_gpu) CHECK_MSG(rescued > 0, "a budget of 1 per mille on divergent pairs rescued nothing");
+    REQUIRE_OK(gale_ctx_destroy(tiny));
+    REQUIRE_OK(gale_ctx_destroy(cpu));
+
+    for (i = 0; i < nset; ++i) wb_free(&set[i]);
+    for (i = 0; i < nlong; ++i) wb_free(&lng[i]);
+    free(set);
+    free(lng);
+    return tu_finish(fake_gpu ? "wfa_gpu (FAKE GPU)" : "wfa_gpu");
+}

@@ -1,0 +1,316 @@
+/*
+ * wfa_bench - gale's batched wavefront alignment on a WFA .seq file (as written by
+ * `gen.py seq FILE N LEN RATE`: lines ">PATTERN" then "<TEXT").
+ *
+ *   wfa_bench FILE [--backend auto|cpu|cuda] [--penalties X,O,E] [--err PERMILLE]
+ *                  [--limit N] [--repeat R] [--threads N] [--device D] [--verify N]
+ *
+ * GALE_WFA, end-to-end, penalties x=2 o=3 e=1 by default (WFA-GPU's anchor runs),
+ * N policy DNA5; two batches of all pairs: scope ALIGNMENT (CIGAR) and scope SCORE.
+ * Per scope, with --repeat R, the best of R runs: add (copy + encode the inputs),
+ * submit..wait, and end to end (first add to the end of wait); alignments/s over
+ * submit..wait, over end to end and over the kernels alone (gale_batch_stats
+ * kernel_ns, CUDA only), cells/s over the kernels, the number rescued on the CPU.
+ * The checksum (scores, ends, CIGARs) must agree between repeats. --err sets
+ * GALE_P_EXPECTED_ERROR (the GPU budget; default: the library's). --verify N
+ * compares the first N pairs (both scopes) with a CPU context, field by field.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gale.h"
+
+typedef struct {
+    const char *p, *t;
+    int64_t p_len, t_len;
+} pair_t;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void die(const char *msg, const char *arg) {
+    fprintf(stderr, "wfa_bench: %s%s\n", msg, arg ? arg : "");
+    exit(2);
+}
+
+static void check(gale_status s, const char *what) {
+    if (s != GALE_OK) {
+        fprintf(stderr, "wfa_bench: %s: %s (%s)\n", what, gale_status_string(s), gale_last_error());
+        exit(1);
+    }
+}
+
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    long n;
+    char *buf;
+    if (!f) die("cannot open ", path);
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0) die("cannot size ", path);
+    rewind(f);
+    buf = (char *)malloc((size_t)n + 1);
+    if (!buf) die("out of memory reading ", path);
+    if (fread(buf, 1, (size_t)n, f) != (size_t)n) die("short read on ", path);
+    fclose(f);
+    buf[n] = 0;
+    *len = (size_t)n;
+    return buf;
+}
+
+/* Pairs: a '>' line (pattern) followed by a '<' line (text). */
+static pair_t *parse(char *buf, size_t len, size_t limit, size_t *count) {
+    size_t cap = 1024, n = 0, line = 0;
+    pair_t *ps = (pair_t *)malloc(cap * sizeof *ps);
+    char *p = buf, *end = buf + len;
+    const char *pat = NULL;
+    int64_t pat_len = 0;
+    while (p < end && n < limit) {
+        char *nl = (char *)memchr(p, '\n', (size_t)(end - p));
+        int64_t l;
+        if (!nl) nl = end;
+        ++line;
+        l = (int64_t)(nl - p);
+        if (l > 0 && p[l - 1] == '\r') --l;
+        if (l == 0) { p = nl + 1; continue; }
+        if (p[0] == '>') {
+            pat = p + 1;
+            pat_len = l - 1;
+        } else if (p[0] == '<') {
+            if (!pat) {
+                fprintf(stderr, "wfa_bench: line %zu: '<' line without a '>' line before it\n", line);
+                exit(2);
+            }
+            if (n == cap) {
+                cap *= 2;
+                ps = (pair_t *)realloc(ps, cap * sizeof *ps);
+                if (!ps) die("out of memory", NULL);
+            }
+            ps[n].p = pat;
+            ps[n].p_len = pat_len;
+            ps[n].t = p + 1;
+            ps[n].t_len = l - 1;
+            ++n;
+            pat = NULL;
+        } else {
+            fprintf(stderr, "wfa_bench: line %zu: expected '>' or '<'\n", line);
+            exit(2);
+        }
+        p = nl + 1;
+    }
+    *count = n;
+    return ps;
+}
+
+static uint64_t mix(uint64_t h, int64_t v) {
+    uint64_t u = (uint64_t)v;
+    int i;
+    for (i = 0; i < 8; ++i) {
+        h ^= (u >> (8 * i)) & 0xff;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+typedef struct {
+    double add_s, run_s, e2e_s, kernel_s;
+    uint64_t cells, rescued, checksum;
+    int64_t score_sum;
+} row_t;
+
+static gale_batch *make(gale_ctx *ctx, const pair_t *ps, size_t n, int scope, const int pen[3], int err, double *add_s) {
+    gale_batch *b = NULL;
+    gale_task t;
+    size_t i;
+    double t0;
+    check(gale_batch_create(ctx, GALE_WFA, &b), "gale_batch_create");
+    check(gale_batch_set(b, GALE_P_PENALTY_MISMATCH, pen[0]), "set x");
+    check(gale_batch_set(b, GALE_P_PENALTY_GAP_OPEN, pen[1]), "set o");
+    check(gale_batch_set(b, GALE_P_PENALTY_GAP_EXTEND, pen[2]), "set e");
+    check(gale_batch_set(b, GALE_P_SCOPE, scope), "set scope");
+    if (err > 0) check(gale_batch_set(b, GALE_P_EXPECTED_ERROR, err), "set expected error");
+    gale_task_init(&t);
+    t0 = now_s();
+    for (i = 0; i < n; ++i) {
+        t.h = ps[i].t;
+        t.h_len = ps[i].t_len;
+        t.v = ps[i].p;
+        t.v_len = ps[i].p_len;
+        t.user = i;
+        check(gale_batch_add(b, &t), "gale_batch_add");
+    }
+    *add_s = now_s() - t0;
+    return b;
+}
+
+static void run(gale_ctx *ctx, const pair_t *ps, size_t n, int scope, const int pen[3], int err, row_t *row) {
+    double add_s, t0, t1;
+    gale_batch *b = make(ctx, ps, n, scope, pen, err, &add_s);
+    gale_stats st;
+    gale_result r;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    int64_t sum = 0;
+    size_t i, k;
+    t0 = now_s();
+    check(gale_submit(b), "gale_submit");
+    check(gale_wait(b), "gale_wait");
+    t1 = now_s();
+    memset(&st, 0, sizeof st);
+    st.size = sizeof st;
+    check(gale_batch_stats(b, &st), "gale_batch_stats");
+    for (i = 0; i < n; ++i) {
+        const uint32_t *cig;
+        size_t nc;
+        r.size = sizeof r;
+        check(gale_result_get(b, i, &r), "gale_result_get");
+        check(gale_result_cigar(b, i, &cig, &nc), "gale_result_cigar");
+        sum += r.score;
+        h = mix(h, r.score);
+        h = mix(h, r.h_begin);
+        h = mix(h, r.h_end);
+        h = mix(h, r.v_begin);
+        h = mix(h, r.v_end);
+        for (k = 0; k < nc; ++k) h = mix(h, cig[k]);
+    }
+    gale_batch_destroy(b);
+    row->add_s = add_s;
+    row->run_s = t1 - t0;
+    row->e2e_s = add_s + (t1 - t0);
+    row->kernel_s = 1e-9 * (double)st.kernel_ns;
+    row->cells = st.cells;
+    row->rescued = st.rescued;
+    row->checksum = h;
+    row->score_sum = sum;
+}
+
+/* Compares the first n pairs with a CPU context; returns the number that differ. */
+static size_t verify(gale_ctx *ctx, gale_ctx *cpu, const pair_t *ps, size_t n, int scope, const int pen[3], int err) {
+    double a;
+    gale_batch *g = make(ctx, ps, n, scope, pen, err, &a), *c = make(cpu, ps, n, scope, pen, err, &a);
+    size_t i, bad = 0;
+    check(gale_submit(g), "submit");
+    check(gale_submit(c), "submit");
+    check(gale_wait(g), "wait");
+    check(gale_wait(c), "wait");
+    for (i = 0; i < n; ++i) {
+        gale_result x, y;
+        const uint32_t *cx, *cy;
+        size_t nx, ny;
+        x.size = y.size = sizeof x;
+        check(gale_result_get(g, i, &x), "result");
+        check(gale_result_get(c, i, &y), "result");
+        check(gale_result_cigar(g, i, &cx, &nx), "cigar");
+        check(gale_result_cigar(c, i, &cy, &ny), "cigar");
+        if (x.score != y.score || x.h_begin != y.h_begin || x.h_end != y.h_end || x.v_begin != y.v_begin ||
+            x.v_end != y.v_end || x.cells != y.cells || nx != ny || (nx && memcmp(cx, cy, nx * 4) != 0)) {
+            if (bad < 5)
+                fprintf(stderr, "wfa_bench: verify: pair %zu differs (score %lld vs %lld, cells %llu vs %llu)\n", i,
+                        (long long)x.score, (long long)y.score, (unsigned long long)x.cells, (unsigned long long)y.cells);
+            ++bad;
+        }
+    }
+    gale_batch_destroy(g);
+    gale_batch_destroy(c);
+    return bad;
+}
+
+int main(int argc, char **argv) {
+    const char *file = NULL;
+    int backend = GALE_BACKEND_AUTO, threads = 0, repeat = 1, device = 0, err = 0, i, sc;
+    int pen[3] = {2, 3, 1};
+    size_t limit = (size_t)-1, n, len, nverify = 0;
+    char *buf;
+    pair_t *ps;
+    gale_ctx_opts o;
+    gale_ctx *ctx = NULL;
+    int got_backend = 0, status = 0;
+    uint64_t bases = 0;
+    for (i = 1; i < argc; ++i) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--backend") && val) {
+            backend = !strcmp(val, "cpu") ? GALE_BACKEND_CPU : !strcmp(val, "cuda") ? GALE_BACKEND_CUDA : GALE_BACKEND_AUTO;
+            ++i;
+        } else if (!strcmp(a, "--penalties") && val) {
+            if (sscanf(val, "%d,%d,%d", &pen[0], &pen[1], &pen[2]) != 3) die("bad --penalties ", val);
+            ++i;
+        } else if (!strcmp(a, "--err") && val) { err = atoi(val); ++i; }
+        else if (!strcmp(a, "--limit") && val) { limit = (size_t)atoll(val); ++i; }
+        else if (!strcmp(a, "--repeat") && val) { repeat = atoi(val); ++i; }
+        else if (!strcmp(a, "--threads") && val) { threads = atoi(val); ++i; }
+        else if (!strcmp(a, "--device") && val) { device = atoi(val); ++i; }
+        else if (!strcmp(a, "--verify") && val) { nverify = (size_t)atoll(val); ++i; }
+        else if (a[0] != '-' && !file) file = a;
+        else {
+            fprintf(stderr, "usage: wfa_bench FILE [--backend auto|cpu|cuda] [--penalties X,O,E] [--err PERMILLE]\n"
+                            "                      [--limit N] [--repeat R] [--threads N] [--device D] [--verify N]\n");
+            return 2;
+        }
+    }
+    if (!file) die("no input file", NULL);
+    if (repeat < 1) repeat = 1;
+    buf = read_file(file, &len);
+    ps = parse(buf, len, limit, &n);
+    for (size_t k = 0; k < n; ++k) bases += (uint64_t)(ps[k].p_len + ps[k].t_len);
+    gale_ctx_opts_init(&o);
+    o.backend = backend;
+    o.threads = threads;
+    o.device = device;
+    check(gale_ctx_create(&ctx, &o), "gale_ctx_create");
+    check(gale_ctx_backend(ctx, &got_backend), "gale_ctx_backend");
+    gale_ctx_threads(ctx, &threads);
+    printf("wfa_bench %s: %zu pairs, %.1f Mbases; backend %s, %d CPU threads; x=%d o=%d e=%d end-to-end\n", file, n,
+           (double)bases / 1e6, got_backend == GALE_BACKEND_CUDA ? "cuda" : "cpu", threads, pen[0], pen[1], pen[2]);
+    if (err) printf("  GALE_P_EXPECTED_ERROR = %d\n", err);
+    if (nverify) {
+        gale_ctx *cpu = NULL;
+        gale_ctx_opts co;
+        gale_ctx_opts_init(&co);
+        co.backend = GALE_BACKEND_CPU;
+        check(gale_ctx_create(&cpu, &co), "cpu context");
+        if (nverify > n) nverify = n;
+        for (sc = 1; sc >= 0; --sc) {
+            size_t bad = verify(ctx, cpu, ps, nverify, sc, pen, err);
+            printf("  verify (%s): %zu of the first %zu pairs differ from the CPU backend\n", sc ? "cigar" : "score",
+                   bad, nverify);
+            if (bad) status = 1;
+        }
+        gale_ctx_destroy(cpu);
+    }
+    printf("| scope | pairs | add s | submit..wait s | kernels s | aln/s (submit..wait) | aln/s (end to end) | "
+           "aln/s (kernels) | Gcells/s (kernels) | cells | rescued |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (sc = 1; sc >= 0; --sc) {
+        row_t best, r;
+        int k;
+        memset(&best, 0, sizeof best);
+        for (k = 0; k < repeat; ++k) {
+            run(ctx, ps, n, sc, pen, err, &r);
+            fprintf(stderr, "  %s run %d: add %.3f s, submit..wait %.3f s, kernels %.3f s, rescued %" PRIu64
+                    ", checksum %016" PRIx64 ", score sum %" PRId64 "\n", sc ? "cigar" : "score", k, r.add_s, r.run_s,
+                    r.kernel_s, r.rescued, r.checksum, r.score_sum);
+            if (k > 0 && r.checksum != best.checksum) {
+                fprintf(stderr, "wfa_bench: checksum differs between repeats\n");
+                status = 1;
+            }
+            if (k == 0 || r.run_s < best.run_s) {
+                uint64_t c = best.checksum;
+                best = r;
+                if (k > 0) best.checksum = c;
+            }
+        }
+        printf("| %s | %zu | %.3f | %.3f | %.3f | %.0f | %.0f | %s%.0f | %.1f | %" PRIu64 " | %" PRIu64 " |\n",
+               sc ? "alignment (CIGAR)" : "score only", n, best.add_s, best.run_s, best.kernel_s, (double)n / best.run_s,
+               (double)n / best.e2e_s, best.kernel_s > 0 ? "" : "-", best.kernel_s > 0 ? (double)n / best.kernel_s : 0.0,
+               best.kernel_s > 0 ? (double)best.cells / best.kernel_s / 1e9 : 0.0, best.cells, best.rescued);
+    }
+    gale_ctx_destroy(ctx);
+    free(ps);
+    free(buf);
+    return status;
+}
