@@ -523,9 +523,9 @@ void wfa_run(Device *dev, WfaJob &job) {
                     }
                     int64_t he = -1, ve = -1;
                     const bool ok = wfa_replay(t, p, o.k0, path.data(), path.size(), &he, &ve, r.cigar);
-                    if (!ok || he != r.h_end || ve != r.v_end) {  // never hand out a result that does not add up
+                    if (!ok || he != r.h_end || ve != r.v_end) {  // a bug: fail loudly, never hide it
                         r.cigar.clear();
-                        bad[j] = 1;
+                        bad[j] = 3;
                         continue;
                     }
                     r.h_begin = std::max<int64_t>(o.k0, 0);
@@ -540,6 +540,9 @@ void wfa_run(Device *dev, WfaJob &job) {
         });
         std::vector<size_t> rescue;
         for (size_t j = 0; j < c.tasks.size(); ++j) {
+            if (bad[j] == 3)
+                fail(GALE_E_INTERNAL, "GPU backtrace of task %zu does not rebuild into the alignment it scored",
+                     c.tasks[j]);
             if (bad[j] == 2) retry.push_back(c.tasks[j]);
             else if (bad[j]) rescue.push_back(c.tasks[j]);
         }

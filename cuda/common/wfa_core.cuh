@@ -245,9 +245,12 @@ struct Srcs {
     const OFF *Mx, *Moe, *Moe2, *D1e, *I1e, *D2e, *I2e;  // source arrays (already minus kbase)
 };
 
-template <bool TWO, class OFF>
+// CHECK = false: the caller has checked that k lies inside every range the cell
+// reads (inside_all), so the per-cell range tests are all true and are left out.
+template <bool TWO, class OFF, bool CHECK = true>
 GALE_WFA_DEV int32_t cell_affine(const Srcs<OFF> &a, int32_t k, int32_t m, int32_t n, int32_t &d1, int32_t &i1,
                                  int32_t &d2, int32_t &i2, uint32_t &code) {
+    auto rin = [](Range r, int32_t kk) { return !CHECK || (kk >= r.lo && kk <= r.hi); };
     int32_t best = kNull;
     uint32_t src = kSrcX, c = 0;
     if (rin(a.mx, k)) {
@@ -331,6 +334,18 @@ GALE_WFA_DEV int32_t cell_edit(Range r1, const OFF *M1, int32_t k, int32_t m, in
     }
     code = src;
     return best;
+}
+
+// Do the diagonals [klo, khi] lie inside every range that cell_affine reads for them?
+GALE_HD bool rcovers(Range r, int32_t lo, int32_t hi) { return r.lo <= lo && hi <= r.hi; }
+template <bool TWO, class OFF>
+GALE_WFA_DEV bool inside_all(const Srcs<OFF> &a, int32_t klo, int32_t khi) {
+    bool in = rcovers(a.mx, klo, khi) && rcovers(a.moe, klo - 1, khi + 1) && rcovers(a.d1e, klo - 1, khi - 1) &&
+              rcovers(a.i1e, klo + 1, khi + 1) && rcovers(a.d1, klo, khi) && rcovers(a.i1, klo, khi);
+    if (TWO)
+        in = in && rcovers(a.moe2, klo - 1, khi + 1) && rcovers(a.d2e, klo - 1, khi - 1) &&
+             rcovers(a.i2e, klo + 1, khi + 1) && rcovers(a.d2, klo, khi) && rcovers(a.i2, klo, khi);
+    return in;
 }
 
 GALE_HD bool is_end(int32_t h, int32_t k, int32_t m, int32_t n, int32_t pe, int32_t te) {
@@ -507,12 +522,21 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                     int32_t h[U], d1[U], i1[U], d2[U], i2[U];
                     uint32_t code[U];
                     bool more[U];
+                    // Inside the wavefront every range holds all U cells of the thread:
+                    // the cells then skip their range tests (same values).
+                    if (k0 + (U - 1) * T <= mr.hi && inside_all<TWO, OFF>(a, k0, k0 + (U - 1) * T)) {
 #pragma unroll
-                    for (int j = 0; j < U; ++j) {
-                        const int32_t k = k0 + j * T;
-                        h[j] = d1[j] = i1[j] = d2[j] = i2[j] = kNull;
-                        code[j] = 0;
-                        if (k <= mr.hi) h[j] = cell_affine<TWO, OFF>(a, k, m, n, d1[j], i1[j], d2[j], i2[j], code[j]);
+                        for (int j = 0; j < U; ++j)
+                            h[j] = cell_affine<TWO, OFF, false>(a, k0 + j * T, m, n, d1[j], i1[j], d2[j], i2[j], code[j]);
+                    } else {
+#pragma unroll
+                        for (int j = 0; j < U; ++j) {
+                            const int32_t k = k0 + j * T;
+                            h[j] = d1[j] = i1[j] = d2[j] = i2[j] = kNull;
+                            code[j] = 0;
+                            if (k <= mr.hi)
+                                h[j] = cell_affine<TWO, OFF>(a, k, m, n, d1[j], i1[j], d2[j], i2[j], code[j]);
+                        }
                     }
 #pragma unroll
                     for (int j = 0; j < U; ++j) {
