@@ -8,7 +8,11 @@
 // gap component outside its own range come out null, because its sources are
 // null there) and is padded with nulls lazily, when a later score reads it over
 // a wider window; so every cell loop is a branch-free pass over contiguous
-// arrays that the compiler vectorizes.
+// arrays that the compiler vectorizes (at -O3, which meson.build sets for the
+// library; AVX2 and baseline clones, picked at load time). The loops run over
+// the width rounded up to whole vectors, so no row ends in a scalar remainder.
+// The match extension runs on copies of the sequences that end in sentinels,
+// so it checks no bound.
 //
 // Memory of one alignment:
 //  - the ring: R x 5 components x (width of the widest range + slack) x 4 bytes;
@@ -26,10 +30,13 @@
 //    penalties can make a base case of score <= 2 x the meeting margin exceed
 //    the limit: those are solved in full memory anyway.)
 //  - scope SCORE: the ring only.
+//  - both scopes: the sentinel copies of the sequences (Padded; none for tasks
+//    over 16 Mbases).
 #include "wfa.h"
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "errors.h"
 
@@ -54,6 +61,40 @@ struct CodeRow {
     uint64_t off;
     int32_t lo, hi;  // lo > hi: no range
 };
+
+// The backtrace codes of one alignment, row after row. Not a vector: a row is
+// written once, so zero-filling it first would be wasted, and the cell loops
+// write a little past a row's end (they round its width up to whole vectors);
+// memory that is reserved but never written is not touched either.
+struct CodeBuf {
+    std::unique_ptr<uint8_t[]> mem;
+    size_t cap = 0, size = 0;
+    // A row of w codes, with room to write wpad >= w bytes there.
+    uint8_t *append(size_t w, size_t wpad) {
+        if (cap - size < wpad) grow(size + wpad);
+        uint8_t *p = mem.get() + size;
+        size += w;
+        return p;
+    }
+    void grow(size_t need) {
+        const size_t nc = std::max<size_t>({need, 2 * cap, 4096});
+        std::unique_ptr<uint8_t[]> nm(new uint8_t[nc]);
+        if (size) std::memcpy(nm.get(), mem.get(), size);
+        mem.swap(nm);
+        cap = nc;
+    }
+    void release() {
+        mem.reset();
+        cap = size = 0;
+    }
+};
+
+// Width of the cell loops: a range's width rounded up to whole vectors (16 codes:
+// one SSE register of bytes), so that no row ends in a scalar remainder loop.
+// The extra cells read nulls (src() pads every source that far) and come out
+// null; they lie outside the range, which is what the bookkeeping claims.
+constexpr int64_t kCellPad = 16;
+inline int64_t padded_width(int64_t w) { return (w + kCellPad - 1) & ~(kCellPad - 1); }
 
 inline uint64_t load8(const uint8_t *p) {
     uint64_t x;
@@ -85,12 +126,53 @@ inline int32_t extend_run(const uint8_t *P, const uint8_t *T, int32_t h, int32_t
     return h;
 }
 
-// The cell loops below must vectorize even in -O2 builds (GCC's -O2 cost model
-// rejects loops that need an epilogue, which is all of them).
-#if defined(__GNUC__) && !defined(__clang__)
-#define GALE_VECTORIZE __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
+// extend_run on sequences that end in sentinels (see Padded): P[m] and T[n] are
+// two different non-base bytes, readable with 7 more bytes after them, so the
+// first difference can never lie past either end and no bound is checked.
+template <bool NMIS>
+inline int32_t extend_run_padded(const uint8_t *P, const uint8_t *T, int32_t h, int32_t v) {
+    constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+    for (;;) {
+        const uint64_t a = load8(P + v), b = load8(T + h);
+        uint64_t diff = a ^ b;
+        if (NMIS) {
+            const uint64_t y = a ^ (kOnes * kBaseN);
+            diff |= (y - kOnes) & ~y & kHigh;
+        }
+        if (diff) return h + (int32_t)(__builtin_ctzll(diff) >> 3);
+        h += 8;
+        v += 8;
+    }
+}
+
+// Copies of one task's sequences that end in sentinels, for extend_run_padded:
+// a copy costs far less than a bound check on every step of every extension.
+constexpr uint8_t kSentinelP = 0xF0, kSentinelT = 0xF1;
+struct Padded {
+    std::vector<uint8_t> buf;
+    const uint8_t *P = nullptr, *T = nullptr;
+    void set(const uint8_t *p, int64_t m, const uint8_t *t, int64_t n) {
+        const size_t need = (size_t)m + (size_t)n + 32;
+        if (buf.size() < need) buf.resize(need);  // zeros: the bytes after a sentinel only need to be readable
+        uint8_t *b = buf.data();
+        if (m) std::memcpy(b, p, (size_t)m);
+        b[m] = kSentinelP;
+        uint8_t *tb = b + m + 16;
+        if (n) std::memcpy(tb, t, (size_t)n);
+        tb[n] = kSentinelT;
+        P = b;
+        T = tb;
+    }
+};
+
+// The cell loops are compiled twice, for AVX2 and for the baseline ISA, and the
+// loader picks one per machine (GCC's target_clones): AVX2's eight lanes and its
+// native max and unsigned compares make them about twice as fast. The results
+// are integers, the same either way.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define GALE_CELL_CLONES __attribute__((target_clones("avx2", "default")))
 #else
-#define GALE_VECTORIZE
+#define GALE_CELL_CLONES
 #endif
 
 // The cells of one affine score over M's range [lo, lo + W). Offsets are kNull or in
@@ -98,7 +180,7 @@ inline int32_t extend_run(const uint8_t *P, const uint8_t *T, int32_t h, int32_t
 // nulls into huge values. A separate function so that restrict holds (the loop
 // vectorizes) and the branches are selects.
 template <bool TWO, bool CODES>
-GALE_VECTORIZE void affine_cells(int32_t W, int32_t lo, uint32_t un, uint32_t um, const int32_t *__restrict pMx,
+GALE_CELL_CLONES void affine_cells(int32_t W, int32_t lo, uint32_t un, uint32_t um, const int32_t *__restrict pMx,
                   const int32_t *__restrict pMo, const int32_t *__restrict pDe, const int32_t *__restrict pIe,
                   const int32_t *__restrict pMo2, const int32_t *__restrict pD2e, const int32_t *__restrict pI2e,
                   int32_t *__restrict oM, int32_t *__restrict oD1, int32_t *__restrict oI1, int32_t *__restrict oD2,
@@ -150,9 +232,10 @@ GALE_VECTORIZE void affine_cells(int32_t W, int32_t lo, uint32_t un, uint32_t um
     }
 }
 
-// Edit cells; codes (may be null) in a second loop for the same reason.
-GALE_VECTORIZE void edit_cells(int32_t W, int32_t lo, uint32_t un, uint32_t um, const int32_t *__restrict pM,
-                int32_t *__restrict oM) {
+// Edit cells (and with CODES their backtrace codes).
+template <bool CODES>
+GALE_CELL_CLONES void edit_cells(int32_t W, int32_t lo, uint32_t un, uint32_t um, const int32_t *__restrict pM,
+                int32_t *__restrict oM, uint8_t *__restrict code) {
     for (int32_t i = 0; i < W; ++i) {
         const uint32_t uk = (uint32_t)(lo + i);
         const uint32_t xu = (uint32_t)pM[i + 1] + 1u;
@@ -161,22 +244,14 @@ GALE_VECTORIZE void edit_cells(int32_t W, int32_t lo, uint32_t un, uint32_t um, 
         const int32_t dv = du <= un ? (int32_t)du : kNull;
         const int32_t is = pM[i + 2];
         const int32_t iv = ((is >= 0) & ((uint32_t)is - uk <= um)) ? is : kNull;
-        oM[i] = std::max(xv, std::max(dv, iv));
-    }
-}
-GALE_VECTORIZE void edit_codes(int32_t W, int32_t lo, uint32_t un, uint32_t um, const int32_t *__restrict pM,
-                const int32_t *__restrict oM, uint8_t *__restrict code) {
-    for (int32_t i = 0; i < W; ++i) {
-        const uint32_t uk = (uint32_t)(lo + i);
-        const uint32_t xu = (uint32_t)pM[i + 1] + 1u;
-        const int32_t xv = ((xu <= un) & (xu - uk <= um)) ? (int32_t)xu : kNull;
-        const uint32_t du = (uint32_t)pM[i] + 1u;
-        const int32_t dv = du <= un ? (int32_t)du : kNull;
-        const int32_t mv = oM[i];
-        uint32_t c = (mv == pM[i + 2]) ? (uint32_t)kSrcI1 : 0u;  // iv == mv (a null M has code 0 below)
-        c = dv == mv ? (uint32_t)kSrcD1 : c;
-        c = xv == mv ? (uint32_t)kSrcX : c;
-        code[i] = (uint8_t)(mv >= 0 ? c : 0u);
+        const int32_t mv = std::max(xv, std::max(dv, iv));
+        oM[i] = mv;
+        if (CODES) {
+            uint32_t c = iv == mv ? (uint32_t)kSrcI1 : 0u;
+            c = dv == mv ? (uint32_t)kSrcD1 : c;
+            c = xv == mv ? (uint32_t)kSrcX : c;
+            code[i] = (uint8_t)(mv >= 0 ? c : 0u);  // a null M has code 0
+        }
     }
 }
 
@@ -192,6 +267,7 @@ public:
     const uint8_t *P = nullptr, *T = nullptr;
     int32_t m = 0, n = 0;
     bool nmis = false;
+    bool padded = false;       // P and T end in sentinels (Padded)
     Penalties pen{};
     int R = 2;                 // ring length in scores
     int cs = cM;               // start component (BiWFA halves may start inside a gap)
@@ -215,6 +291,7 @@ public:
         start_m = start_m_ || cs_ == cM;
         pb = pb_;
         tb = tb_;
+        padded = false;
         s = -1;
         cells = 0;
         if ((int)ring.size() < R * kComps) ring.resize((size_t)R * kComps);
@@ -238,34 +315,34 @@ public:
     }
 
     // Score 0. codes: one zero byte per cell of M's range (or null).
-    void init(std::vector<uint8_t> *codes, std::vector<CodeRow> *rows) {
+    void init(CodeBuf *codes, std::vector<CodeRow> *rows) {
         s = 0;
         for (int c = 0; c < kComps; ++c) slot(0, c).has = false;
         if (!start_m) {
             // The reverse of a half that must end inside gap cs: its first step
             // continues that gap; nothing else starts here.
-            dst(slot(0, cs), 0, 0)[0] = 0;
-            if (codes) rows->push_back(CodeRow{codes->size(), 0, -1});
+            dst(slot(0, cs), 0, 0, 0)[0] = 0;
+            if (codes) rows->push_back(CodeRow{codes->size, 0, -1});
             return;
         }
         int32_t lo = (int32_t)-std::min<int64_t>(pb, m), hi = (int32_t)std::min<int64_t>(tb, n);
         Wave &M = slot(0, cM);
-        int32_t *pm = dst(M, lo, hi);
+        int32_t *pm = dst(M, lo, hi, hi);
         for (int32_t k = lo; k <= hi; ++k) pm[k - lo] = std::max(k, 0);
         if (cs != cM) {  // a half that begins inside a gap: that gap at offset 0, free
             Wave &g = slot(0, cs);
-            dst(g, 0, 0)[0] = 0;
+            dst(g, 0, 0, 0)[0] = 0;
         }
         cells += (uint64_t)(hi - lo + 1);
         if (codes) {
-            rows->push_back(CodeRow{codes->size(), lo, hi});
-            codes->resize(codes->size() + (size_t)(hi - lo + 1), 0);
+            rows->push_back(CodeRow{codes->size, lo, hi});
+            std::memset(codes->append((size_t)(hi - lo + 1), (size_t)(hi - lo + 1)), 0, (size_t)(hi - lo + 1));
         }
         extend_m(M);
     }
 
     // Computes score s + 1 (extended). Returns false if M has no range there.
-    bool step(std::vector<uint8_t> *codes, std::vector<CodeRow> *rows) {
+    bool step(CodeBuf *codes, std::vector<CodeRow> *rows) {
         ++s;
         bool any;
         if (pen.metric == kMetricEdit) any = step_edit(codes, rows);
@@ -283,10 +360,11 @@ public:
     }
 
 private:
-    // Output buffer of w over [lo, hi]; w becomes that range.
-    int32_t *dst(Wave &w, int32_t lo, int32_t hi) {
-        const int64_t width = (int64_t)hi - lo + 1;
-        if (lo < w.base || (int64_t)hi >= w.base + (int64_t)w.buf.size()) {
+    // Output buffer of w over [lo, hi], writable up to diagonal top >= hi; w
+    // becomes that range.
+    int32_t *dst(Wave &w, int32_t lo, int32_t hi, int64_t top) {
+        const int64_t width = top - lo + 1;
+        if (lo < w.base || top >= w.base + (int64_t)w.buf.size()) {
             const int64_t slack = 16 + width / 4;
             w.base = (int64_t)lo - slack;
             w.buf.assign((size_t)(width + 2 * slack), kNull);
@@ -295,7 +373,9 @@ private:
         w.lo = lo;
         w.hi = hi;
         w.ilo = lo;
-        w.ihi = hi;
+        // The cell loops write [lo, top]: the cells past hi come out null (each of
+        // their sources lies past its own range, or is a null, or breaks a bound).
+        w.ihi = top;
         return w.at(lo);
     }
 
@@ -345,13 +425,13 @@ private:
         return true;
     }
 
-    void no_range(std::vector<uint8_t> *codes, std::vector<CodeRow> *rows) {
+    void no_range(CodeBuf *codes, std::vector<CodeRow> *rows) {
         for (int c = 0; c < kComps; ++c) slot(s, c).has = false;
-        if (codes) rows->push_back(CodeRow{codes->size(), 0, -1});
+        if (codes) rows->push_back(CodeRow{codes->size, 0, -1});
     }
 
     template <bool TWO>
-    bool step_affine(std::vector<uint8_t> *codes, std::vector<CodeRow> *rows) {
+    bool step_affine(CodeBuf *codes, std::vector<CodeRow> *rows) {
         const int32_t x = pen.x, o = pen.o, e = pen.e, o2 = pen.o2, e2 = pen.e2;
         Wave *Mx = get(s - x, cM), *Mo = get(s - o - e, cM), *De = get(s - e, cD1), *Ie = get(s - e, cI1);
         Wave *Mo2 = nullptr, *D2e = nullptr, *I2e = nullptr;
@@ -381,29 +461,30 @@ private:
             no_range(codes, rows);
             return false;
         }
-        const int64_t W = (int64_t)hi - lo + 1;
+        const int64_t W = (int64_t)hi - lo + 1, Wp = padded_width(W);
+        const int64_t top = (int64_t)lo + Wp - 1;  // the loop computes [lo, top]
         cells += (uint64_t)W;
-        ensure_nullbuf(W + 2);
+        ensure_nullbuf(Wp + 2);
         // Sources may be one and the same wave (x == o + e, ...): pad every one to the
         // widest window first, so that taking the pointers below reallocates nothing.
-        for (Wave *w : {Mx, Mo, De, Ie, Mo2, D2e, I2e}) src(w, (int64_t)lo - 1, (int64_t)hi + 1);
-        const int32_t *__restrict pMx = src(Mx, lo, hi);
-        const int32_t *__restrict pMo = src(Mo, (int64_t)lo - 1, (int64_t)hi + 1);  // [i]: k-1, [i+2]: k+1
-        const int32_t *__restrict pDe = src(De, (int64_t)lo - 1, (int64_t)hi - 1);
-        const int32_t *__restrict pIe = src(Ie, (int64_t)lo + 1, (int64_t)hi + 1);
+        for (Wave *w : {Mx, Mo, De, Ie, Mo2, D2e, I2e}) src(w, (int64_t)lo - 1, top + 1);
+        const int32_t *__restrict pMx = src(Mx, lo, top);
+        const int32_t *__restrict pMo = src(Mo, (int64_t)lo - 1, top + 1);  // [i]: k-1, [i+2]: k+1
+        const int32_t *__restrict pDe = src(De, (int64_t)lo - 1, top - 1);
+        const int32_t *__restrict pIe = src(Ie, (int64_t)lo + 1, top + 1);
         const int32_t *__restrict pMo2 = nullptr, *__restrict pD2e = nullptr, *__restrict pI2e = nullptr;
         if (TWO) {
-            pMo2 = src(Mo2, (int64_t)lo - 1, (int64_t)hi + 1);
-            pD2e = src(D2e, (int64_t)lo - 1, (int64_t)hi - 1);
-            pI2e = src(I2e, (int64_t)lo + 1, (int64_t)hi + 1);
+            pMo2 = src(Mo2, (int64_t)lo - 1, top + 1);
+            pD2e = src(D2e, (int64_t)lo - 1, top - 1);
+            pI2e = src(I2e, (int64_t)lo + 1, top + 1);
         }
-        int32_t *__restrict oM = dst(slot(s, cM), lo, hi);
-        int32_t *__restrict oD1 = dst(slot(s, cD1), lo, hi);
-        int32_t *__restrict oI1 = dst(slot(s, cI1), lo, hi);
+        int32_t *__restrict oM = dst(slot(s, cM), lo, hi, top);
+        int32_t *__restrict oD1 = dst(slot(s, cD1), lo, hi, top);
+        int32_t *__restrict oI1 = dst(slot(s, cI1), lo, hi, top);
         int32_t *__restrict oD2 = nullptr, *__restrict oI2 = nullptr;
         if (TWO) {
-            oD2 = dst(slot(s, cD2), lo, hi);
-            oI2 = dst(slot(s, cI2), lo, hi);
+            oD2 = dst(slot(s, cD2), lo, hi, top);
+            oI2 = dst(slot(s, cI2), lo, hi, top);
         }
         for (int c = 1; c < kComps; ++c) {
             Wave &w = slot(s, c);
@@ -413,18 +494,17 @@ private:
         }
         uint8_t *__restrict code = nullptr;
         if (codes) {
-            rows->push_back(CodeRow{codes->size(), lo, hi});
-            codes->resize(codes->size() + (size_t)W);
-            code = codes->data() + codes->size() - W;
+            rows->push_back(CodeRow{codes->size, lo, hi});
+            code = codes->append((size_t)W, (size_t)Wp);
         }
         const uint32_t un = (uint32_t)n, um = (uint32_t)m;
-        const int32_t iW = (int32_t)W;
+        const int32_t iW = (int32_t)Wp;
         if (code) affine_cells<TWO, true>(iW, lo, un, um, pMx, pMo, pDe, pIe, pMo2, pD2e, pI2e, oM, oD1, oI1, oD2, oI2, code);
         else affine_cells<TWO, false>(iW, lo, un, um, pMx, pMo, pDe, pIe, pMo2, pD2e, pI2e, oM, oD1, oI1, oD2, oI2, code);
         return true;
     }
 
-    bool step_edit(std::vector<uint8_t> *codes, std::vector<CodeRow> *rows) {
+    bool step_edit(CodeBuf *codes, std::vector<CodeRow> *rows) {
         Wave *Mp = get(s - 1, cM);
         for (int c = 1; c < kComps; ++c) slot(s, c).has = false;
         int32_t lo, hi;
@@ -435,29 +515,33 @@ private:
         // [lo - 1, hi + 1], clamped
         lo = (int32_t)std::max<int64_t>((int64_t)lo - 1, -(int64_t)m);
         hi = (int32_t)std::min<int64_t>((int64_t)hi + 1, n);
-        const int64_t W = (int64_t)hi - lo + 1;
+        const int64_t W = (int64_t)hi - lo + 1, Wp = padded_width(W);
+        const int64_t top = (int64_t)lo + Wp - 1;  // the loop computes [lo, top]
         cells += (uint64_t)W;
-        ensure_nullbuf(W + 2);
-        const int32_t *__restrict pM = src(Mp, (int64_t)lo - 1, (int64_t)hi + 1);  // [i] k-1, [i+1] k, [i+2] k+1
-        int32_t *__restrict oM = dst(slot(s, cM), lo, hi);
-        uint8_t *__restrict code = nullptr;
-        if (codes) {
-            rows->push_back(CodeRow{codes->size(), lo, hi});
-            codes->resize(codes->size() + (size_t)W);
-            code = codes->data() + codes->size() - W;
-        }
+        ensure_nullbuf(Wp + 2);
+        const int32_t *__restrict pM = src(Mp, (int64_t)lo - 1, top + 1);  // [i] k-1, [i+1] k, [i+2] k+1
+        int32_t *__restrict oM = dst(slot(s, cM), lo, hi, top);
         const uint32_t un = (uint32_t)n, um = (uint32_t)m;
-        const int32_t iW = (int32_t)W;
-        edit_cells(iW, lo, un, um, pM, oM);
-        if (code) edit_codes(iW, lo, un, um, pM, oM, code);
+        const int32_t iW = (int32_t)Wp;
+        if (codes) {
+            rows->push_back(CodeRow{codes->size, lo, hi});
+            edit_cells<true>(iW, lo, un, um, pM, oM, codes->append((size_t)W, (size_t)Wp));
+        } else {
+            edit_cells<false>(iW, lo, un, um, pM, oM, nullptr);
+        }
         return true;
     }
 
     void extend_m(Wave &M) {
-        if (nmis) extend_all<true>(M);
-        else extend_all<false>(M);
+        if (padded) {
+            if (nmis) extend_all<true, true>(M);
+            else extend_all<false, true>(M);
+        } else {
+            if (nmis) extend_all<true, false>(M);
+            else extend_all<false, false>(M);
+        }
     }
-    template <bool NMIS>
+    template <bool NMIS, bool PADDED>
     void extend_all(Wave &M) {
         // Locals: the offset stores could alias the members otherwise.
         int32_t *__restrict pm = M.at(M.lo);
@@ -466,7 +550,8 @@ private:
         for (int32_t i = 0; i < w; ++i) {
             const int32_t h = pm[i];
             if (h < 0) continue;
-            pm[i] = extend_run<NMIS>(pp, tt, h, h - (lo + i), nn, mm);
+            pm[i] = PADDED ? extend_run_padded<NMIS>(pp, tt, h, h - (lo + i))
+                           : extend_run<NMIS>(pp, tt, h, h - (lo + i), nn, mm);
         }
     }
 };
@@ -526,14 +611,19 @@ void push_op(std::vector<uint32_t> &cigar, uint32_t code, uint64_t len) {
 }
 
 // wfa_replay with the problem given directly; extend_first is false for a half
-// that begins inside a gap (the gap continues before any match).
+// that begins inside a gap (the gap continues before any match). padded: P and
+// T end in sentinels (Padded).
 bool replay(const uint8_t *P, const uint8_t *T, int64_t m, int64_t n, bool nmis, int64_t h, int64_t v,
             bool extend_first, const WfaOp *ops, size_t n_ops, int64_t *h_end, int64_t *v_end,
-            std::vector<uint32_t> &cigar) {
+            std::vector<uint32_t> &cigar, bool padded = false) {
     auto ext = [&]() {
         const int64_t h0 = h;
-        h = nmis ? extend_run<true>(P, T, (int32_t)h, (int32_t)v, (int32_t)n, (int32_t)m)
-                 : extend_run<false>(P, T, (int32_t)h, (int32_t)v, (int32_t)n, (int32_t)m);
+        if (padded)
+            h = nmis ? extend_run_padded<true>(P, T, (int32_t)h, (int32_t)v)
+                     : extend_run_padded<false>(P, T, (int32_t)h, (int32_t)v);
+        else
+            h = nmis ? extend_run<true>(P, T, (int32_t)h, (int32_t)v, (int32_t)n, (int32_t)m)
+                     : extend_run<false>(P, T, (int32_t)h, (int32_t)v, (int32_t)n, (int32_t)m);
         v += h - h0;
         push_op(cigar, 7, (uint64_t)(h - h0));
     };
@@ -572,10 +662,14 @@ struct FullOut {
 
 }  // namespace
 
+// Tasks longer than this (both sequences together) are not copied (Padded).
+constexpr int64_t kMaxPadded = (int64_t)1 << 24;
+
 struct WfaWorkspace {
     Dir fwd, rev;
-    std::vector<uint8_t> codes;
+    CodeBuf codes;
     std::vector<CodeRow> rows;
+    Padded pad;  // the task's sequences with sentinels
     std::vector<WfaOp> ops;
     std::vector<uint8_t> prev, trev;  // reversed sequences (low-memory mode)
 };
@@ -584,11 +678,11 @@ namespace {
 
 // Runs d (already set up) to the end. With codes, gives up (returns false) once
 // they would exceed max_codes bytes. ce: end component (end-to-end only).
-bool run_to_end(Dir &d, int ce, int64_t pe, int64_t te, std::vector<uint8_t> *codes, std::vector<CodeRow> *rows,
+bool run_to_end(Dir &d, int ce, int64_t pe, int64_t te, CodeBuf *codes, std::vector<CodeRow> *rows,
                 uint64_t max_codes, int32_t &k_end, int32_t &h_end) {
     d.init(codes, rows);
     for (;;) {
-        if (codes && codes->size() > max_codes) return false;
+        if (codes && codes->size > max_codes) return false;
         if (find_end(d, ce, pe, te, k_end, h_end)) return true;
         d.step(codes, rows);
     }
@@ -596,7 +690,7 @@ bool run_to_end(Dir &d, int ce, int64_t pe, int64_t te, std::vector<uint8_t> *co
 
 // Backtrace from (s_end, k_end, ce) through the codes to score 0; fills ops in
 // path order and returns the start diagonal.
-int32_t backtrace(const Dir &d, const std::vector<uint8_t> &codes, const std::vector<CodeRow> &rows, int ce,
+int32_t backtrace(const Dir &d, const CodeBuf &codes, const std::vector<CodeRow> &rows, int ce,
                   int64_t s_end, int32_t k_end, std::vector<WfaOp> &ops) {
     const Penalties &q = d.pen;
     ops.clear();
@@ -608,7 +702,7 @@ int32_t backtrace(const Dir &d, const std::vector<uint8_t> &codes, const std::ve
         const CodeRow &r = rows[(size_t)sc];
         if (kk < r.lo || kk > r.hi) fail(GALE_E_INTERNAL, "WFA backtrace left the wavefront (s %lld, k %lld)",
                                          (long long)sc, (long long)kk);
-        return codes[r.off + (uint64_t)(kk - r.lo)];
+        return codes.mem[r.off + (uint64_t)(kk - r.lo)];
     };
     auto gap_piece = [&](int comp, int32_t &o, int32_t &e, uint8_t &bit, int &dk, uint32_t &opcode) {
         const bool two = comp == cD2 || comp == cI2;
@@ -800,7 +894,7 @@ private:
         const int64_t n = h1 - h0, m = v1 - v0;
         Dir &d = ws_.fwd;
         d.setup(t_.v + v0, t_.h + h0, (int32_t)m, (int32_t)n, nmis_, q_, R_, cs, 0, 0);
-        ws_.codes.clear();
+        ws_.codes.size = 0;
         ws_.rows.clear();
         int32_t k_end, h_end;
         run_to_end(d, ce, 0, 0, &ws_.codes, &ws_.rows, UINT64_MAX, k_end, h_end);
@@ -837,8 +931,18 @@ void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, WfaWorksp
     const bool nmis = p.n_policy != 0 && (has_n(t.v, m) || has_n(t.h, n));
     const int R = ring_len(q);
     const auto signed_score = [&](int64_t s) { return q.metric == kMetricEdit ? s : -s; };
+    // Sentinel copies of the sequences, unless they are huge (then the memory
+    // matters more than the bound checks).
+    const bool padded = m + n <= kMaxPadded;
+    const uint8_t *P = t.v, *T = t.h;
+    if (padded) {
+        ws->pad.set(t.v, m, t.h, n);
+        P = ws->pad.P;
+        T = ws->pad.T;
+    }
     Dir &d = ws->fwd;
-    d.setup(t.v, t.h, (int32_t)m, (int32_t)n, nmis, q, R, cM, f.pb, f.tb);
+    d.setup(P, T, (int32_t)m, (int32_t)n, nmis, q, R, cM, f.pb, f.tb);
+    d.padded = padded;
     int32_t k_end = 0, h_end = 0;
 
     if (p.scope == GALE_SCOPE_SCORE) {
@@ -854,23 +958,26 @@ void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, WfaWorksp
     }
 
     const uint64_t limit = (uint64_t)p.memory_limit_mib << 20;
-    ws->codes.clear();
+    ws->codes.size = 0;
     ws->rows.clear();
     if (run_to_end(d, cM, f.pe, f.te, &ws->codes, &ws->rows, limit, k_end, h_end)) {
         r.cells = d.cells;
         r.score = signed_score(d.s);
         const int32_t k0 = backtrace(d, ws->codes, ws->rows, cM, d.s, k_end, ws->ops);
-        int64_t he, ve;
-        if (!wfa_replay(t, p, k0, ws->ops.data(), ws->ops.size(), &he, &ve, r.cigar) || he != h_end ||
-            ve != (int64_t)h_end - k_end)
+        int64_t he = -1, ve = -1;
+        // As wfa_replay(), on the sentinel copies.
+        if (k0 > n || -k0 > m ||
+            !replay(P, T, m, n, nmis, std::max<int64_t>(k0, 0), std::max<int64_t>(-k0, 0), true, ws->ops.data(),
+                    ws->ops.size(), &he, &ve, r.cigar, padded) ||
+            he != h_end || ve != (int64_t)h_end - k_end)
             fail(GALE_E_INTERNAL, "WFA replay does not reach the end found by the wavefronts");
         r.h_begin = std::max<int64_t>(k0, 0);
         r.v_begin = std::max<int64_t>(-k0, 0);
         r.h_end = he;
         r.v_end = ve;
         // Give the code memory back after a large alignment.
-        if (ws->codes.capacity() > ((size_t)64 << 20)) {
-            std::vector<uint8_t>().swap(ws->codes);
+        if (ws->codes.cap > ((size_t)64 << 20)) {
+            ws->codes.release();
             std::vector<CodeRow>().swap(ws->rows);
         }
         return;
@@ -878,7 +985,7 @@ void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, WfaWorksp
 
     // Low-memory mode.
     uint64_t cells = d.cells;
-    std::vector<uint8_t>().swap(ws->codes);
+    ws->codes.release();
     std::vector<CodeRow>().swap(ws->rows);
     r.flags |= GALE_RF_LOWMEM;
     int64_t hb = 0, vb = 0, he = n, ve = m, score;
