@@ -51,6 +51,7 @@
 #include "common/pack.cuh"
 #include "common/wfa_core.cuh"
 #include "cuda_backend.h"
+#include "parallel.h"
 
 namespace gale {
 namespace cuda {
@@ -274,20 +275,6 @@ inline void pack_fast(const uint8_t *in, int64_t n, int64_t at, uint32_t *code, 
         *cw++ = gather_codes8(x[2]) | gather_codes8(x[3]) << 16;
         *mw++ = gather_n8(x[0]) | gather_n8(x[1]) << 8 | gather_n8(x[2]) << 16 | gather_n8(x[3]) << 24;
     }
-}
-
-// Runs fn(lo, hi) over [0, n) on up to `threads` threads.
-template <class F>
-void parallel_for(size_t n, int threads, size_t min_per_thread, F fn) {
-    size_t workers = std::min<size_t>(std::max(threads, 1), n / std::max<size_t>(min_per_thread, 1) + 1);
-    if (workers <= 1) {
-        fn(0, n);
-        return;
-    }
-    std::vector<std::thread> pool;
-    for (size_t w = 1; w < workers; ++w) pool.emplace_back(fn, n * w / workers, n * (w + 1) / workers);
-    fn(0, n / workers);
-    for (auto &th : pool) th.join();
 }
 
 }  // namespace
@@ -712,14 +699,7 @@ void wfa_run(Device *dev, WfaJob &job) {
         std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return E(a).bytes > E(b).bytes; });
         next = 0;
     }
-    std::sort(spans.begin(), spans.end());
-    double total = 0, cur_a = -1, cur_b = -1;
-    for (auto &sp : spans) {
-        if (sp.first > cur_b) { if (cur_b > cur_a) total += cur_b - cur_a; cur_a = sp.first; cur_b = sp.second; }
-        else cur_b = std::max<double>(cur_b, sp.second);
-    }
-    if (cur_b > cur_a) total += cur_b - cur_a;
-    job.kernel_ns = (uint64_t)(total * 1e6);
+    job.kernel_ns = kernel_span_ns(spans);
 #ifdef GALE_WFA_PROFILE
     fprintf(stderr,
             "wfa_run profile (ms): all %.2f kernels %.2f | est %.2f order %.2f plan %.2f fill %.2f pack %.2f sync %.2f "

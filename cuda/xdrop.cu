@@ -25,6 +25,7 @@
 #include "common/dpx.cuh"
 #include "common/pack.cuh"
 #include "cuda_backend.h"
+#include "parallel.h"
 
 namespace gale {
 namespace cuda {
@@ -422,14 +423,7 @@ void fill_chunk(const XdropJob &job, Chunk &c, char *host) {
         }
     };
     const size_t workers = std::min<size_t>(std::max(job.pack_threads, 1), (size_t)(at >> 22) + 1);  // ~4 Mbases each
-    if (workers <= 1) {
-        pack_range(0, nt);
-    } else {
-        std::vector<std::thread> pool;
-        for (size_t w = 1; w < workers; ++w) pool.emplace_back(pack_range, nt * w / workers, nt * (w + 1) / workers);
-        pack_range(0, nt / workers);
-        for (auto &th : pool) th.join();
-    }
+    parallel_for(nt, (int)workers, 1, pack_range);
     for (size_t e = 0; e < c.n_ext; ++e) {
         const XdropTask &t = job.tasks[c.tasks[c.sides[e].task]];
         XdropSpan sp = xdrop_span(t, c.sides[e].side == 0);
@@ -556,15 +550,7 @@ void xdrop_run(Device *dev, XdropJob &job) {
         int i = (si + k) % kSlots;
         if (chunks[i].busy) collect(i);
     }
-    // Kernel time: the union of the chunks' kernel spans (chunks on two streams may overlap).
-    std::sort(spans.begin(), spans.end());
-    double total = 0, cur_a = -1, cur_b = -1;
-    for (auto &sp : spans) {
-        if (sp.first > cur_b) { if (cur_b > cur_a) total += cur_b - cur_a; cur_a = sp.first; cur_b = sp.second; }
-        else cur_b = std::max<double>(cur_b, sp.second);
-    }
-    if (cur_b > cur_a) total += cur_b - cur_a;
-    job.kernel_ns = (uint64_t)(total * 1e6);
+    job.kernel_ns = kernel_span_ns(spans);
 }
 
 }  // namespace cuda

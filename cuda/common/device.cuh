@@ -5,7 +5,10 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "errors.h"
 
@@ -41,6 +44,24 @@ public:
     size_t scratch_bytes = 0;
     int *counters = nullptr;       // 16 ints per slot: work queues and overflow list length
 };
+
+// Kernel time of a run: the union of its chunks' kernel spans (start, stop in ms
+// since a common event), since chunks on two streams may overlap.
+inline uint64_t kernel_span_ns(std::vector<std::pair<float, float>> &spans) {
+    std::sort(spans.begin(), spans.end());
+    double total = 0, cur_a = -1, cur_b = -1;
+    for (auto &sp : spans) {
+        if (sp.first > cur_b) {
+            if (cur_b > cur_a) total += cur_b - cur_a;
+            cur_a = sp.first;
+            cur_b = sp.second;
+        } else {
+            cur_b = std::max<double>(cur_b, sp.second);
+        }
+    }
+    if (cur_b > cur_a) total += cur_b - cur_a;
+    return (uint64_t)(total * 1e6);
+}
 
 }  // namespace cuda
 }  // namespace gale

@@ -286,34 +286,132 @@ static int revcomp(const char *s, size_t n, char *out, size_t *bad)
 /* Options                                                             */
 /* ------------------------------------------------------------------ */
 
-typedef struct xdrop_opts {
-    int64_t k, xdrop, match, mismatch, gap;
-    int n_mismatch;
+/* The options every command has. */
+typedef struct common_opts {
     int backend;
     int64_t threads, device, batch_size;
     int quiet;
     const char *output; /* NULL = stdout */
-    const char *input;
-} xdrop_opts;
+} common_opts;
 
+/* getopt codes of the common long options; each command numbers its own from
+ * a base of its own above these. */
 enum {
-    OPT_MATCH = 256,
-    OPT_MISMATCH,
-    OPT_GAP,
-    OPT_BACKEND,
+    OPT_BACKEND = 256,
     OPT_THREADS,
     OPT_DEVICE,
-    OPT_NMISMATCH,
     OPT_BATCH,
     OPT_VERSION
 };
 
-static int bad_value(const char *opt, const char *val, const char *why)
+#define COMMON_LONGOPTS \
+        {"backend",     required_argument, NULL, OPT_BACKEND}, \
+        {"threads",     required_argument, NULL, OPT_THREADS}, \
+        {"device",      required_argument, NULL, OPT_DEVICE}, \
+        {"batch-size",  required_argument, NULL, OPT_BATCH}, \
+        {"output",      required_argument, NULL, 'o'}, \
+        {"quiet",       no_argument,       NULL, 'q'}, \
+        {"help",        no_argument,       NULL, 'h'}, \
+        {"version",     no_argument,       NULL, OPT_VERSION}
+
+/* A usage error of command cmd: the message, then where to read more. */
+static int usage_error(const char *cmd, const char *fmt, ...)
 {
-    msg("invalid value '%s' for %s: %s", val, opt, why);
-    fprintf(stderr, "Try 'gale xdrop --help'.\n");
+    va_list ap;
+    fprintf(stderr, "%s: ", prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fprintf(stderr, "Try 'gale %s --help'.\n", cmd);
     return EXIT_USAGE;
 }
+
+static int bad_value(const char *cmd, const char *opt, const char *val, const char *why)
+{
+    return usage_error(cmd, "invalid value '%s' for %s: %s", val, opt, why);
+}
+
+static void common_opts_init(common_opts *o, int64_t batch_size)
+{
+    o->backend = GALE_BACKEND_AUTO;
+    o->threads = 0;
+    o->device = 0;
+    o->batch_size = batch_size;
+    o->quiet = 0;
+    o->output = NULL;
+}
+
+#define NOT_COMMON (-2)
+
+/* Handles getopt's answer c when it is a common option (or a getopt error) of
+ * command cmd. Returns -1 to go on, NOT_COMMON when c is the command's own,
+ * else an exit status. */
+static int parse_common_opt(int c, const char *cmd, void (*usage)(FILE *), char **argv, common_opts *o)
+{
+    int64_t v;
+    switch (c) {
+    case OPT_BACKEND:
+        if (strcmp(optarg, "auto") == 0) o->backend = GALE_BACKEND_AUTO;
+        else if (strcmp(optarg, "cpu") == 0) o->backend = GALE_BACKEND_CPU;
+        else if (strcmp(optarg, "cuda") == 0) o->backend = GALE_BACKEND_CUDA;
+        else return bad_value(cmd, "--backend", optarg, "expected auto, cpu or cuda");
+        return -1;
+    case OPT_THREADS:
+        if (parse_int64(optarg, &v) != 0 || v < 0 || v > 65536)
+            return bad_value(cmd, "--threads", optarg, "expected an integer in [0, 65536]");
+        o->threads = v;
+        return -1;
+    case OPT_DEVICE:
+        if (parse_int64(optarg, &v) != 0 || v < 0 || v > INT_MAX)
+            return bad_value(cmd, "--device", optarg, "expected a non-negative integer");
+        o->device = v;
+        return -1;
+    case OPT_BATCH:
+        if (parse_int64(optarg, &v) != 0 || v < 1 || v > INT32_MAX)
+            return bad_value(cmd, "--batch-size", optarg, "expected an integer in [1, 2147483647]");
+        o->batch_size = v;
+        return -1;
+    case 'o':
+        if (*optarg == '\0')
+            return bad_value(cmd, "-o", optarg, "empty file name");
+        o->output = strcmp(optarg, "-") == 0 ? NULL : optarg;
+        return -1;
+    case 'q':
+        o->quiet = 1;
+        return -1;
+    case 'h':
+        usage(stdout);
+        return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_FAIL;
+    case OPT_VERSION:
+        print_version();
+        return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_FAIL;
+    case ':':
+        if (optopt && optopt < 256)
+            return usage_error(cmd, "option -%c needs a value", optopt);
+        return usage_error(cmd, "option %s needs a value", argv[optind - 1]);
+    case '?':
+        if (optopt && optopt < 256)
+            return usage_error(cmd, "unknown option -%c", optopt);
+        return usage_error(cmd, "unknown option %s", argv[optind - 1]);
+    default:
+        return NOT_COMMON;
+    }
+}
+
+typedef struct xdrop_opts {
+    int64_t k, xdrop, match, mismatch, gap;
+    int n_mismatch;
+    common_opts com;
+    const char *input;
+} xdrop_opts;
+
+enum {
+    OPT_MATCH = 270,
+    OPT_MISMATCH,
+    OPT_GAP,
+    OPT_NMISMATCH
+};
 
 /* Returns -1 to go on, else an exit status. */
 static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
@@ -324,18 +422,11 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
         {"match",       required_argument, NULL, OPT_MATCH},
         {"mismatch",    required_argument, NULL, OPT_MISMATCH},
         {"gap",         required_argument, NULL, OPT_GAP},
-        {"backend",     required_argument, NULL, OPT_BACKEND},
-        {"threads",     required_argument, NULL, OPT_THREADS},
-        {"device",      required_argument, NULL, OPT_DEVICE},
         {"n-mismatch",  no_argument,       NULL, OPT_NMISMATCH},
-        {"batch-size",  required_argument, NULL, OPT_BATCH},
-        {"output",      required_argument, NULL, 'o'},
-        {"quiet",       no_argument,       NULL, 'q'},
-        {"help",        no_argument,       NULL, 'h'},
-        {"version",     no_argument,       NULL, OPT_VERSION},
+        COMMON_LONGOPTS,
         {NULL, 0, NULL, 0}
     };
-    int c, longindex;
+    int c, longindex, rc;
 
     o->k = DEFAULT_K;
     o->xdrop = DEFAULT_X;
@@ -343,12 +434,7 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
     o->mismatch = DEFAULT_MISMATCH;
     o->gap = DEFAULT_GAP;
     o->n_mismatch = 0;
-    o->backend = GALE_BACKEND_AUTO;
-    o->threads = 0;
-    o->device = 0;
-    o->batch_size = DEFAULT_BATCH_SIZE;
-    o->quiet = 0;
-    o->output = NULL;
+    common_opts_init(&o->com, DEFAULT_BATCH_SIZE);
     o->input = NULL;
 
     opterr = 0;
@@ -356,10 +442,16 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
     while ((c = getopt_long(argc, argv, ":k:x:o:qh", longopts, &longindex)) != -1) {
         int64_t v;
         const char *name;
+        rc = parse_common_opt(c, "xdrop", usage_xdrop, argv, &o->com);
+        if (rc != NOT_COMMON) {
+            if (rc >= 0)
+                return rc;
+            continue;
+        }
         switch (c) {
         case 'k':
             if (parse_int64(optarg, &v) != 0 || v < 1 || v > INT32_MAX)
-                return bad_value("-k", optarg, "expected an integer in [1, 2147483647]");
+                return bad_value("xdrop", "-k", optarg, "expected an integer in [1, 2147483647]");
             o->k = v;
             break;
         case 'x':
@@ -368,77 +460,22 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
         case OPT_GAP:
             name = c == 'x' ? "-x" : c == OPT_MATCH ? "--match" : c == OPT_MISMATCH ? "--mismatch" : "--gap";
             if (parse_int64(optarg, &v) != 0)
-                return bad_value(name, optarg, "expected an integer");
+                return bad_value("xdrop", name, optarg, "expected an integer");
             /* the library checks the bounds (gale_batch_set) */
             if (c == 'x') o->xdrop = v;
             else if (c == OPT_MATCH) o->match = v;
             else if (c == OPT_MISMATCH) o->mismatch = v;
             else o->gap = v;
             break;
-        case OPT_BACKEND:
-            if (strcmp(optarg, "auto") == 0) o->backend = GALE_BACKEND_AUTO;
-            else if (strcmp(optarg, "cpu") == 0) o->backend = GALE_BACKEND_CPU;
-            else if (strcmp(optarg, "cuda") == 0) o->backend = GALE_BACKEND_CUDA;
-            else return bad_value("--backend", optarg, "expected auto, cpu or cuda");
-            break;
-        case OPT_THREADS:
-            if (parse_int64(optarg, &v) != 0 || v < 0 || v > 65536)
-                return bad_value("--threads", optarg, "expected an integer in [0, 65536]");
-            o->threads = v;
-            break;
-        case OPT_DEVICE:
-            if (parse_int64(optarg, &v) != 0 || v < 0 || v > INT_MAX)
-                return bad_value("--device", optarg, "expected a non-negative integer");
-            o->device = v;
-            break;
-        case OPT_BATCH:
-            if (parse_int64(optarg, &v) != 0 || v < 1 || v > INT32_MAX)
-                return bad_value("--batch-size", optarg, "expected an integer in [1, 2147483647]");
-            o->batch_size = v;
-            break;
         case OPT_NMISMATCH:
             o->n_mismatch = 1;
             break;
-        case 'o':
-            if (*optarg == '\0')
-                return bad_value("-o", optarg, "empty file name");
-            o->output = strcmp(optarg, "-") == 0 ? NULL : optarg;
-            break;
-        case 'q':
-            o->quiet = 1;
-            break;
-        case 'h':
-            usage_xdrop(stdout);
-            return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_FAIL;
-        case OPT_VERSION:
-            print_version();
-            return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_FAIL;
-        case ':':
-            if (optopt && optopt < 256)
-                msg("option -%c needs a value", optopt);
-            else
-                msg("option %s needs a value", argv[optind - 1]);
-            fprintf(stderr, "Try 'gale xdrop --help'.\n");
-            return EXIT_USAGE;
-        default: /* '?' */
-            if (optopt && optopt < 256)
-                msg("unknown option -%c", optopt);
-            else
-                msg("unknown option %s", argv[optind - 1]);
-            fprintf(stderr, "Try 'gale xdrop --help'.\n");
-            return EXIT_USAGE;
         }
     }
-    if (optind >= argc) {
-        msg("xdrop: missing input FILE ('-' for stdin)");
-        fprintf(stderr, "Try 'gale xdrop --help'.\n");
-        return EXIT_USAGE;
-    }
-    if (argc - optind > 1) {
-        msg("xdrop: expected one input FILE, got %d arguments", argc - optind);
-        fprintf(stderr, "Try 'gale xdrop --help'.\n");
-        return EXIT_USAGE;
-    }
+    if (optind >= argc)
+        return usage_error("xdrop", "xdrop: missing input FILE ('-' for stdin)");
+    if (argc - optind > 1)
+        return usage_error("xdrop", "xdrop: expected one input FILE, got %d arguments", argc - optind);
     o->input = argv[optind];
     return -1;
 }
@@ -452,27 +489,23 @@ typedef struct batch_list {
     size_t n, cap;
 } batch_list;
 
-/* Sets every parameter; on failure prints a message and returns the exit
- * status (2 for a value out of the library's bounds). */
-static int set_params(gale_batch *b, const xdrop_opts *o)
+typedef struct param_value {
+    int id;
+    int64_t v;
+    const char *name;    /* the option that gave it, for messages */
+} param_value;
+
+/* Sets p[0..n) on b; on failure prints a message and returns the exit status
+ * (2, with a hint to cmd's help, for a value out of the library's bounds). */
+static int set_param_values(gale_batch *b, const param_value *p, int n, const char *cmd)
 {
-    struct { int id; int64_t v; const char *name; } p[6];
     int i;
-    p[0].id = GALE_P_MATCH;    p[0].v = o->match;    p[0].name = "--match";
-    p[1].id = GALE_P_MISMATCH; p[1].v = o->mismatch; p[1].name = "--mismatch";
-    p[2].id = GALE_P_GAP;      p[2].v = o->gap;      p[2].name = "--gap";
-    p[3].id = GALE_P_XDROP;    p[3].v = o->xdrop;    p[3].name = "-x";
-    p[4].id = GALE_P_N_POLICY; p[4].v = o->n_mismatch ? GALE_N_MISMATCH : GALE_N_DNA5;
-    p[4].name = "--n-mismatch";
-    p[5].id = GALE_P_DIRECTION; p[5].v = GALE_DIR_BOTH; p[5].name = "direction";
-    for (i = 0; i < 6; i++) {
+    for (i = 0; i < n; i++) {
         gale_status st = gale_batch_set(b, p[i].id, p[i].v);
         if (st == GALE_E_RANGE) {
             const char *detail = gale_last_error();
-            msg("invalid value %" PRId64 " for %s: out of range%s%s%s", p[i].v, p[i].name,
-                *detail ? " (" : "", detail, *detail ? ")" : "");
-            fprintf(stderr, "Try 'gale xdrop --help'.\n");
-            return EXIT_USAGE;
+            return usage_error(cmd, "invalid value %" PRId64 " for %s: out of range%s%s%s", p[i].v, p[i].name,
+                               *detail ? " (" : "", detail, *detail ? ")" : "");
         }
         if (st != GALE_OK) {
             char what[64];
@@ -482,6 +515,21 @@ static int set_params(gale_batch *b, const xdrop_opts *o)
         }
     }
     return EXIT_OK;
+}
+
+/* Sets every parameter; on failure prints a message and returns the exit
+ * status (2 for a value out of the library's bounds). */
+static int set_params(gale_batch *b, const xdrop_opts *o)
+{
+    param_value p[6];
+    p[0].id = GALE_P_MATCH;    p[0].v = o->match;    p[0].name = "--match";
+    p[1].id = GALE_P_MISMATCH; p[1].v = o->mismatch; p[1].name = "--mismatch";
+    p[2].id = GALE_P_GAP;      p[2].v = o->gap;      p[2].name = "--gap";
+    p[3].id = GALE_P_XDROP;    p[3].v = o->xdrop;    p[3].name = "-x";
+    p[4].id = GALE_P_N_POLICY; p[4].v = o->n_mismatch ? GALE_N_MISMATCH : GALE_N_DNA5;
+    p[4].name = "--n-mismatch";
+    p[5].id = GALE_P_DIRECTION; p[5].v = GALE_DIR_BOTH; p[5].name = "direction";
+    return set_param_values(b, p, 6, "xdrop");
 }
 
 static int new_batch(gale_ctx *ctx, const xdrop_opts *o, batch_list *bl)
@@ -698,7 +746,7 @@ static int read_input(const xdrop_opts *o, gale_ctx *ctx, batch_list *bl, progre
         if (rc != 0)
             break;
         t.user = *npairs;
-        if (in_batch == (size_t)o->batch_size) {
+        if (in_batch == (size_t)o->com.batch_size) {
             rc = new_batch(ctx, o, bl);
             if (rc != 0)
                 break;
@@ -748,6 +796,28 @@ static int read_input(const xdrop_opts *o, gale_ctx *ctx, batch_list *bl, progre
 /* Output                                                              */
 /* ------------------------------------------------------------------ */
 
+/* Creates the context the common options ask for. On failure prints a message
+ * and returns EXIT_USAGE (a backend, device or thread count the library
+ * refuses) or EXIT_FAIL. */
+static int start_context(const common_opts *o, gale_ctx **ctx)
+{
+    gale_ctx_opts co;
+    gale_status st;
+    gale_ctx_opts_init(&co);
+    co.backend = o->backend;
+    co.device = (int)o->device;
+    co.threads = (int)o->threads;
+    st = gale_ctx_create(ctx, &co);
+    if (st != GALE_OK) {
+        const char *b = o->backend == GALE_BACKEND_CUDA ? "cuda" : o->backend == GALE_BACKEND_CPU ? "cpu" : "auto";
+        char what[64];
+        snprintf(what, sizeof what, "cannot start the %s backend", b);
+        gale_msg(what, st);
+        return (st == GALE_E_RANGE || st == GALE_E_INVALID) ? EXIT_USAGE : EXIT_FAIL;
+    }
+    return EXIT_OK;
+}
+
 static int write_results(const batch_list *bl, FILE *out, const char *outname)
 {
     size_t i, j;
@@ -788,19 +858,20 @@ static int write_results(const batch_list *bl, FILE *out, const char *outname)
     return EXIT_OK;
 }
 
-/* Writes to a temporary file next to path and renames it on success, so that
- * path is either untouched or complete. */
-static int write_output_file(const batch_list *bl, const char *path)
+/* -o FILE is written to a temporary FILE.tmp.XXXXXX next to it (output_open)
+ * and renamed over FILE only when the whole run succeeded (output_close), so
+ * that FILE is either untouched or complete. */
+static FILE *output_open(const char *path, char **tmp_out)
 {
     size_t n = strlen(path);
     char *tmp = malloc(n + 16);
-    int fd, rc;
+    int fd;
     FILE *out;
     mode_t mask;
-
+    *tmp_out = NULL;
     if (!tmp) {
         msg("out of memory");
-        return EXIT_FAIL;
+        return NULL;
     }
     memcpy(tmp, path, n);
     memcpy(tmp + n, ".tmp.XXXXXX", 12);
@@ -808,7 +879,7 @@ static int write_output_file(const batch_list *bl, const char *path)
     if (fd < 0) {
         msg("%s: cannot create a temporary file next to it: %s", path, strerror(errno));
         free(tmp);
-        return EXIT_FAIL;
+        return NULL;
     }
     /* mkstemp creates the file 0600: give it the usual 0666 & ~umask */
     mask = umask(0);
@@ -822,9 +893,17 @@ static int write_output_file(const batch_list *bl, const char *path)
         close(fd);
         unlink(tmp);
         free(tmp);
-        return EXIT_FAIL;
+        return NULL;
     }
-    rc = write_results(bl, out, path);
+    *tmp_out = tmp;
+    return out;
+}
+
+/* Closes what output_open opened and, when rc (the run's status so far) is
+ * EXIT_OK, renames it to path; else removes it. Frees tmp; returns the
+ * final status. */
+static int output_close(FILE *out, char *tmp, const char *path, int rc)
+{
     if (fclose(out) != 0 && rc == EXIT_OK) {
         msg("%s: write error: %s", path, strerror(errno));
         rc = EXIT_FAIL;
@@ -837,6 +916,15 @@ static int write_output_file(const batch_list *bl, const char *path)
         unlink(tmp);
     free(tmp);
     return rc;
+}
+
+static int write_output_file(const batch_list *bl, const char *path)
+{
+    char *tmp;
+    FILE *out = output_open(path, &tmp);
+    if (!out)
+        return EXIT_FAIL;
+    return output_close(out, tmp, path, write_results(bl, out, path));
 }
 
 /* ------------------------------------------------------------------ */
@@ -881,7 +969,6 @@ static int wait_all(const batch_list *bl, progress *pg, uint64_t total)
 static int cmd_xdrop(int argc, char **argv)
 {
     xdrop_opts o;
-    gale_ctx_opts co;
     gale_ctx *ctx = NULL;
     batch_list bl = {NULL, 0, 0};
     progress pg;
@@ -895,20 +982,11 @@ static int cmd_xdrop(int argc, char **argv)
         return rc;
 
     comp_table_init();
-    progress_init(&pg, o.quiet);
+    progress_init(&pg, o.com.quiet);
 
-    gale_ctx_opts_init(&co);
-    co.backend = o.backend;
-    co.device = (int)o.device;
-    co.threads = (int)o.threads;
-    st = gale_ctx_create(&ctx, &co);
-    if (st != GALE_OK) {
-        const char *b = o.backend == GALE_BACKEND_CUDA ? "cuda" : o.backend == GALE_BACKEND_CPU ? "cpu" : "auto";
-        char what[64];
-        snprintf(what, sizeof what, "cannot start the %s backend", b);
-        gale_msg(what, st);
-        return (st == GALE_E_RANGE || st == GALE_E_INVALID) ? EXIT_USAGE : EXIT_FAIL;
-    }
+    rc = start_context(&o.com, &ctx);
+    if (rc != EXIT_OK)
+        return rc;
 
     /* the first batch, also to check the scoring parameters before reading */
     rc = new_batch(ctx, &o, &bl);
@@ -930,8 +1008,8 @@ static int cmd_xdrop(int argc, char **argv)
 
     /* and write only once every result is there */
     if (rc == 0) {
-        if (o.output)
-            rc = write_output_file(&bl, o.output);
+        if (o.com.output)
+            rc = write_output_file(&bl, o.com.output);
         else
             rc = write_results(&bl, stdout, "(stdout)");
     }
@@ -988,14 +1066,13 @@ typedef struct wfa_opts {
     int64_t x, o, e, o2, e2;
     const char *penalty_opt;     /* first penalty option given (refused with --edit) */
     int have_o2, have_e2;
-    int score_only, n_mismatch, coords, quiet;
+    int score_only, n_mismatch, coords;
     int ends_free;
     int64_t free_len[4];         /* pattern begin, pattern end, text begin, text end */
     int64_t memory_limit;        /* MiB; 0 = the library's default */
-    int backend;
-    int64_t threads, device, batch_size, batch_bases;
+    common_opts com;
+    int64_t batch_bases;
     int format;
-    const char *output;          /* NULL = stdout */
     const char *in[2];
     int nin;                     /* 1: .seq file; 2: PATTERNS TEXTS */
 } wfa_opts;
@@ -1012,12 +1089,7 @@ enum {
     OPT_W_NMISMATCH,
     OPT_W_MEMORY,
     OPT_W_COORDS,
-    OPT_W_BACKEND,
-    OPT_W_THREADS,
-    OPT_W_DEVICE,
-    OPT_W_BATCH,
-    OPT_W_BATCH_BASES,
-    OPT_W_VERSION
+    OPT_W_BATCH_BASES
 };
 
 static void usage_wfa(FILE *out)
@@ -1079,23 +1151,6 @@ static void usage_wfa(FILE *out)
         WFA_DEFAULT_BATCH_SIZE, WFA_DEFAULT_BATCH_BASES);
 }
 
-static int wfa_usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "%s: ", prog);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    fprintf(stderr, "Try 'gale wfa --help'.\n");
-    return EXIT_USAGE;
-}
-
-static int wfa_bad_value(const char *opt, const char *val, const char *why)
-{
-    return wfa_usage_error("invalid value '%s' for %s: %s", val, opt, why);
-}
-
 /* --ends-free PB,PE,TB,TE: four non-negative integers up to 2^31-1. */
 static int parse_ends_free(const char *s, int64_t out[4])
 {
@@ -1138,26 +1193,18 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
         {"memory-limit", required_argument, NULL, OPT_W_MEMORY},
         {"format",       required_argument, NULL, 'F'},
         {"coords",       no_argument,       NULL, OPT_W_COORDS},
-        {"backend",      required_argument, NULL, OPT_W_BACKEND},
-        {"threads",      required_argument, NULL, OPT_W_THREADS},
-        {"device",       required_argument, NULL, OPT_W_DEVICE},
-        {"batch-size",   required_argument, NULL, OPT_W_BATCH},
         {"batch-bases",  required_argument, NULL, OPT_W_BATCH_BASES},
-        {"output",       required_argument, NULL, 'o'},
-        {"quiet",        no_argument,       NULL, 'q'},
-        {"help",         no_argument,       NULL, 'h'},
-        {"version",      no_argument,       NULL, OPT_W_VERSION},
+        COMMON_LONGOPTS,
         {NULL, 0, NULL, 0}
     };
-    int c, longindex, i;
+    int c, longindex, i, rc;
 
     memset(o, 0, sizeof *o);
     o->kind = GALE_WFA;
     o->x = WFA_DEFAULT_MISMATCH;
     o->o = WFA_DEFAULT_GAP_OPEN;
     o->e = WFA_DEFAULT_GAP_EXTEND;
-    o->backend = GALE_BACKEND_AUTO;
-    o->batch_size = WFA_DEFAULT_BATCH_SIZE;
+    common_opts_init(&o->com, WFA_DEFAULT_BATCH_SIZE);
     o->batch_bases = WFA_DEFAULT_BATCH_BASES;
     o->format = FMT_TSV;
 
@@ -1165,6 +1212,12 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
     optind = 1;
     while ((c = getopt_long(argc, argv, ":F:o:qh", longopts, &longindex)) != -1) {
         int64_t v;
+        rc = parse_common_opt(c, "wfa", usage_wfa, argv, &o->com);
+        if (rc != NOT_COMMON) {
+            if (rc >= 0)
+                return rc;
+            continue;
+        }
         switch (c) {
         case OPT_W_MISMATCH:
         case OPT_W_GAP_OPEN:
@@ -1175,7 +1228,7 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
                              : c == OPT_W_GAP_EXTEND ? "--gap-extend" : c == OPT_W_GAP_OPEN2 ? "--gap-open2"
                              : "--gap-extend2";
             if (parse_int64(optarg, &v) != 0)
-                return wfa_bad_value(name, optarg, "expected an integer");
+                return bad_value("wfa", name, optarg, "expected an integer");
             /* the library checks the bounds (gale_batch_set) */
             if (c == OPT_W_MISMATCH) o->x = v;
             else if (c == OPT_W_GAP_OPEN) o->o = v;
@@ -1194,8 +1247,8 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
             break;
         case OPT_W_ENDS_FREE:
             if (parse_ends_free(optarg, o->free_len) != 0)
-                return wfa_bad_value("--ends-free", optarg,
-                                     "expected PB,PE,TB,TE: four integers in [0, 2147483647]");
+                return bad_value("wfa", "--ends-free", optarg,
+                                 "expected PB,PE,TB,TE: four integers in [0, 2147483647]");
             o->ends_free = 1;
             break;
         case OPT_W_NMISMATCH:
@@ -1203,94 +1256,51 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
             break;
         case OPT_W_MEMORY:
             if (parse_int64(optarg, &v) != 0)
-                return wfa_bad_value("--memory-limit", optarg, "expected an integer (MiB)");
+                return bad_value("wfa", "--memory-limit", optarg, "expected an integer (MiB)");
             o->memory_limit = v; /* bounds: the library's */
             if (v == 0)
-                return wfa_bad_value("--memory-limit", optarg, "expected at least 1 (MiB)");
+                return bad_value("wfa", "--memory-limit", optarg, "expected at least 1 (MiB)");
             break;
         case 'F':
             if (strcmp(optarg, "tsv") == 0) o->format = FMT_TSV;
             else if (strcmp(optarg, "sam") == 0) o->format = FMT_SAM;
             else if (strcmp(optarg, "paf") == 0) o->format = FMT_PAF;
-            else return wfa_bad_value("--format", optarg, "expected tsv, sam or paf");
+            else return bad_value("wfa", "--format", optarg, "expected tsv, sam or paf");
             break;
         case OPT_W_COORDS:
             o->coords = 1;
             break;
-        case OPT_W_BACKEND:
-            if (strcmp(optarg, "auto") == 0) o->backend = GALE_BACKEND_AUTO;
-            else if (strcmp(optarg, "cpu") == 0) o->backend = GALE_BACKEND_CPU;
-            else if (strcmp(optarg, "cuda") == 0) o->backend = GALE_BACKEND_CUDA;
-            else return wfa_bad_value("--backend", optarg, "expected auto, cpu or cuda");
-            break;
-        case OPT_W_THREADS:
-            if (parse_int64(optarg, &v) != 0 || v < 0 || v > 65536)
-                return wfa_bad_value("--threads", optarg, "expected an integer in [0, 65536]");
-            o->threads = v;
-            break;
-        case OPT_W_DEVICE:
-            if (parse_int64(optarg, &v) != 0 || v < 0 || v > INT_MAX)
-                return wfa_bad_value("--device", optarg, "expected a non-negative integer");
-            o->device = v;
-            break;
-        case OPT_W_BATCH:
-            if (parse_int64(optarg, &v) != 0 || v < 1 || v > INT32_MAX)
-                return wfa_bad_value("--batch-size", optarg, "expected an integer in [1, 2147483647]");
-            o->batch_size = v;
-            break;
         case OPT_W_BATCH_BASES:
             if (parse_int64(optarg, &v) != 0 || v < 1)
-                return wfa_bad_value("--batch-bases", optarg, "expected a positive integer");
+                return bad_value("wfa", "--batch-bases", optarg, "expected a positive integer");
             o->batch_bases = v;
             break;
-        case 'o':
-            if (*optarg == '\0')
-                return wfa_bad_value("-o", optarg, "empty file name");
-            o->output = strcmp(optarg, "-") == 0 ? NULL : optarg;
-            break;
-        case 'q':
-            o->quiet = 1;
-            break;
-        case 'h':
-            usage_wfa(stdout);
-            return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_FAIL;
-        case OPT_W_VERSION:
-            print_version();
-            return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_FAIL;
-        case ':':
-            if (optopt && optopt < 256)
-                return wfa_usage_error("option -%c needs a value", optopt);
-            return wfa_usage_error("option %s needs a value", argv[optind - 1]);
-        default: /* '?' */
-            if (optopt && optopt < 256)
-                return wfa_usage_error("unknown option -%c", optopt);
-            return wfa_usage_error("unknown option %s", argv[optind - 1]);
         }
     }
 
     o->nin = argc - optind;
     if (o->nin < 1)
-        return wfa_usage_error("wfa: missing input: PATTERNS TEXTS (FASTA/FASTQ) or PAIRS.seq");
+        return usage_error("wfa", "wfa: missing input: PATTERNS TEXTS (FASTA/FASTQ) or PAIRS.seq");
     if (o->nin > 2)
-        return wfa_usage_error("wfa: expected PATTERNS TEXTS or PAIRS.seq, got %d arguments", o->nin);
+        return usage_error("wfa", "wfa: expected PATTERNS TEXTS or PAIRS.seq, got %d arguments", o->nin);
     for (i = 0; i < o->nin; i++) {
         o->in[i] = argv[optind + i];
         if (*o->in[i] == '\0')
-            return wfa_usage_error("wfa: empty input file name");
+            return usage_error("wfa", "wfa: empty input file name");
     }
     if (o->nin == 2 && strcmp(o->in[0], "-") == 0 && strcmp(o->in[1], "-") == 0)
-        return wfa_usage_error("wfa: PATTERNS and TEXTS cannot both be '-' (stdin)");
+        return usage_error("wfa", "wfa: PATTERNS and TEXTS cannot both be '-' (stdin)");
 
     /* combinations */
     if (o->kind == GALE_EDIT && o->penalty_opt)
-        return wfa_usage_error("%s does not apply to --edit (edit distance has no penalties)", o->penalty_opt);
+        return usage_error("wfa", "%s does not apply to --edit (edit distance has no penalties)", o->penalty_opt);
     if (o->have_o2 != o->have_e2)
-        return wfa_usage_error("two-piece penalties need both --gap-open2 and --gap-extend2");
+        return usage_error("wfa", "two-piece penalties need both --gap-open2 and --gap-extend2");
     if (o->score_only && o->format != FMT_TSV)
-        return wfa_usage_error("--score-only computes no alignment, which %s needs: use the TSV output",
-                               o->format == FMT_SAM ? "SAM" : "PAF");
+        return usage_error("wfa", "--score-only computes no alignment, which %s needs: use the TSV output",
+                           o->format == FMT_SAM ? "SAM" : "PAF");
     if (o->coords && o->format != FMT_TSV)
-        return wfa_usage_error("--coords applies to the TSV output only (SAM and PAF give coordinates)");
+        return usage_error("wfa", "--coords applies to the TSV output only (SAM and PAF give coordinates)");
     return -1;
 }
 
@@ -1684,8 +1694,8 @@ typedef struct wfa_run {
 
 static int wfa_set_params(gale_batch *b, const wfa_opts *o)
 {
-    struct { int id; int64_t v; const char *name; } p[12];
-    int n = 0, i;
+    param_value p[12];
+    int n = 0;
     if (o->kind == GALE_WFA) {
         p[n].id = GALE_P_PENALTY_MISMATCH;   p[n].v = o->x;  p[n++].name = "--mismatch";
         p[n].id = GALE_P_PENALTY_GAP_OPEN;   p[n].v = o->o;  p[n++].name = "--gap-open";
@@ -1709,23 +1719,7 @@ static int wfa_set_params(gale_batch *b, const wfa_opts *o)
     if (o->memory_limit) {
         p[n].id = GALE_P_MEMORY_LIMIT; p[n].v = o->memory_limit; p[n++].name = "--memory-limit";
     }
-    for (i = 0; i < n; i++) {
-        gale_status st = gale_batch_set(b, p[i].id, p[i].v);
-        if (st == GALE_E_RANGE) {
-            const char *detail = gale_last_error();
-            msg("invalid value %" PRId64 " for %s: out of range%s%s%s", p[i].v, p[i].name,
-                *detail ? " (" : "", detail, *detail ? ")" : "");
-            fprintf(stderr, "Try 'gale wfa --help'.\n");
-            return EXIT_USAGE;
-        }
-        if (st != GALE_OK) {
-            char what[64];
-            snprintf(what, sizeof what, "cannot set %s", p[i].name);
-            gale_msg(what, st);
-            return EXIT_FAIL;
-        }
-    }
-    return EXIT_OK;
+    return set_param_values(b, p, n, "wfa");
 }
 
 #define POOL_NOMEM (SIZE_MAX - 1)
@@ -1789,7 +1783,7 @@ static int fill_chunk(wfa_run *run, wfa_chunk *c)
     c->n = 0;
     c->pool.l = 0;
     c->first = run->next_index;
-    while (!run->eof && c->n < (size_t)o->batch_size && (c->n == 0 || bases < (uint64_t)o->batch_bases)) {
+    while (!run->eof && c->n < (size_t)o->com.batch_size && (c->n == 0 || bases < (uint64_t)o->batch_bases)) {
         gale_task task;
         wfa_item item;
         uint64_t index = run->next_index;
@@ -2073,44 +2067,6 @@ static FILE *sam_body_file(const char *output)
     return f;
 }
 
-/* -o FILE goes to FILE.tmp.XXXXXX first, renamed at the end. */
-static FILE *open_output(const char *path, char **tmp_out)
-{
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    int fd;
-    FILE *out;
-    mode_t mask;
-    *tmp_out = NULL;
-    if (!tmp) {
-        msg("out of memory");
-        return NULL;
-    }
-    memcpy(tmp, path, n);
-    memcpy(tmp + n, ".tmp.XXXXXX", 12);
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        msg("%s: cannot create a temporary file next to it: %s", path, strerror(errno));
-        free(tmp);
-        return NULL;
-    }
-    mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, (mode_t)(0666 & ~mask)) != 0) {
-        /* not fatal: the file stays private */
-    }
-    out = fdopen(fd, "w");
-    if (!out) {
-        msg("%s: %s", tmp, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return NULL;
-    }
-    *tmp_out = tmp;
-    return out;
-}
-
 /* ------------------------------------------------------------------ */
 /* wfa: the command                                                    */
 /* ------------------------------------------------------------------ */
@@ -2165,7 +2121,6 @@ static char *command_line(int argc, char **argv)
 static int cmd_wfa(int argc, char **argv)
 {
     wfa_opts o;
-    gale_ctx_opts co;
     gale_ctx *ctx = NULL;
     wfa_chunk chunk[2];
     wfa_run run;
@@ -2186,25 +2141,14 @@ static int cmd_wfa(int argc, char **argv)
     memset(chunk, 0, sizeof chunk);
     memset(&run, 0, sizeof run);
     run.o = &o;
-    progress_init(&pg, o.quiet);
-    outname = o.output ? o.output : "(stdout)";
+    progress_init(&pg, o.com.quiet);
+    outname = o.com.output ? o.com.output : "(stdout)";
 
-    gale_ctx_opts_init(&co);
-    co.backend = o.backend;
-    co.device = (int)o.device;
-    co.threads = (int)o.threads;
-    st = gale_ctx_create(&ctx, &co);
-    if (st != GALE_OK) {
-        const char *b = o.backend == GALE_BACKEND_CUDA ? "cuda" : o.backend == GALE_BACKEND_CPU ? "cpu" : "auto";
-        char what[64];
-        snprintf(what, sizeof what, "cannot start the %s backend", b);
-        gale_msg(what, st);
-        if (st == GALE_E_RANGE || st == GALE_E_INVALID) {
-            fprintf(stderr, "Try 'gale wfa --help'.\n");
-            return EXIT_USAGE;
-        }
-        return EXIT_FAIL;
-    }
+    rc = start_context(&o.com, &ctx);
+    if (rc == EXIT_USAGE)
+        fprintf(stderr, "Try 'gale wfa --help'.\n");
+    if (rc != EXIT_OK)
+        return rc;
 
     /* both batches up front: the parameters are checked before any input is read */
     for (i = 0; i < 2 && rc == 0; i++) {
@@ -2232,12 +2176,12 @@ static int cmd_wfa(int argc, char **argv)
         }
     }
     if (rc == 0 && o.format == FMT_SAM) {
-        body = sam_body_file(o.output);
+        body = sam_body_file(o.com.output);
         if (!body)
             rc = EXIT_FAIL;
     }
-    if (rc == 0 && o.output) {
-        out = open_output(o.output, &tmp);
+    if (rc == 0 && o.com.output) {
+        out = output_open(o.com.output, &tmp);
         if (!out)
             rc = EXIT_FAIL;
     } else if (rc == 0) {
@@ -2297,16 +2241,8 @@ static int cmd_wfa(int argc, char **argv)
         }
     }
     if (out && out != stdout) {
-        if (fclose(out) != 0 && rc == 0) {
-            msg("%s: write error: %s", outname, strerror(errno));
-            rc = EXIT_FAIL;
-        }
-        if (rc == 0 && rename(tmp, o.output) != 0) {
-            msg("%s: cannot rename %s to it: %s", o.output, tmp, strerror(errno));
-            rc = EXIT_FAIL;
-        }
-        if (rc != 0)
-            unlink(tmp);
+        rc = output_close(out, tmp, o.com.output, rc);
+        tmp = NULL;
     } else if (out && (fflush(out) != 0 || ferror(out)) && rc == 0) {
         msg("%s: write error: %s", outname, strerror(errno));
         rc = EXIT_FAIL;
@@ -2339,7 +2275,6 @@ static int cmd_wfa(int argc, char **argv)
     free(run.cig.s);
     free(run.name.s);
     sq_free(&run.sq);
-    free(tmp);
     free(cl);
     return rc;
 }
