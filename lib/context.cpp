@@ -160,16 +160,35 @@ void cpu_worker(gale_batch *b) {
 void gpu_run(gale_ctx *ctx, gale_batch *b) {
     if (!b->cancel.load()) {
         // Tasks the GPU cannot take are computed by the pool while the GPU goes on.
+        // A list is shared by up to one job per worker, each taking the next task, so
+        // that one long list (a chunk the GPU cannot take) is not left to one thread.
         auto rescue = [ctx, b](std::vector<size_t> &&idx) {
+            struct List {
+                std::vector<size_t> idx;
+                std::atomic<size_t> next{0};
+            };
+            auto list = std::make_shared<List>();
+            list->idx = std::move(idx);
+            const int jobs = (int)std::min<size_t>((size_t)ctx->pool->size(), list->idx.size());
+            if (jobs == 0) return;
             {
                 std::lock_guard<std::mutex> lock(b->mu);
-                ++b->pending;
+                b->pending += jobs;
             }
-            auto shared = std::make_shared<std::vector<size_t>>(std::move(idx));
-            ctx->pool->post([b, shared] {
-                compute_tasks(b, shared->data(), shared->size(), GALE_RF_RESCUED);
-                part_done(b);
-            });
+            int posted = 0;
+            try {
+                for (; posted < jobs; ++posted)
+                    ctx->pool->post([b, list] {
+                        for (size_t i; (i = list->next.fetch_add(1)) < list->idx.size();)
+                            compute_tasks(b, &list->idx[i], 1, GALE_RF_RESCUED);
+                        part_done(b);
+                    });
+            } catch (...) {  // the jobs posted compute the whole list; the batch fails anyway
+                batch_fail(b, GALE_E_NOMEM, "out of host memory while handing tasks to the CPU");
+                std::lock_guard<std::mutex> lock(b->mu);
+                b->pending -= jobs - posted;
+                throw;
+            }
         };
         cuda::XdropJob job;
         job.pack_threads = ctx->pool->size();
