@@ -390,15 +390,26 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
     constexpr int T = G::size;
     const int32_t m = t.m, n = t.n, kb = t.kbase, cap = sh.cap;
     int32_t *const rr = u.rr;
-    auto slot_m = [&](int32_t s) { return s % q.rm; };
-    auto get = [&](int c, int32_t s) -> Range {
-        if (s < 0) return rnone();
-        const int32_t *p = rr + ((size_t)slot_m(s) * kComps + c) * 2;
+    // Ring slots. Score s lives in slot s % len of a ring of len scores; the loop
+    // keeps s's slots (sm, sd, sd2) and steps them by one per score, and every row it
+    // reads is d in [1, len) scores back, one conditional add away. (An integer
+    // remainder by a run-time length costs ~20 instructions; the rows of one score
+    // took 19 of them, per thread, more than its cells cost in narrow wavefronts.)
+    auto back = [](int32_t slot, int32_t d, int32_t len) { return slot >= d ? slot - d : slot - d + len; };
+    auto step = [](int32_t slot, int32_t len) { return slot + 1 == len ? 0 : slot + 1; };
+    int32_t s = 0, sm = 0, sd = 0, sd2 = 0;  // the current score and its slots in the rings of M, D1/I1, D2/I2
+    auto range_at = [&](int c, int32_t slot) -> Range {
+        const int32_t *p = rr + ((size_t)slot * kComps + c) * 2;
         return Range{p[0], p[1]};
     };
-    auto put = [&](int32_t s, const StepRanges &r) {
+    // The range of component c at score ss, d = s - ss in [1, rm) scores back.
+    auto get = [&](int c, int32_t ss) -> Range {
+        if (ss < 0) return rnone();
+        return range_at(c, back(sm, s - ss, q.rm));
+    };
+    auto put = [&](const StepRanges &r) {
         if (tid == 0) {
-            int32_t *p = rr + (size_t)slot_m(s) * kComps * 2;
+            int32_t *p = rr + (size_t)sm * kComps * 2;
             for (int c = 0; c < kComps; ++c) { p[2 * c] = r.r[c].lo; p[2 * c + 1] = r.r[c].hi; }
         }
     };
@@ -409,11 +420,12 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
     OFF *const uM = reinterpret_cast<OFF *>(u.M), *const uD1 = reinterpret_cast<OFF *>(u.D1),
               *const uI1 = reinterpret_cast<OFF *>(u.I1), *const uD2 = reinterpret_cast<OFF *>(u.D2),
               *const uI2 = reinterpret_cast<OFF *>(u.I2);
-    auto Mrow = [&](int32_t s) { return uM + (size_t)slot_m(s) * cap - kb; };
-    auto D1row = [&](int32_t s) { return uD1 + (size_t)(s % q.rd) * cap - kb; };
-    auto I1row = [&](int32_t s) { return uI1 + (size_t)(s % q.rd) * cap - kb; };
-    auto D2row = [&](int32_t s) { return uD2 + (size_t)(s % q.rd2) * cap - kb; };
-    auto I2row = [&](int32_t s) { return uI2 + (size_t)(s % q.rd2) * cap - kb; };
+    // Rows by slot (a row d scores back: back(slot, d, len); unused when that score is < 0).
+    auto Mrow = [&](int32_t slot) { return uM + (size_t)slot * cap - kb; };
+    auto D1row = [&](int32_t slot) { return uD1 + (size_t)slot * cap - kb; };
+    auto I1row = [&](int32_t slot) { return uI1 + (size_t)slot * cap - kb; };
+    auto D2row = [&](int32_t slot) { return uD2 + (size_t)slot * cap - kb; };
+    auto I2row = [&](int32_t slot) { return uI2 + (size_t)slot * cap - kb; };
 
     // s = 0: the start diagonals, offsets max(k, 0), extended.
     StepRanges r0;
@@ -423,7 +435,7 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
         status(kOutOverflow);
         return;
     }
-    put(0, r0);
+    put(r0);
     uint64_t cum = 0;
     if (CODES && tid == 0) { u.hdr[0] = r0.r[cM].lo; u.hdr[1] = 0; }
     int32_t found = INT32_MAX;
@@ -439,9 +451,13 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
     found = g.min(found);
     uint64_t cells = (uint64_t)rwidth(r0.r[cM]);
     cum = cells;
-    int32_t s = 0;
     while (found == INT32_MAX) {
         ++s;
+        sm = step(sm, q.rm);
+        if (METRIC != kMetricEdit) {
+            sd = step(sd, q.rd);
+            if (METRIC == kMetricAffine2p) sd2 = step(sd2, q.rd2);
+        }
         if (s > t.s_limit) {
             status(kOutOverflow);
             return;
@@ -453,14 +469,14 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
             status(kOutOverflow);
             return;
         }
-        put(s, r);
+        put(r);
         if (CODES && tid == 0) { u.hdr[2 * s] = mr.lo; u.hdr[2 * s + 1] = (int32_t)(uint32_t)cum; }
         if (w > 0) {
-            OFF *Mc = Mrow(s);
+            OFF *Mc = Mrow(sm);
             uint8_t *cc = CODES ? u.codes + cum - mr.lo : nullptr;
             if (METRIC == kMetricEdit) {
                 const Range r1 = get(cM, s - 1);
-                const OFF *M1 = Mrow(s - 1);
+                const OFF *M1 = Mrow(back(sm, 1, q.rm));
                 for (int32_t k0 = mr.lo + tid; k0 <= mr.hi; k0 += T * U) {
                     int32_t h[U];
                     uint32_t code[U];
@@ -498,22 +514,22 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                 a.i1e = get(cI1, s - q.e);
                 a.d1 = r.r[cD1];
                 a.i1 = r.r[cI1];
-                a.Mx = Mrow(s - q.x < 0 ? 0 : s - q.x);
-                a.Moe = Mrow(s - q.o - q.e < 0 ? 0 : s - q.o - q.e);
-                a.D1e = D1row(s - q.e < 0 ? 0 : s - q.e);
-                a.I1e = I1row(s - q.e < 0 ? 0 : s - q.e);
-                OFF *D1c = D1row(s), *I1c = I1row(s), *D2c = nullptr, *I2c = nullptr;
+                a.Mx = Mrow(back(sm, q.x, q.rm));
+                a.Moe = Mrow(back(sm, q.o + q.e, q.rm));
+                a.D1e = D1row(back(sd, q.e, q.rd));
+                a.I1e = I1row(back(sd, q.e, q.rd));
+                OFF *D1c = D1row(sd), *I1c = I1row(sd), *D2c = nullptr, *I2c = nullptr;
                 if (TWO) {
                     a.moe2 = get(cM, s - q.o2 - q.e2);
                     a.d2e = get(cD2, s - q.e2);
                     a.i2e = get(cI2, s - q.e2);
                     a.d2 = r.r[cD2];
                     a.i2 = r.r[cI2];
-                    a.Moe2 = Mrow(s - q.o2 - q.e2 < 0 ? 0 : s - q.o2 - q.e2);
-                    a.D2e = D2row(s - q.e2 < 0 ? 0 : s - q.e2);
-                    a.I2e = I2row(s - q.e2 < 0 ? 0 : s - q.e2);
-                    D2c = D2row(s);
-                    I2c = I2row(s);
+                    a.Moe2 = Mrow(back(sm, q.o2 + q.e2, q.rm));
+                    a.D2e = D2row(back(sd2, q.e2, q.rd2));
+                    a.I2e = I2row(back(sd2, q.e2, q.rd2));
+                    D2c = D2row(sd2);
+                    I2c = I2row(sd2);
                 } else {
                     a.moe2 = a.d2e = a.i2e = a.d2 = a.i2 = rnone();
                     a.Moe2 = a.D2e = a.I2e = nullptr;
@@ -569,7 +585,7 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
     const int32_t k_end = found;
     out->score = s;
     out->k_end = k_end;
-    out->h_end = Mrow(s)[k_end];
+    out->h_end = Mrow(sm)[k_end];
     out->cells = cells;
     out->k0 = 0;
     out->n_ops = 0;
