@@ -180,12 +180,12 @@ __global__ void __launch_bounds__(T, 1024 / T) wfa_block(KArgs a) {
 
 typedef void (*KernelFn)(KArgs);
 
-// threads: 32 (a warp per alignment, kWarpsPerBlock per block), 256 or 512.
+// threads: 32 (a warp per alignment, kWarpsPerBlock per block), 128 or 256.
 template <int M, bool C, class OFF, bool RRS>
 KernelFn pick_threads(int threads) {
     return threads == 32    ? wfa_warps<M, C, OFF, RRS>
            : threads == 256 ? wfa_block<M, C, OFF, RRS, 256>
-                            : wfa_block<M, C, OFF, RRS, 512>;
+                            : wfa_block<M, C, OFF, RRS, 128>;
 }
 template <int M, bool C, class OFF>
 KernelFn pick_rrs(bool rrs, int threads) {
@@ -318,20 +318,20 @@ void wfa_run(Device *dev, WfaJob &job) {
         return (uint64_t)std::max(1, per_sm) * sms * (warps ? kWarpsPerBlock : 1);
     };
     // Tuning overrides for measurements only (results never depend on them):
-    // GALE_WFA_THREADS = 32, 256 or 512 threads per alignment; GALE_WFA_UNITS_PER_SM
+    // GALE_WFA_THREADS = 32, 128 or 256 threads per alignment; GALE_WFA_UNITS_PER_SM
     // caps the alignments in flight per multiprocessor.
     const char *env_threads = getenv("GALE_WFA_THREADS"), *env_units = getenv("GALE_WFA_UNITS_PER_SM");
     const int force_threads = env_threads ? atoi(env_threads) : 0;
     const uint64_t units_cap = env_units && atoi(env_units) > 0 ? (uint64_t)atoi(env_units) * sms : UINT64_MAX;
-    uint64_t res_groups[2][3];  // [off16][32, 256, 512 threads]
+    uint64_t res_groups[2][3];  // [off16][32, 256, 128 threads]
     for (int o16 = 0; o16 < 2; ++o16)
-        for (int ti = 0; ti < 3; ++ti) res_groups[o16][ti] = resident(o16 != 0, ti == 0 ? 32 : ti == 1 ? 256 : 512);
+        for (int ti = 0; ti < 3; ++ti) res_groups[o16][ti] = resident(o16 != 0, ti == 0 ? 32 : ti == 1 ? 256 : 128);
     auto groups_of = [&](bool o16, int threads) { return res_groups[o16 ? 1 : 0][threads == 32 ? 0 : threads == 256 ? 1 : 2]; };
     // Threads per alignment: a warp for narrow windows (no block barrier, 4 x more
     // alignments per block), else 256 threads. (512 measured slower at 10 kbp: half
     // the alignments in flight, and the kernel is latency-bound, not L2-bound.)
     auto pick_group = [&](int32_t cap) -> int {
-        if (force_threads == 32 || force_threads == 256 || force_threads == 512) return force_threads;
+        if (force_threads == 32 || force_threads == 128 || force_threads == 256) return force_threads;
         return cap <= kWarpCap ? 32 : 256;
     };
 

@@ -47,21 +47,22 @@ GALE_HD int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
 enum Comp : int { cM = 0, cD1 = 1, cI1 = 2, cD2 = 3, cI2 = 4 };
 constexpr int kComps = 5;
 
+// A diagonal range [lo, hi]. Every empty range is the one value rnone() = {kNoLo,
+// kNoHi}: then hull, shift and clamp need no emptiness tests (hull's min/max leave
+// the sentinel out, a shift by a few diagonals keeps it empty, clamp maps every
+// empty result back to it). The kernel computes these at every score on every
+// thread, so their branches were a tenth of its instructions.
 struct Range {
     int32_t lo, hi;  // empty when lo > hi
 };
-GALE_HD Range rnone() { return Range{1, 0}; }
+constexpr int32_t kNoLo = 1 << 29, kNoHi = -(1 << 29);  // far beyond any GPU task's diagonals (< 2^27)
+GALE_HD Range rnone() { return Range{kNoLo, kNoHi}; }
 GALE_HD bool rempty(Range r) { return r.lo > r.hi; }
 GALE_HD bool rin(Range r, int32_t k) { return k >= r.lo && k <= r.hi; }
-GALE_HD Range rhull(Range a, Range b) {
-    if (rempty(a)) return b;
-    if (rempty(b)) return a;
-    return Range{a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
-}
-GALE_HD Range rshift(Range r, int32_t d) { return rempty(r) ? r : Range{r.lo + d, r.hi + d}; }
+GALE_HD Range rhull(Range a, Range b) { return Range{imin(a.lo, b.lo), imax(a.hi, b.hi)}; }
+GALE_HD Range rshift(Range r, int32_t d) { return Range{r.lo + d, r.hi + d}; }  // clamp it before use
 GALE_HD Range rclamp(Range r, int32_t m, int32_t n) {
-    if (rempty(r)) return rnone();
-    Range c{r.lo > -m ? r.lo : -m, r.hi < n ? r.hi : n};
+    const Range c{imax(r.lo, -m), imin(r.hi, n)};
     return rempty(c) ? rnone() : c;
 }
 GALE_HD int32_t rwidth(Range r) { return rempty(r) ? 0 : r.hi - r.lo + 1; }
@@ -103,7 +104,7 @@ GALE_HD StepRanges step_ranges(const Pen &q, int32_t s, int32_t m, int32_t n, co
     for (int c = 0; c < kComps; ++c) out.r[c] = rnone();
     if (q.metric == kMetricEdit) {
         Range p = get(cM, s - 1);
-        out.r[cM] = rempty(p) ? rnone() : rclamp(Range{p.lo - 1, p.hi + 1}, m, n);
+        out.r[cM] = rclamp(Range{p.lo - 1, p.hi + 1}, m, n);
         return out;
     }
     const Range moe = get(cM, s - q.o - q.e);
@@ -233,7 +234,8 @@ inline void shape_layout(Shape &sh, const Pen &q, bool codes) {
 constexpr int32_t kOff16Limit = 32768;
 template <class OFF>
 GALE_HD OFF to_off(int32_t h) {
-    return h >= 0 ? (OFF)h : (OFF)(sizeof(OFF) == 2 ? INT16_MIN : kNull);
+    // int16: every null (kNull plus small numbers) clamps to some negative value.
+    return sizeof(OFF) == 2 ? (OFF)imax(h, INT16_MIN) : (OFF)(h >= 0 ? h : kNull);
 }
 
 // Per-cell work of one score, affine (one or two pieces). Returns M's offset
@@ -402,11 +404,9 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
         const int32_t *p = rr + ((size_t)slot * kComps + c) * 2;
         return Range{p[0], p[1]};
     };
-    // The range of component c at score ss, d = s - ss in [1, rm) scores back.
-    auto get = [&](int c, int32_t ss) -> Range {
-        if (ss < 0) return rnone();
-        return range_at(c, back(sm, s - ss, q.rm));
-    };
+    // The range of component c at score ss, d = s - ss in [1, rm) scores back (the
+    // slots of scores below 0 hold rnone(), see below).
+    auto get = [&](int c, int32_t ss) -> Range { return range_at(c, back(sm, s - ss, q.rm)); };
     auto put = [&](const StepRanges &r) {
         if (tid == 0) {
             int32_t *p = rr + (size_t)sm * kComps * 2;
@@ -436,16 +436,21 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
         return;
     }
     put(r0);
+    // Slots 1 .. rm-1 stand for the scores below 0 until this alignment writes them
+    // (the barrier after s = 0 publishes both).
+    for (int32_t i = kComps * 2 + tid; i < q.rm * kComps * 2; i += T) rr[i] = (i & 1) ? kNoHi : kNoLo;
     uint64_t cum = 0;
     if (CODES && tid == 0) { u.hdr[0] = r0.r[cM].lo; u.hdr[1] = 0; }
     int32_t found = INT32_MAX;
+    // is_end needs h >= n - te (h == n, or n - h <= te): one test per cell in the common case.
+    const int32_t end_min = n - t.te;
     {
         OFF *M0 = Mrow(0);
         for (int32_t k = r0.r[cM].lo + tid; k <= r0.r[cM].hi; k += T) {
             const int32_t h = extend(sq, k > 0 ? k : 0, k, m, n);
             M0[k] = to_off<OFF>(h);
             if (CODES) u.codes[k - r0.r[cM].lo] = 0;
-            if (found == INT32_MAX && is_end(h, k, m, n, t.pe, t.te)) found = k;
+            if (h >= end_min && found == INT32_MAX && is_end(h, k, m, n, t.pe, t.te)) found = k;
         }
     }
     found = g.min(found);
@@ -469,13 +474,16 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
             status(kOutOverflow);
             return;
         }
-        put(r);
         if (CODES && tid == 0) { u.hdr[2 * s] = mr.lo; u.hdr[2 * s + 1] = (int32_t)(uint32_t)cum; }
+        // put(r) comes after the cells' source ranges are read: with no store between them
+        // and step_ranges' reads of the same slots, each is loaded once.
+        if (w == 0) put(r);
         if (w > 0) {
             OFF *Mc = Mrow(sm);
             uint8_t *cc = CODES ? u.codes + cum - mr.lo : nullptr;
             if (METRIC == kMetricEdit) {
                 const Range r1 = get(cM, s - 1);
+                put(r);
                 const OFF *M1 = Mrow(back(sm, 1, q.rm));
                 for (int32_t k0 = mr.lo + tid; k0 <= mr.hi; k0 += T * U) {
                     int32_t h[U];
@@ -502,7 +510,7 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                         if (k > mr.hi) break;
                         Mc[k] = to_off<OFF>(h[j]);
                         if (CODES) cc[k] = (uint8_t)code[j];
-                        if (found == INT32_MAX && is_end(h[j], k, m, n, t.pe, t.te)) found = k;
+                        if (h[j] >= end_min && found == INT32_MAX && is_end(h[j], k, m, n, t.pe, t.te)) found = k;
                     }
                 }
             } else {
@@ -534,6 +542,7 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                     a.moe2 = a.d2e = a.i2e = a.d2 = a.i2 = rnone();
                     a.Moe2 = a.D2e = a.I2e = nullptr;
                 }
+                put(r);
                 for (int32_t k0 = mr.lo + tid; k0 <= mr.hi; k0 += T * U) {
                     int32_t h[U], d1[U], i1[U], d2[U], i2[U];
                     uint32_t code[U];
@@ -571,12 +580,12 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                         I1c[k] = to_off<OFF>(i1[j]);
                         if (TWO) { D2c[k] = to_off<OFF>(d2[j]); I2c[k] = to_off<OFF>(i2[j]); }
                         if (CODES) cc[k] = (uint8_t)code[j];
-                        if (found == INT32_MAX && is_end(h[j], k, m, n, t.pe, t.te)) found = k;
+                        if (h[j] >= end_min && found == INT32_MAX && is_end(h[j], k, m, n, t.pe, t.te)) found = k;
                     }
                 }
             }
         }
-        // The minimum is also the barrier: this score's cells are visible to the next.
+        // The minimum is also the barrier: this score's ranges and cells are visible to the next.
         found = g.min(found);
         cells += (uint64_t)w;
         cum += (uint64_t)w;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa]    (default all; wfa: the wavefront benchmark alone)
+#   tools/device/run.sh [all|test|bench|wfa|sweep]    (default all; wfa: the wavefront benchmark alone;
+#   sweep: the wavefront kernel's group shapes forced in turn, GALE_WFA_SWEEP_CFGS="LEN:THREADS:UNITS_PER_SM ...")
 # Writes logs under $OUT (or ./device-out) and prints a short summary last.
 set -u -o pipefail
 mode=${1:-all}
@@ -48,7 +49,7 @@ if [ "$mode" = all ] || [ "$mode" = bench ]; then
     echo "no xdrop_bench built"; status=1
   fi
 fi
-if [ "$mode" = all ] || [ "$mode" = wfa ]; then
+if [ "$mode" = all ] || [ "$mode" = wfa ] || [ "$mode" = sweep ]; then
   # WFA-GPU's anchor workloads (bench/ANCHORS): gen.py seq, 5% edits, x=2 o=3 e=1, end-to-end.
   echo "== WFA benchmark"
   for spec in 1000:100000 10000:10000; do
@@ -58,7 +59,9 @@ if [ "$mode" = all ] || [ "$mode" = wfa ]; then
       t0=$(date +%s); python3 tools/bench/gen.py seq "$data" "$pairs" "$len" 0.05 || exit 1
       echo "generated $data ($pairs pairs of $len bp) in $(( $(date +%s) - t0 )) s"
     fi
-    if [ -x "$build/tools/bench/wfa_bench" ]; then
+    if [ "$mode" = sweep ]; then
+      :
+    elif [ -x "$build/tools/bench/wfa_bench" ]; then
       "$build/tools/bench/wfa_bench" "$data" --backend cuda --repeat 3 --verify $(( 2000000 / len )) 2>&1 \
         | tee "$out/wfa-bench-$len.txt" || status=1
     else
@@ -66,18 +69,18 @@ if [ "$mode" = all ] || [ "$mode" = wfa ]; then
     fi
   done
   # The GPU budget matched to the data (5% edits: 60 per mille) instead of the default 100.
-  if [ -x "$build/tools/bench/wfa_bench" ]; then
+  if [ "$mode" != sweep ] && [ -x "$build/tools/bench/wfa_bench" ]; then
     "$build/tools/bench/wfa_bench" /tmp/wfa-10000.seq --backend cuda --repeat 3 --err 60 2>&1 \
       | tee "$out/wfa-bench-10000-err60.txt" || status=1
   fi
   # GALE_WFA_SWEEP=1: the group shapes the dispatcher picks from, forced (threads per
   # alignment, alignments in flight per SM); results must not change (checksums).
-  if [ "${GALE_WFA_SWEEP:-0}" = 1 ] && [ -x "$build/tools/bench/wfa_bench" ]; then
-    for cfg in 10000:32:0 10000:512:0; do
+  if { [ "$mode" = sweep ] || [ "${GALE_WFA_SWEEP:-0}" = 1 ]; } && [ -x "$build/tools/bench/wfa_bench" ]; then
+    for cfg in ${GALE_WFA_SWEEP_CFGS:-10000:32:0 10000:128:0 10000:256:0 1000:32:0 1000:128:0}; do
       IFS=: read -r len thr ups <<<"$cfg"
       echo "-- sweep: $len bp, GALE_WFA_THREADS=$thr GALE_WFA_UNITS_PER_SM=$ups"
       GALE_WFA_THREADS=$thr GALE_WFA_UNITS_PER_SM=$ups "$build/tools/bench/wfa_bench" /tmp/wfa-$len.seq \
-        --backend cuda --repeat 2 2>&1 | tee -a "$out/wfa-sweep.txt" | grep -E '^\|' | tail -2
+        --backend cuda --repeat 2 2>&1 | tee -a "$out/wfa-sweep.txt" | grep -E "^\| (alig|score)|run 0"
     done
   fi
   echo "== WFA summary"
