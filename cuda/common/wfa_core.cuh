@@ -248,7 +248,7 @@ struct Srcs {
 };
 
 // CHECK = false: the caller has checked that k lies inside every range the cell
-// reads (inside_all), so the per-cell range tests are all true and are left out.
+// reads (interior), so the per-cell range tests are all true and are left out.
 template <bool TWO, class OFF, bool CHECK = true>
 GALE_WFA_DEV int32_t cell_affine(const Srcs<OFF> &a, int32_t k, int32_t m, int32_t n, int32_t &d1, int32_t &i1,
                                  int32_t &d2, int32_t &i2, uint32_t &code) {
@@ -338,16 +338,19 @@ GALE_WFA_DEV int32_t cell_edit(Range r1, const OFF *M1, int32_t k, int32_t m, in
     return best;
 }
 
-// Do the diagonals [klo, khi] lie inside every range that cell_affine reads for them?
-GALE_HD bool rcovers(Range r, int32_t lo, int32_t hi) { return r.lo <= lo && hi <= r.hi; }
+// The diagonals whose cells read only inside their ranges: [klo, khi] lies inside every
+// range that cell_affine reads for it iff lo <= klo and khi <= hi of this (empty when
+// a range is). One pair of tests per thread and iteration instead of a dozen, and the
+// loop keeps two registers instead of the source ranges.
 template <bool TWO, class OFF>
-GALE_WFA_DEV bool inside_all(const Srcs<OFF> &a, int32_t klo, int32_t khi) {
-    bool in = rcovers(a.mx, klo, khi) && rcovers(a.moe, klo - 1, khi + 1) && rcovers(a.d1e, klo - 1, khi - 1) &&
-              rcovers(a.i1e, klo + 1, khi + 1) && rcovers(a.d1, klo, khi) && rcovers(a.i1, klo, khi);
-    if (TWO)
-        in = in && rcovers(a.moe2, klo - 1, khi + 1) && rcovers(a.d2e, klo - 1, khi - 1) &&
-             rcovers(a.i2e, klo + 1, khi + 1) && rcovers(a.d2, klo, khi) && rcovers(a.i2, klo, khi);
-    return in;
+GALE_HD Range interior(const Srcs<OFF> &a) {
+    int32_t lo = imax(imax(a.mx.lo, a.moe.lo + 1), imax(imax(a.d1e.lo + 1, a.i1e.lo - 1), imax(a.d1.lo, a.i1.lo)));
+    int32_t hi = imin(imin(a.mx.hi, a.moe.hi - 1), imin(imin(a.d1e.hi + 1, a.i1e.hi - 1), imin(a.d1.hi, a.i1.hi)));
+    if (TWO) {
+        lo = imax(lo, imax(imax(a.moe2.lo + 1, a.d2e.lo + 1), imax(a.i2e.lo - 1, imax(a.d2.lo, a.i2.lo))));
+        hi = imin(hi, imin(imin(a.moe2.hi - 1, a.d2e.hi + 1), imin(a.i2e.hi - 1, imin(a.d2.hi, a.i2.hi))));
+    }
+    return Range{lo, hi};
 }
 
 GALE_HD bool is_end(int32_t h, int32_t k, int32_t m, int32_t n, int32_t pe, int32_t te) {
@@ -542,6 +545,11 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                     a.moe2 = a.d2e = a.i2e = a.d2 = a.i2 = rnone();
                     a.Moe2 = a.D2e = a.I2e = nullptr;
                 }
+                const Range in = interior<TWO, OFF>(a);
+                // Slots of the source ranges, for the edge cells (below).
+                const int32_t sl_x = back(sm, q.x, q.rm), sl_oe = back(sm, q.o + q.e, q.rm),
+                              sl_e = back(sm, q.e, q.rm), sl_oe2 = TWO ? back(sm, q.o2 + q.e2, q.rm) : 0,
+                              sl_e2 = TWO ? back(sm, q.e2, q.rm) : 0;
                 put(r);
                 for (int32_t k0 = mr.lo + tid; k0 <= mr.hi; k0 += T * U) {
                     int32_t h[U], d1[U], i1[U], d2[U], i2[U];
@@ -549,18 +557,36 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                     bool more[U];
                     // Inside the wavefront every range holds all U cells of the thread:
                     // the cells then skip their range tests (same values).
-                    if (k0 + (U - 1) * T <= mr.hi && inside_all<TWO, OFF>(a, k0, k0 + (U - 1) * T)) {
+                    if (k0 >= in.lo && k0 + (U - 1) * T <= imin(in.hi, mr.hi)) {
 #pragma unroll
                         for (int j = 0; j < U; ++j)
                             h[j] = cell_affine<TWO, OFF, false>(a, k0 + j * T, m, n, d1[j], i1[j], d2[j], i2[j], code[j]);
                     } else {
+                        // The edges of the wavefront: the source ranges are read again here
+                        // (volatile: not hoisted out of the loop, where they would hold 16
+                        // registers for the few iterations that need them). Their slots are
+                        // older scores, stable during this one.
+                        Srcs<OFF> b = a;
+                        auto vget = [&](int c, int32_t slot) -> Range {
+                            const volatile int32_t *p = rr + ((size_t)slot * kComps + c) * 2;
+                            return Range{p[0], p[1]};
+                        };
+                        b.mx = vget(cM, sl_x);
+                        b.moe = vget(cM, sl_oe);
+                        b.d1e = vget(cD1, sl_e);
+                        b.i1e = vget(cI1, sl_e);
+                        if (TWO) {
+                            b.moe2 = vget(cM, sl_oe2);
+                            b.d2e = vget(cD2, sl_e2);
+                            b.i2e = vget(cI2, sl_e2);
+                        }
 #pragma unroll
                         for (int j = 0; j < U; ++j) {
                             const int32_t k = k0 + j * T;
                             h[j] = d1[j] = i1[j] = d2[j] = i2[j] = kNull;
                             code[j] = 0;
                             if (k <= mr.hi)
-                                h[j] = cell_affine<TWO, OFF>(a, k, m, n, d1[j], i1[j], d2[j], i2[j], code[j]);
+                                h[j] = cell_affine<TWO, OFF>(b, k, m, n, d1[j], i1[j], d2[j], i2[j], code[j]);
                         }
                     }
 #pragma unroll
