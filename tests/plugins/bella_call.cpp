@@ -3,9 +3,12 @@
 //
 // Built twice (tests/plugins/meson.build):
 //   bella_seqan  (BELLA_TEST_SEQAN): the plugin's CPU path (ngpus = 0) against SeqAn.
-//   bella_gpu    (BELLA_TEST_GPU, plus BELLA_TEST_SEQAN where SeqAn's headers exist):
-//                the plugin's GPU path (ngpus = number of devices) against its CPU path,
-//                and against SeqAn when built with it. Exit 77 (skip) without a GPU.
+//   bella_gpu    (BELLA_TEST_GPU, plus BELLA_TEST_SEQAN where SeqAn's headers exist: the
+//                system's, or -Dseqan_include on the device machine): the plugin's GPU
+//                path (ngpus = number of devices) against SeqAn, called exactly as
+//                bella_seqan calls it, and against the plugin's CPU path. Exit 77 (skip)
+//                without a GPU. Built without SeqAn it still compares with the CPU path,
+//                then FAILS: GPU results never compared with SeqAn are not a pass.
 //                GALE_GPU_TEST_FAKE=1 runs it anyway (the "GPU" call then falls back to
 //                the CPU: a self-check of this harness, never used by meson).
 //
@@ -454,7 +457,7 @@ int main() {
     m.gpu = true;
     printf("%s: %d CUDA device(s)%s; GPU path (ngpus %d) against the CPU path%s\n", name, devices,
            devices ? "" : " (GALE_GPU_TEST_FAKE: the 'GPU' call falls back to the CPU)", m.ngpus_main,
-           BELLA_TEST_SEQAN ? " and SeqAn" : " (no SeqAn here: the CPU path is checked against SeqAn by bella_seqan)");
+           BELLA_TEST_SEQAN ? " and SeqAn" : " only (built without SeqAn: this run FAILS at the end)");
 #else
     printf("%s: the plugin's CPU path against SeqAn 2.4 as BELLA calls it\n", name);
 #endif
@@ -557,6 +560,13 @@ int main() {
     // 5. Errors.
     test_errors(m.ngpus_main);
 
+#if BELLA_TEST_GPU && !BELLA_TEST_SEQAN
+    // Built without SeqAn's headers: the GPU results were compared with the CPU path
+    // only. A skipped oracle is never a pass.
+    FAILF("%s was built without SeqAn 2 headers: the GPU results were not compared with SeqAn. Configure with "
+          "-Dseqan_include=DIR (tools/device/seqan-headers.sh makes a copy to carry) or install libseqan2-dev",
+          name);
+#endif
     if (g_failures) {
         fprintf(stderr, "%s: FAILED: %d failure(s) in %ld checks, seed %" PRIu64 ", %.1f s\n", name, g_failures,
                 g_checks, seed, now_s() - t0);
