@@ -64,6 +64,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -248,9 +249,9 @@ struct Scheme {
 };
 
 // The plugin, called as BELLA calls LOGAN. tenArgs: BELLA's 10-argument form (older
-// LOGAN); otherwise LOGAN's 11-argument one with n_threads = 2.
+// LOGAN); otherwise LOGAN's 11-argument one with n_threads (default 2).
 std::vector<Res> run_plugin(const std::vector<Pair> &pairs, const std::vector<Scheme> &schemes, int X,
-                            ExtensionDirectionL dir, int ngpus, bool tenArgs) {
+                            ExtensionDirectionL dir, int ngpus, bool tenArgs, int n_threads = 2) {
     Call c = bella_inputs(pairs);
     std::vector<ScoringSchemeL> scoring;
     for (const Scheme &s : schemes) scoring.push_back(ScoringSchemeL(s.match, s.mismatch, s.gap, s.gap));
@@ -259,7 +260,7 @@ std::vector<Res> run_plugin(const std::vector<Pair> &pairs, const std::vector<Sc
     if (tenArgs)
         extendSeedL(c.seeds, dir, c.target, c.query, scoring, X, K, res.data(), n, ngpus);
     else
-        extendSeedL(c.seeds, dir, c.target, c.query, scoring, X, K, res.data(), n, ngpus, 2);
+        extendSeedL(c.seeds, dir, c.target, c.query, scoring, X, K, res.data(), n, ngpus, n_threads);
     std::vector<Res> out(pairs.size());
     for (size_t i = 0; i < pairs.size(); ++i)
         out[i] = Res{res[i], getBeginPositionH(c.seeds[i]), getBeginPositionV(c.seeds[i]),
@@ -544,6 +545,56 @@ int main() {
         got = check_set(m, keep, bella_scheme, keep_x, EXTEND_BOTHL, false,
                         "the same, CPU path over 3 contexts");
         compare(keep, got, keep_res, "3 contexts vs one", "3 contexts, small batches", "default batches", keep_x);
+        unsetenv("GALE_BELLA_CPU_CONTEXTS");
+        unsetenv("GALE_BELLA_BATCH_BASES");
+
+        // Concurrent calls: 4 threads, each a quarter of the pairs, all at once, with two
+        // thread counts (two kept contexts per configuration, each shared by two calls),
+        // then again in small batches over 3 CPU contexts (set before the threads start:
+        // the plugin reads the environment at every call).
+        for (int round = 0; round < 2; ++round) {
+            if (round == 1) {
+                setenv("GALE_BELLA_BATCH_BASES", "20000", 1);
+                setenv("GALE_BELLA_CPU_CONTEXTS", "3", 1);
+            }
+            const int T = 4;
+            std::vector<std::vector<Pair>> part(T);
+            for (size_t i = 0; i < keep.size(); ++i) part[i % T].push_back(keep[i]);
+            std::vector<std::vector<Res>> out(T);
+            std::vector<std::string> err(T);
+            const double c0 = now_s();
+            std::vector<std::thread> th;
+            for (int t = 0; t < T; ++t)
+                th.emplace_back([&, t] {
+                    try {
+                        out[t] = run_plugin(part[t], bella_scheme, keep_x, EXTEND_BOTHL, m.ngpus_main, false,
+                                            1 + t % 2);
+                    } catch (const std::exception &e) {
+                        err[t] = e.what();
+                    }
+                });
+            for (auto &t : th) t.join();
+            const double c1 = now_s();
+            std::vector<Res> got(keep.size());
+            bool ok = true;
+            for (int t = 0; t < T; ++t) {
+                ++g_checks;
+                if (!err[t].empty() || out[t].size() != part[t].size()) {
+                    FAILF("concurrent calls, round %d, thread %d: %s", round, t,
+                          err[t].empty() ? "wrong number of results" : err[t].c_str());
+                    ok = false;
+                    continue;
+                }
+                for (size_t k = 0; k < out[t].size(); ++k) got[k * T + (size_t)t] = out[t][k];
+            }
+            if (ok)
+                compare(keep, got, keep_res, round ? "4 concurrent calls, small batches over 3 contexts"
+                                                   : "4 concurrent calls",
+                        "concurrent calls", "one call", keep_x);
+            printf("  %-52s %6zu pairs in 4 calls at once, same results as one call: %.2f s\n",
+                   round ? "concurrent calls, small batches over 3 contexts" : "concurrent calls (n_threads 1 and 2)",
+                   keep.size(), c1 - c0);
+        }
         unsetenv("GALE_BELLA_CPU_CONTEXTS");
         unsetenv("GALE_BELLA_BATCH_BASES");
     }
