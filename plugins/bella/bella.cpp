@@ -1,6 +1,14 @@
 // The "bella" plugin: LOGAN's extendSeedL (BELLA's call) on gale's public C API.
 // Semantics, batching and errors: gale_bella.h. Only gale_plugin_entry,
 // gale_bella_extend and gale_bella_last_error are exported (bella.map).
+//
+// Unloading: dlclose must really unmap the module (gale_plugin_close promises it), so
+// nothing here may pin it: no thread_local with a destructor (glibc keeps a module
+// loaded while any thread still owes it such a destructor), no thread of its own
+// left running, and the contexts kept between calls are destroyed by handlers that
+// dlclose runs (see "Contexts kept between calls").
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdarg>
@@ -23,9 +31,28 @@
 #error "GALE_BELLA_VERSION must be defined by the build"
 #endif
 
+// The handle of this module, for destructors that dlclose of this module runs (crtbegin
+// defines it, one per shared object).
+extern "C" void *__dso_handle;
+
 namespace {
 
-thread_local std::string tls_error;
+// The message of the last failing call on this thread. A plain array: a thread_local
+// with a destructor (std::string) would keep the module loaded after dlclose for as
+// long as a thread that failed a call lives.
+thread_local char tls_error[1024];
+
+__attribute__((format(printf, 1, 2))) void set_error(const char *fmt, ...) noexcept {
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(tls_error, sizeof tls_error, fmt, ap);
+    va_end(ap);
+    if (n >= (int)sizeof tls_error) {
+        // Cut, and say so: a message that just stops would read as complete.
+        const char tail[] = " [...]";
+        std::memcpy(tls_error + sizeof tls_error - sizeof tail, tail, sizeof tail);
+    }
+}
 
 struct Failure {
     gale_status status;
@@ -93,13 +120,20 @@ struct Job {
     std::atomic<bool> stop{false};
     std::mutex mu;
     bool failed = false;
-    Failure failure;
+    gale_status fail_status = GALE_OK;
+    char fail_message[1024] = "";
 
-    void record(const Failure &f) {
+    // Keeps the first failure. Allocates nothing, so that a driver thread out of
+    // memory can still report and never lets an exception escape (std::terminate).
+    __attribute__((format(printf, 3, 4))) void record(gale_status st, const char *fmt, ...) noexcept {
         std::lock_guard<std::mutex> lock(mu);
         if (!failed) {
             failed = true;
-            failure = f;
+            fail_status = st;
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(fail_message, sizeof fail_message, fmt, ap);
+            va_end(ap);
         }
         stop = true;
     }
@@ -218,20 +252,102 @@ void drive(gale_ctx *ctx, Job &job) {
             gale_batch_destroy(done);  // cancels it when another driver failed
         }
     } catch (const Failure &f) {
-        job.record(f);
+        job.record(f.status, "%s", f.message.c_str());
     } catch (const std::bad_alloc &) {
-        job.record(Failure{GALE_E_NOMEM, "out of host memory"});
+        job.record(GALE_E_NOMEM, "out of host memory");
     } catch (const std::exception &e) {
-        job.record(Failure{GALE_E_INTERNAL, std::string("internal error in the bella plugin: ") + e.what()});
+        job.record(GALE_E_INTERNAL, "internal error in the bella plugin: %s", e.what());
+    } catch (...) {
+        // Anything else (a foreign exception): drive runs on its own thread, where an
+        // escaping exception would be std::terminate.
+        job.record(GALE_E_INTERNAL, "internal error in the bella plugin: unknown exception");
     }
     if (prev) gale_batch_destroy(prev);
 }
 
-struct Contexts {
-    std::vector<gale_ctx *> v;
-    ~Contexts() {
-        for (gale_ctx *c : v) gale_ctx_destroy(c);
+// ---- Contexts kept between calls ------------------------------------------------
+// BELLA calls extendSeedL once per ~30,000 x numGPU pairs, and a gale context costs a
+// device memory pool, pinned buffers and a thread pool to create. So a context is
+// made on first use for each (backend, index, threads) - index: the GPU, or the
+// slot of the CPU path's GALE_BELLA_CPU_CONTEXTS split - and kept until the module is
+// unloaded. gale contexts may be shared by any number of threads (gale.h), so
+// concurrent calls share them; the lock only guards the list and creation.
+//
+// Each context is destroyed by a handler registered with __cxa_atexit on this
+// module's __dso_handle right after the context was made:
+//   - dlclose of the module runs this module's handlers (__cxa_finalize), so
+//     gale_plugin_close leaves no context, thread or device memory behind;
+//   - at process exit (the module still loaded, as gale_bella.hpp keeps it) handlers
+//     run newest first, so each runs before whatever was registered while its
+//     context was made (such as a CUDA runtime teardown registered at its first use)
+//     and finds gale and CUDA still working; a cache object made at load time would
+//     be destroyed after those.
+// The list itself is trivially destructible, so no other destructor of this module
+// races with those handlers.
+struct Cached {
+    int backend, index, threads;
+    gale_ctx *ctx;
+    int users;  // calls using it now; guarded by cache_mu
+    Cached *next;
+};
+std::mutex cache_mu;
+Cached *cache_head = nullptr;
+
+void release_cached(void *p) {
+    Cached *e = static_cast<Cached *>(p);
+    {
+        std::lock_guard<std::mutex> lock(cache_mu);
+        for (Cached **q = &cache_head; *q; q = &(*q)->next)
+            if (*q == e) {
+                *q = e->next;
+                break;
+            }
+        // A call still running on it (a thread left inside gale_bella_extend at exit):
+        // leave the context to the exiting process rather than pull it from under the call.
+        if (e->users > 0) return;
     }
+    gale_ctx_destroy(e->ctx);
+    delete e;
+}
+
+// The contexts of one call, handed back (not destroyed) when the call ends.
+class Lease {
+public:
+    Lease() = default;
+    Lease(const Lease &) = delete;
+    Lease &operator=(const Lease &) = delete;
+    ~Lease() {
+        std::lock_guard<std::mutex> lock(cache_mu);
+        for (Cached *e : held_) --e->users;
+    }
+
+    // The context for (backend, index, threads), made now if it is the first use.
+    gale_ctx *get(const gale_ctx_opts &o, int index, const char *what) {
+        held_.reserve(held_.size() + 1);  // so that push_back below cannot throw
+        std::lock_guard<std::mutex> lock(cache_mu);
+        Cached *e = cache_head;
+        while (e && !(e->backend == o.backend && e->index == index && e->threads == o.threads)) e = e->next;
+        if (!e) {
+            // Made under the lock: two first calls at once must not both size a device
+            // memory pool on one GPU (the second could find too little memory free).
+            gale_ctx *c = nullptr;
+            check(gale_ctx_create(&c, &o), what);
+            e = new (std::nothrow) Cached{o.backend, index, o.threads, c, 0, nullptr};
+            if (!e || abi::__cxa_atexit(release_cached, e, &__dso_handle) != 0) {
+                delete e;
+                gale_ctx_destroy(c);
+                fail(GALE_E_NOMEM, "%s: out of host memory", what);
+            }
+            e->next = cache_head;
+            cache_head = e;
+        }
+        ++e->users;
+        held_.push_back(e);
+        return e->ctx;
+    }
+
+private:
+    std::vector<Cached *> held_;
 };
 
 void extend(gale_bella_seed *seeds, int direction, const char *const *target, const int64_t *target_len,
@@ -313,8 +429,9 @@ void extend(gale_bella_seed *seeds, int direction, const char *const *target, co
     job.res.assign(n, 0);
     job.out_seeds.assign(seeds, seeds + n);
 
-    // Contexts: one per GPU, or one CPU context.
-    Contexts ctxs;
+    // Contexts: one per GPU, or n_ctx CPU contexts (kept between calls, see Lease).
+    Lease lease;
+    std::vector<gale_ctx *> ctxs;
     gale_ctx_opts o;
     gale_ctx_opts_init(&o);
     if (n_gpus > 0) {
@@ -324,31 +441,25 @@ void extend(gale_bella_seed *seeds, int direction, const char *const *target, co
             o.backend = GALE_BACKEND_CUDA;
             o.device = d;
             o.threads = std::max(1, per);  // CPU workers for tasks rescued from the GPU
-            gale_ctx *c = nullptr;
             char what[64];
             snprintf(what, sizeof what, "CUDA context on device %d", d);
-            check(gale_ctx_create(&c, &o), what);
-            ctxs.v.push_back(c);
+            ctxs.push_back(lease.get(o, d, what));
         }
     } else {
         o.backend = GALE_BACKEND_CPU;
         o.threads = n_ctx > 1 && n_threads > 0 ? std::max(1, n_threads / (int)n_ctx) : n_threads;
-        for (size_t k = 0; k < n_ctx; ++k) {
-            gale_ctx *c = nullptr;
-            check(gale_ctx_create(&c, &o), "CPU context");
-            ctxs.v.push_back(c);
-        }
+        for (size_t k = 0; k < n_ctx; ++k) ctxs.push_back(lease.get(o, (int)k, "CPU context"));
     }
 
     std::vector<std::thread> threads;
     try {
-        for (size_t t = 1; t < ctxs.v.size(); ++t) threads.emplace_back(drive, ctxs.v[t], std::ref(job));
+        for (size_t t = 1; t < ctxs.size(); ++t) threads.emplace_back(drive, ctxs[t], std::ref(job));
     } catch (...) {
-        job.record(Failure{GALE_E_NOMEM, "cannot start a driver thread"});
+        job.record(GALE_E_NOMEM, "cannot start a driver thread");
     }
-    drive(ctxs.v[0], job);
+    drive(ctxs[0], job);
     for (auto &t : threads) t.join();
-    if (job.failed) throw job.failure;
+    if (job.failed) throw Failure{job.fail_status, job.fail_message};
 
     std::copy(job.res.begin(), job.res.end(), res);
     std::copy(job.out_seeds.begin(), job.out_seeds.end(), seeds);
@@ -386,20 +497,20 @@ GALE_BELLA_FN gale_status gale_bella_extend(gale_bella_seed *seeds, int directio
                n, ngpus, n_threads);
         return GALE_OK;
     } catch (const Failure &f) {
-        tls_error = f.message;
+        set_error("%s", f.message.c_str());
         return f.status;
     } catch (const std::bad_alloc &) {
-        tls_error = "out of host memory";
+        set_error("out of host memory");
         return GALE_E_NOMEM;
     } catch (const std::exception &e) {
-        tls_error = std::string("internal error in the bella plugin: ") + e.what();
+        set_error("internal error in the bella plugin: %s", e.what());
         return GALE_E_INTERNAL;
     } catch (...) {
-        tls_error = "internal error in the bella plugin: unknown exception";
+        set_error("internal error in the bella plugin: unknown exception");
         return GALE_E_INTERNAL;
     }
 }
 
-GALE_BELLA_FN const char *gale_bella_last_error(void) { return tls_error.c_str(); }
+GALE_BELLA_FN const char *gale_bella_last_error(void) { return tls_error; }
 
 }  // extern "C"

@@ -51,6 +51,18 @@
  * GPU path spreads over GPUs.) Results do not depend on where or how they
  * were computed.
  *
+ * Contexts kept between calls: BELLA calls once per ~30,000 x numGPU pairs,
+ * and a gale context is costly to make (a CUDA one allocates its device
+ * memory pool - by default half the free device memory, at most 8 GiB - and
+ * pinned host buffers; every one starts its CPU worker threads). So the plugin
+ * makes a context on first use for each (GPU, CPU worker threads) - on the CPU
+ * path for each (GALE_BELLA_CPU_CONTEXTS slot, n_threads) - and keeps it, with
+ * its memory and threads, for later calls; concurrent calls share them. A
+ * caller that changes ngpus or n_threads from call to call gets one more kept
+ * context per new combination. The kept contexts are destroyed when the
+ * module is unloaded (gale_plugin_close of its last handle, or dlclose), and
+ * at process exit; the module leaves nothing behind that keeps it loaded.
+ *
  * Unlike LOGAN: every scoring scheme is honoured per pair (LOGAN uses only
  * penalties[0] and hard-codes +1/-1/-1), scores are 32-bit, seeds touching a
  * sequence end are extended on their other side (LOGAN writes no score for
@@ -141,7 +153,9 @@ GALE_BELLA_FN gale_status gale_bella_extend(gale_bella_seed *seeds, int directio
                                             size_t n_scoring, int32_t xdrop, int32_t kmer_length, int32_t *res,
                                             size_t n, int ngpus, int n_threads);
 /* Message of the last failing gale_bella_extend on the calling thread ("" if
- * none). Valid until the next failing call on the same thread. */
+ * none; at most 1023 characters, a longer one is cut and ends in " [...]").
+ * Valid until the next failing call on the same thread, while the module is
+ * loaded. */
 GALE_BELLA_FN const char *gale_bella_last_error(void);
 
 #ifdef __cplusplus

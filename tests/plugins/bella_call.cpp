@@ -3,9 +3,12 @@
 //
 // Built twice (tests/plugins/meson.build):
 //   bella_seqan  (BELLA_TEST_SEQAN): the plugin's CPU path (ngpus = 0) against SeqAn.
-//   bella_gpu    (BELLA_TEST_GPU, plus BELLA_TEST_SEQAN where SeqAn's headers exist):
-//                the plugin's GPU path (ngpus = number of devices) against its CPU path,
-//                and against SeqAn when built with it. Exit 77 (skip) without a GPU.
+//   bella_gpu    (BELLA_TEST_GPU, plus BELLA_TEST_SEQAN where SeqAn's headers exist: the
+//                system's, or -Dseqan_include on the device machine): the plugin's GPU
+//                path (ngpus = number of devices) against SeqAn, called exactly as
+//                bella_seqan calls it, and against the plugin's CPU path. Exit 77 (skip)
+//                without a GPU. Built without SeqAn it still compares with the CPU path,
+//                then FAILS: GPU results never compared with SeqAn are not a pass.
 //                GALE_GPU_TEST_FAKE=1 runs it anyway (the "GPU" call then falls back to
 //                the CPU: a self-check of this harness, never used by meson).
 //
@@ -31,12 +34,19 @@
 // Parts (counts scale with GALE_TEST_SCALE; the default run meets the 10,000):
 //   1. >= 10,000 fresh random BELLA pairs (both strands, reads 200..4,000 bp, about 15%
 //      divergence between the reads, some unrelated pairs, seeds touching read ends,
-//      a few N's), split over X = 7, 25, 100 (one call per X, as BELLA calls).
+//      a few N's), split over X = 7, 25, 100 (one call per X, as BELLA calls). 30% of
+//      them part at a junction on one or both sides of the k-mer, beyond which the two
+//      reads have little in common (see random_pair): there extensions stop by X-drop
+//      (most of them at X = 7) instead of at a read end. The test prints, per set, the share of extended sides
+//      that reach a read end and the share that stop short, and requires more than 20%
+//      to stop short at X = 7, so that X-drop termination stays covered.
 //   2. per-pair scoring schemes (one ScoringSchemeL per alignment).
 //   3. EXTEND_LEFTL and EXTEND_RIGHTL.
 //   4. the same pairs cut into many small gale batches (GALE_BELLA_BATCH_BASES), also
 //      spread over 3 CPU contexts (GALE_BELLA_CPU_CONTEXTS), as the GPU path spreads
-//      them over GPUs.
+//      them over GPUs; then cut in 4 and computed by 4 threads calling at once (the
+//      plugin's contexts, kept between calls, shared by concurrent calls), with and
+//      without small batches over 3 contexts: the same results.
 //   5. errors: bad penalties, affine gaps, a seed outside its read, EXTEND_NONEL:
 //      std::runtime_error, and res / seeds untouched.
 #ifndef BELLA_TEST_SEQAN
@@ -61,6 +71,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -145,10 +156,26 @@ struct Pair {
     const char *kind = "";
 };
 
+// n bases drawn mostly from `two` (two letters), any letter with probability `other`.
+std::string biased_bases(Rng &r, size_t n, const char *two, double other) {
+    std::string s(n, 'A');
+    for (auto &c : s) c = r.chance(other) ? kACGT[r.below(4)] : two[r.below(2)];
+    return s;
+}
+
 // Two reads from one stretch of "genome" with errors at `err` each (so about 2 * err
 // between them), overlapping, around one exact shared k-mer; read 2 from the opposite
 // strand half of the time; sometimes unrelated outside the k-mer, sometimes with the
-// k-mer at a read end, sometimes with N's.
+// k-mer at a read end, sometimes with N's; and 30% of the time the reads part at a
+// junction (a chimeric read, a repeat's edge) on one or both sides, some way from the
+// k-mer.
+//
+// Beyond a junction the two reads draw from disjoint letter pairs (one from A/C, the
+// other from G/T, plus up to 15% of any letter): with BELLA's +1/-1/-1, two independent
+// uniform random sequences still align with a positive score per base (their common
+// subsequences are long), so an X-drop extension runs through them to a read end -
+// "unrelated" alone barely exercises X-drop termination. The two pairs stay disjoint
+// under reverse complement (A/C <-> T/G), so both strands keep it.
 Pair random_pair(Rng &r) {
     Pair p;
     const long long L1 = r.loguniform(200, 4000), L2 = r.loguniform(200, 4000);
@@ -160,6 +187,7 @@ Pair random_pair(Rng &r) {
     else if (shape < 16) left2 = L2 - K, p.kind = "k-mer at the end of read 2";
     else if (shape < 20) left1 = L1 - K, left2 = 0, p.kind = "k-mer at read 1's end and read 2's start";
     else if (shape < 30) p.kind = "unrelated reads sharing one k-mer";
+    else if (shape < 60) p.kind = "reads parting at a junction";
     else p.kind = "overlapping reads";
     const long long right1 = L1 - K - left1, right2 = L2 - K - left2;
     const std::string kmer = random_bases(r, K);
@@ -171,6 +199,30 @@ Pair random_pair(Rng &r) {
     if (shape >= 20 && shape < 30) {
         l2 = random_bases(r, left2);
         r2 = random_bases(r, right2);
+    }
+    if (shape >= 30 && shape < 60) {
+        // Sides: both (4 in 6), left only, right only (a side where a read has no flank
+        // has no junction).
+        const int sides = (int)r.below(6);
+        const double other = r.unit() * 0.15;
+        const bool swap = r.chance(0.5);
+        const char *a1 = swap ? "GT" : "AC", *a2 = swap ? "AC" : "GT";
+        const long long lmin = std::min(left1, left2), rmin = std::min(right1, right2);
+        if (sides != 5 && lmin > 0) {
+            // d: bases shared next to the k-mer. At least 30 bases of the shorter flank lie
+            // beyond the junction where the flank allows it: the score falls by about one
+            // per base there, so a stretch much shorter than X lets the extension run on
+            // to the read's end before X-drop stops it (SeqAn's seed ends where the
+            // extension stops, not at the best cell).
+            const long long d = r.range(0, std::max(0LL, lmin - 31));
+            l1.replace(0, (size_t)(left1 - d), biased_bases(r, (size_t)(left1 - d), a1, other));
+            l2.replace(0, (size_t)(left2 - d), biased_bases(r, (size_t)(left2 - d), a2, other));
+        }
+        if (sides != 4 && rmin > 0) {
+            const long long d = r.range(0, std::max(0LL, rmin - 31));
+            r1.replace((size_t)d, std::string::npos, biased_bases(r, (size_t)(right1 - d), a1, other));
+            r2.replace((size_t)d, std::string::npos, biased_bases(r, (size_t)(right2 - d), a2, other));
+        }
     }
     std::string m1 = mutate(r, l1, err), m2 = mutate(r, l2, err);
     p.r1 = m1 + kmer + mutate(r, r1, err);
@@ -245,9 +297,9 @@ struct Scheme {
 };
 
 // The plugin, called as BELLA calls LOGAN. tenArgs: BELLA's 10-argument form (older
-// LOGAN); otherwise LOGAN's 11-argument one with n_threads = 2.
+// LOGAN); otherwise LOGAN's 11-argument one with n_threads (default 2).
 std::vector<Res> run_plugin(const std::vector<Pair> &pairs, const std::vector<Scheme> &schemes, int X,
-                            ExtensionDirectionL dir, int ngpus, bool tenArgs) {
+                            ExtensionDirectionL dir, int ngpus, bool tenArgs, int n_threads = 2) {
     Call c = bella_inputs(pairs);
     std::vector<ScoringSchemeL> scoring;
     for (const Scheme &s : schemes) scoring.push_back(ScoringSchemeL(s.match, s.mismatch, s.gap, s.gap));
@@ -256,7 +308,7 @@ std::vector<Res> run_plugin(const std::vector<Pair> &pairs, const std::vector<Sc
     if (tenArgs)
         extendSeedL(c.seeds, dir, c.target, c.query, scoring, X, K, res.data(), n, ngpus);
     else
-        extendSeedL(c.seeds, dir, c.target, c.query, scoring, X, K, res.data(), n, ngpus, 2);
+        extendSeedL(c.seeds, dir, c.target, c.query, scoring, X, K, res.data(), n, ngpus, n_threads);
     std::vector<Res> out(pairs.size());
     for (size_t i = 0; i < pairs.size(); ++i)
         out[i] = Res{res[i], getBeginPositionH(c.seeds[i]), getBeginPositionV(c.seeds[i]),
@@ -323,9 +375,10 @@ struct Mode {
 };
 
 // Runs pairs through the plugin (path under test), and checks them against SeqAn and/or
-// the CPU path. Returns the results of the path under test.
+// the CPU path. Returns the results of the path under test; *stop_short (if given):
+// the share of extended sides that stopped short of a read end.
 std::vector<Res> check_set(const Mode &m, const std::vector<Pair> &pairs, const std::vector<Scheme> &schemes, int X,
-                           ExtensionDirectionL dir, bool tenArgs, const char *what) {
+                           ExtensionDirectionL dir, bool tenArgs, const char *what, double *stop_short = nullptr) {
     double t0 = now_s();
     std::vector<Res> got = run_plugin(pairs, schemes, X, dir, m.ngpus_main, tenArgs);
     double t1 = now_s();
@@ -341,17 +394,24 @@ std::vector<Res> check_set(const Mode &m, const std::vector<Pair> &pairs, const 
     compare(pairs, got, ref, what, m.gpu ? "GPU path" : "plugin", "SeqAn as BELLA calls it", X);
 #endif
     double t3 = now_s();
-    // How far the extensions went (so that a run shows it tested more than dead ends).
+    // How far the extensions went, and how they ended: at a read end (of either read),
+    // or short of it, where X-drop stopped them (so that a run shows it tested both,
+    // not only dead ends or only runs to the end). Sides not extended (direction) are
+    // not counted; a seed touching a read end counts as at the end.
     double span = 0;
-    long at_end = 0;
+    long sides = 0, at_end = 0;
+    const bool left = dir == EXTEND_LEFTL || dir == EXTEND_BOTHL, right = dir == EXTEND_RIGHTL || dir == EXTEND_BOTHL;
     Call in = bella_inputs(pairs);
     for (size_t i = 0; i < pairs.size(); ++i) {
         span += got[i].eh - got[i].bh;
-        at_end += (got[i].bh == 0 || got[i].bv == 0) + (got[i].eh == (int)in.target[i].size() ||
-                                                          got[i].ev == (int)in.query[i].size());
+        if (left) ++sides, at_end += got[i].bh == 0 || got[i].bv == 0;
+        if (right) ++sides, at_end += got[i].eh == (int)in.target[i].size() || got[i].ev == (int)in.query[i].size();
     }
-    printf("  %-52s %6zu pairs, mean overlap %6.0f bp, %4.1f%% of sides to a read end: plugin %.2f s", what,
-           pairs.size(), span / (double)pairs.size(), 50.0 * (double)at_end / (double)pairs.size(), t1 - t0);
+    const double end_share = sides ? (double)at_end / (double)sides : 0.0;
+    if (stop_short) *stop_short = 1.0 - end_share;
+    printf("  %-52s %6zu pairs, mean overlap %6.0f bp, sides: %4.1f%% to a read end, %4.1f%% stopped short "
+           "(X-drop): plugin %.2f s",
+           what, pairs.size(), span / (double)pairs.size(), 100.0 * end_share, 100.0 * (1.0 - end_share), t1 - t0);
     if (m.gpu) printf(", CPU path %.2f s", t2 - t1);
     if (BELLA_TEST_SEQAN) printf(", SeqAn %.2f s", t3 - t2);
     printf("\n");
@@ -454,7 +514,7 @@ int main() {
     m.gpu = true;
     printf("%s: %d CUDA device(s)%s; GPU path (ngpus %d) against the CPU path%s\n", name, devices,
            devices ? "" : " (GALE_GPU_TEST_FAKE: the 'GPU' call falls back to the CPU)", m.ngpus_main,
-           BELLA_TEST_SEQAN ? " and SeqAn" : " (no SeqAn here: the CPU path is checked against SeqAn by bella_seqan)");
+           BELLA_TEST_SEQAN ? " and SeqAn" : " only (built without SeqAn: this run FAILS at the end)");
 #else
     printf("%s: the plugin's CPU path against SeqAn 2.4 as BELLA calls it\n", name);
 #endif
@@ -498,7 +558,20 @@ int main() {
         char what[96];
         snprintf(what, sizeof what, "BELLA pairs, +1/-1/-1, X %d, EXTEND_BOTHL%s", xs[xi],
                  xi == 0 ? " (BELLA's 10-arg call)" : "");
-        std::vector<Res> got = check_set(m, pairs, bella_scheme, xs[xi], EXTEND_BOTHL, xi == 0, what);
+        double stop_short = 0;
+        std::vector<Res> got = check_set(m, pairs, bella_scheme, xs[xi], EXTEND_BOTHL, xi == 0, what, &stop_short);
+        // X-drop termination must stay covered: the junction pairs (30%, most of them on
+        // both sides) make about a quarter of the sides stop short at BELLA's X = 7.
+        // Checked where the sample is large enough for the bound to be far from chance
+        // (at the default scale, 10,000 sides).
+        if (xs[xi] == 7) {
+            ++g_checks;
+            if (n >= 1000 && !(stop_short > 0.20))
+                FAILF("X 7: only %.1f%% of extended sides stopped short of a read end (expected > 20%%): "
+                      "the test no longer exercises X-drop termination", 100.0 * stop_short);
+            else if (n < 1000)
+                printf("  (only %ld pairs at X 7: the > 20%% stopped-short bound is not checked)\n", n);
+        }
         if (xs[xi] == keep_x) {
             size_t nk = std::min<size_t>(pairs.size(), (size_t)scaled(2000, 100));
             keep.assign(pairs.begin(), pairs.begin() + (long)nk);
@@ -543,6 +616,56 @@ int main() {
         compare(keep, got, keep_res, "3 contexts vs one", "3 contexts, small batches", "default batches", keep_x);
         unsetenv("GALE_BELLA_CPU_CONTEXTS");
         unsetenv("GALE_BELLA_BATCH_BASES");
+
+        // Concurrent calls: 4 threads, each a quarter of the pairs, all at once, with two
+        // thread counts (two kept contexts per configuration, each shared by two calls),
+        // then again in small batches over 3 CPU contexts (set before the threads start:
+        // the plugin reads the environment at every call).
+        for (int round = 0; round < 2; ++round) {
+            if (round == 1) {
+                setenv("GALE_BELLA_BATCH_BASES", "20000", 1);
+                setenv("GALE_BELLA_CPU_CONTEXTS", "3", 1);
+            }
+            const int T = 4;
+            std::vector<std::vector<Pair>> part(T);
+            for (size_t i = 0; i < keep.size(); ++i) part[i % T].push_back(keep[i]);
+            std::vector<std::vector<Res>> out(T);
+            std::vector<std::string> err(T);
+            const double c0 = now_s();
+            std::vector<std::thread> th;
+            for (int t = 0; t < T; ++t)
+                th.emplace_back([&, t] {
+                    try {
+                        out[t] = run_plugin(part[t], bella_scheme, keep_x, EXTEND_BOTHL, m.ngpus_main, false,
+                                            1 + t % 2);
+                    } catch (const std::exception &e) {
+                        err[t] = e.what();
+                    }
+                });
+            for (auto &t : th) t.join();
+            const double c1 = now_s();
+            std::vector<Res> got(keep.size());
+            bool ok = true;
+            for (int t = 0; t < T; ++t) {
+                ++g_checks;
+                if (!err[t].empty() || out[t].size() != part[t].size()) {
+                    FAILF("concurrent calls, round %d, thread %d: %s", round, t,
+                          err[t].empty() ? "wrong number of results" : err[t].c_str());
+                    ok = false;
+                    continue;
+                }
+                for (size_t k = 0; k < out[t].size(); ++k) got[k * T + (size_t)t] = out[t][k];
+            }
+            if (ok)
+                compare(keep, got, keep_res, round ? "4 concurrent calls, small batches over 3 contexts"
+                                                   : "4 concurrent calls",
+                        "concurrent calls", "one call", keep_x);
+            printf("  %-52s %6zu pairs in 4 calls at once, same results as one call: %.2f s\n",
+                   round ? "concurrent calls, small batches over 3 contexts" : "concurrent calls (n_threads 1 and 2)",
+                   keep.size(), c1 - c0);
+        }
+        unsetenv("GALE_BELLA_CPU_CONTEXTS");
+        unsetenv("GALE_BELLA_BATCH_BASES");
     }
 
 #if !BELLA_TEST_GPU
@@ -557,6 +680,13 @@ int main() {
     // 5. Errors.
     test_errors(m.ngpus_main);
 
+#if BELLA_TEST_GPU && !BELLA_TEST_SEQAN
+    // Built without SeqAn's headers: the GPU results were compared with the CPU path
+    // only. A skipped oracle is never a pass.
+    FAILF("%s was built without SeqAn 2 headers: the GPU results were not compared with SeqAn. Configure with "
+          "-Dseqan_include=DIR (tools/device/seqan-headers.sh makes a copy to carry) or install libseqan2-dev",
+          name);
+#endif
     if (g_failures) {
         fprintf(stderr, "%s: FAILED: %d failure(s) in %ld checks, seed %" PRIu64 ", %.1f s\n", name, g_failures,
                 g_checks, seed, now_s() - t0);

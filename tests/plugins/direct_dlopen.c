@@ -12,9 +12,18 @@
  * extend on that side (0, seed unchanged), one direction leaves the other side
  * alone, per-pair schemes scale the scores, and a bad seed fails with
  * GALE_E_INPUT, a message naming the alignment, and outputs untouched.
+ *
+ * Unloading: the plugin keeps its gale contexts between calls (their worker
+ * threads stay: counted in /proc/self/task) and reuses them (a repeated call
+ * adds no thread); after dlclose the module is really gone (dlopen with
+ * RTLD_NOLOAD finds nothing) and so are the contexts' threads - also when a
+ * thread that called the plugin, successfully and not, is still alive then.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <dlfcn.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +53,89 @@ static void seed_is(const gale_bella_seed *s, int bh, int bv, int eh, int ev, co
           s->end_v, bh, eh, bv, ev);
 }
 
+/* The process's threads, or -1 without /proc. */
+static int thread_count(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+    int n = 0;
+    if (!d) return -1;
+    while ((e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.') ++n;
+    closedir(d);
+    return n;
+}
+
+/* The thread count once it is `want`, or what it is after 5 s: a joined thread
+ * can still be listed for a moment after pthread_join returns. */
+static int threads_settle(int want)
+{
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    int k, n = thread_count();
+    for (k = 0; k < 500 && n != want && n >= 0; ++k) {
+        nanosleep(&pause, NULL);
+        n = thread_count();
+    }
+    return n;
+}
+
+static void *idle_main(void *arg)
+{
+    return arg;
+}
+
+/* The thread count once it has not changed for 5 samples 10 ms apart (at most 2 s). */
+static int threads_stable(void)
+{
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    int k, same = 0, n = thread_count();
+    for (k = 0; k < 200 && same < 5 && n >= 0; ++k) {
+        int m;
+        nanosleep(&pause, NULL);
+        m = thread_count();
+        same = m == n ? same + 1 : 0;
+        n = m;
+    }
+    return n;
+}
+
+/* A thread that calls the plugin (a success, then a failure, whose message lands in
+ * the plugin's thread-local storage) and stays alive until main has closed the
+ * module: neither may keep the module loaded. */
+typedef struct caller {
+    const gale_bella_api *api;
+    const char *read;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stage; /* 1: calls made; 2: main is done with the module */
+    gale_status ok, bad;
+    int32_t res;
+    char msg[256];
+} caller;
+
+static void *caller_main(void *arg)
+{
+    caller *c = (caller *)arg;
+    const char *t[1], *q[1];
+    int64_t len[1];
+    gale_bella_scoring sc = {1, -1, -1};
+    gale_bella_seed s;
+    t[0] = q[0] = c->read;
+    len[0] = 40;
+    s.begin_h = s.begin_v = 10, s.end_h = s.end_v = 27;
+    /* 3 CPU threads: a context of its own, created on this thread */
+    c->ok = c->api->extend(&s, GALE_DIR_BOTH, t, len, q, len, &sc, 1, 7, 17, &c->res, 1, 0, 3);
+    s.begin_h = 35, s.end_h = 52; /* outside the read */
+    c->bad = c->api->extend(&s, GALE_DIR_BOTH, t, len, q, len, &sc, 1, 7, 17, &c->res, 1, 0, 3);
+    snprintf(c->msg, sizeof c->msg, "%s", c->api->last_error());
+    pthread_mutex_lock(&c->mu);
+    c->stage = 1;
+    pthread_cond_broadcast(&c->cv);
+    while (c->stage != 2) pthread_cond_wait(&c->cv, &c->mu);
+    pthread_mutex_unlock(&c->mu);
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     void *h;
@@ -61,11 +153,19 @@ int main(int argc, char **argv)
     int32_t res[4];
     gale_status st;
     int i;
+    int base_threads, kept_threads, n;
+    caller c;
+    pthread_t tid;
+    void *again;
 
     if (argc != 2) {
         fprintf(stderr, "usage: %s PATH_TO_gale-bella.so\n", argv[0]);
         return 2;
     }
+    /* The thread count to come back to. Measured after a first thread has come and
+     * gone: sanitizer runtimes (TSan) start a helper thread of their own then. */
+    if (pthread_create(&tid, NULL, idle_main, NULL) == 0) pthread_join(tid, NULL);
+    base_threads = threads_stable();
     h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         fprintf(stderr, "FAIL: dlopen %s: %s\n", argv[1], dlerror());
@@ -116,6 +216,22 @@ int main(int argc, char **argv)
     seed_is(&seeds[1], 0, 0, 40, 40, "pair 1");
     seed_is(&seeds[2], 0, 0, 30, 30, "pair 2");
     seed_is(&seeds[3], 0, 0, 40, 40, "pair 3");
+
+    /* The context of that call (2 CPU threads) is kept, and the same call reuses it. */
+    kept_threads = thread_count();
+    if (base_threads >= 0) {
+        CHECK(kept_threads > base_threads, "%d threads after a call, %d before: no context kept", kept_threads,
+              base_threads);
+        for (i = 0; i < 4; ++i) seeds[i].begin_h = seeds[i].begin_v = 10, seeds[i].end_h = seeds[i].end_v = 27;
+        st = api->extend(seeds, GALE_DIR_BOTH, target, tlen, query, tlen, &bella, 1, 7, 17, res, 4, 0, 2);
+        CHECK(st == GALE_OK && res[0] == 40, "repeated call: %d (%s), res %d", st, api->last_error(), res[0]);
+        n = thread_count();
+        CHECK(n == kept_threads, "a repeated call changed the thread count from %d to %d: context not reused",
+              kept_threads, n);
+        printf("threads: %d before the first call, %d after it and after the same call again\n", base_threads, n);
+    } else {
+        printf("no /proc/self/task: context reuse not checked\n");
+    }
 
     /* per-pair schemes, NUL-terminated strings (no lengths), one direction, the exported symbol */
     for (i = 0; i < 4; ++i) {
@@ -186,7 +302,47 @@ int main(int argc, char **argv)
     st = api->extend(seeds, GALE_DIR_BOTH, target, tlen, query, qlen, &bella, 1, 7, 17, res, 1, -1, 1);
     CHECK(st == GALE_E_INVALID, "ngpus -1: got %d", st);
 
+    /* Another thread calls, and is still alive when the module is closed. */
+    c.api = api;
+    c.read = a;
+    c.stage = 0;
+    c.res = 0;
+    c.msg[0] = '\0';
+    pthread_mutex_init(&c.mu, NULL);
+    pthread_cond_init(&c.cv, NULL);
+    if (pthread_create(&tid, NULL, caller_main, &c) != 0) {
+        fprintf(stderr, "FAIL: cannot start a thread\n");
+        return 1;
+    }
+    pthread_mutex_lock(&c.mu);
+    while (c.stage != 1) pthread_cond_wait(&c.cv, &c.mu);
+    pthread_mutex_unlock(&c.mu);
+    CHECK(c.ok == GALE_OK && c.res == 40, "call from a thread: %d, res %d", c.ok, c.res);
+    CHECK(c.bad == GALE_E_INPUT && strstr(c.msg, "alignment 0") != NULL, "failing call from a thread: %d '%s'",
+          c.bad, c.msg);
+
+    /* Loaded now (the check below can see a module), then really unloaded by dlclose. */
+    again = dlopen(argv[1], RTLD_NOW | RTLD_NOLOAD);
+    CHECK(again != NULL, "RTLD_NOLOAD does not find the loaded module");
+    if (again) dlclose(again);
     CHECK(dlclose(h) == 0, "dlclose: %s", dlerror());
+    again = dlopen(argv[1], RTLD_NOW | RTLD_NOLOAD);
+    CHECK(again == NULL, "%s is still loaded after dlclose (thread-local destructors, unique symbols or "
+          "threads of the module keep it)", argv[1]);
+    if (again) dlclose(again);
+    else printf("after dlclose: %s is unloaded (RTLD_NOLOAD finds nothing)\n", argv[1]);
+    if (base_threads >= 0) {
+        /* the plugin's contexts are gone with it: only main and the caller thread are left */
+        n = threads_settle(base_threads + 1);
+        CHECK(n == base_threads + 1, "%d threads after dlclose, expected %d: contexts not destroyed at unload", n,
+              base_threads + 1);
+    }
+    pthread_mutex_lock(&c.mu);
+    c.stage = 2;
+    pthread_cond_broadcast(&c.cv);
+    pthread_mutex_unlock(&c.mu);
+    pthread_join(tid, NULL);
+
     if (failures) {
         fprintf(stderr, "direct_dlopen: %d of %d checks FAILED\n", failures, checks);
         return 1;

@@ -16,16 +16,21 @@
  * are not gale plugins refused (no entry symbol, NULL info, info too small,
  * NULL api, wrong name, not ELF at all: GALE_E_INVALID); bad names; open by
  * path; info and path of a loaded plugin; handles (close twice, NULL);
- * RTLD_LOCAL (the plugin's symbols are not in the global scope).
+ * RTLD_LOCAL (the plugin's symbols are not in the global scope); unloading
+ * (after calls to the bella plugin from main and from a thread that is still
+ * alive, gale_plugin_close of the last handle really unloads the module:
+ * dlopen(RTLD_NOLOAD) finds nothing).
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "gale.h"
+#include "gale_bella.h"
 #include "gale_plugin.h"
 #include "testutil.h"
 
@@ -273,6 +278,93 @@ static void test_refusals(void)
     }
 }
 
+/* A thread that calls the bella plugin (a success, then a failure) and stays alive
+ * until main has closed the module. */
+typedef struct bella_caller {
+    const gale_bella_api *api;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stage; /* 1: calls made; 2: main is done */
+    gale_status ok, bad;
+    int32_t res;
+} bella_caller;
+
+static const char unload_read[] = "ACGTTGCAAGGCTTACCGATTGACCATGGTACAGTCAGTA"; /* 40 bases */
+
+static gale_status bella_call(const gale_bella_api *api, int32_t begin_h, int32_t *res)
+{
+    const char *t[1];
+    int64_t len[1];
+    gale_bella_scoring sc = {1, -1, -1};
+    gale_bella_seed s;
+    t[0] = unload_read;
+    len[0] = 40;
+    s.begin_h = begin_h, s.end_h = begin_h + 17, s.begin_v = 10, s.end_v = 27;
+    return api->extend(&s, GALE_DIR_BOTH, t, len, t, len, &sc, 1, 7, 17, res, 1, 0, 2);
+}
+
+static void *bella_caller_main(void *arg)
+{
+    bella_caller *c = (bella_caller *)arg;
+    c->ok = bella_call(c->api, 10, &c->res);
+    c->bad = bella_call(c->api, 30, &c->res); /* the seed runs past the read's end */
+    pthread_mutex_lock(&c->mu);
+    c->stage = 1;
+    pthread_cond_broadcast(&c->cv);
+    while (c->stage != 2) pthread_cond_wait(&c->cv, &c->mu);
+    pthread_mutex_unlock(&c->mu);
+    return NULL;
+}
+
+static void test_unload(void)
+{
+    gale_plugin *p = NULL;
+    const gale_plugin_info *info = NULL;
+    const char *where = NULL;
+    char path[2048];
+    int32_t res = 0;
+    bella_caller c;
+    pthread_t tid;
+    void *h;
+
+    set_path(bella_dir);
+    REQUIRE_OK(gale_plugin_open("bella", &p));
+    REQUIRE_OK(gale_plugin_get_info(p, &info));
+    REQUIRE_OK(gale_plugin_get_path(p, &where));
+    snprintf(path, sizeof path, "%s", where);
+    c.api = (const gale_bella_api *)info->api;
+    /* main: a failing call (the message is kept in the plugin's thread-local storage) */
+    CHECK_EQ_I64(bella_call(c.api, 30, &res), GALE_E_INPUT);
+    CHECK_MSG(strstr(c.api->last_error(), "alignment 0") != NULL, "bella's message: %s", c.api->last_error());
+    c.stage = 0;
+    c.res = 0;
+    pthread_mutex_init(&c.mu, NULL);
+    pthread_cond_init(&c.cv, NULL);
+    REQUIRE(pthread_create(&tid, NULL, bella_caller_main, &c) == 0);
+    pthread_mutex_lock(&c.mu);
+    while (c.stage != 1) pthread_cond_wait(&c.cv, &c.mu);
+    pthread_mutex_unlock(&c.mu);
+    CHECK_EQ_I64(c.ok, GALE_OK);
+    CHECK_EQ_I64(c.res, 40);
+    CHECK_EQ_I64(c.bad, GALE_E_INPUT);
+
+    h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+    CHECK_MSG(h != NULL, "RTLD_NOLOAD does not find the loaded %s", path);
+    if (h) dlclose(h);
+    REQUIRE_OK(gale_plugin_close(p));
+    h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+    CHECK_MSG(h == NULL, "%s is still loaded after gale_plugin_close of its last handle", path);
+    if (h) dlclose(h);
+    else printf("  %s: unloaded by gale_plugin_close (RTLD_NOLOAD finds nothing), a caller thread still alive\n",
+                path);
+
+    pthread_mutex_lock(&c.mu);
+    c.stage = 2;
+    pthread_cond_broadcast(&c.cv);
+    pthread_mutex_unlock(&c.mu);
+    pthread_join(tid, NULL);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -291,6 +383,8 @@ int main(int argc, char **argv)
     test_installed_dir();
     printf("refusals:\n");
     test_refusals();
+    printf("unloading:\n");
+    test_unload();
 
     rmdir(tmpdir);
     return tu_finish("plugin_load");
