@@ -191,9 +191,27 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
 #define GALE_P_PATTERN_END_FREE   402
 #define GALE_P_TEXT_BEGIN_FREE    403
 #define GALE_P_TEXT_END_FREE      404
-/* Memory of one full-memory alignment (backtrace codes, one byte per wavefront
- * cell) above which the CPU recomputes it in low-memory (BiWFA) mode, in MiB.
- * Default 256; [1, 2^20]. Results stay optimal; the CIGAR may differ in ties. */
+/* Memory limit of the backtrace of one alignment, in MiB. Default 256;
+ * [1, 2^20]. With GALE_SCOPE_ALIGNMENT a full-memory alignment keeps one byte
+ * of backtrace code per wavefront cell (the result's cells); one whose codes
+ * would exceed the limit is recomputed by the CPU in low-memory (BiWFA) mode
+ * and flagged GALE_RF_LOWMEM (same score; the CIGAR may differ in ties). The
+ * codes never exceed the limit. The limit covers the codes only; the rest of
+ * an alignment's memory, for lengths m and n and penalty s (lib/wfa.h has the
+ * details), with R = max(x, o+e, o2+e2) + 1 and C = 3 (edit: R = 2, C = 1;
+ * two-piece: C = 5):
+ *   wavefronts: at most R*C + 2 arrays of 4-byte offsets, each at most
+ *     m + n + 18 long (about 1.5 times the widest diagonal range, at most
+ *     2 s / min(e, e2) + 1 plus the begin-free lengths, when that is less);
+ *   low-memory mode: instead of the codes, 2 ((R + max(o, o2) + 2) C + 1) + 1
+ *     such arrays, m + n bytes, and at most min(limit, 8 MiB) of codes
+ *     (more only with extreme penalties: see lib/wfa.h);
+ *   GALE_SCOPE_SCORE: the wavefronts only (the limit does not apply);
+ *   and 16 bytes per score, the sequences (m + n bytes) and the CIGAR.
+ * Example: a 1 Mbp pair at the default penalties and limit: codes <= 256 MiB,
+ * wavefronts <= 232 MB (low-memory mode: <= 840 MB), bounds reached only when
+ * the wavefronts span all 2,000,001 diagonals. At 0.4% divergence (s = 28,170):
+ * 201 MB in full memory, 12 MB in low-memory mode, 6.5 MB for the score only. */
 #define GALE_P_MEMORY_LIMIT 405
 /* Expected divergence in per mille (default 100 = 10%; [1, 1000]). Sizes the
  * GPU's per-alignment memory; alignments that exceed it are rescued on the CPU.

@@ -14,24 +14,31 @@
 // The match extension runs on copies of the sequences that end in sentinels,
 // so it checks no bound.
 //
-// Memory of one alignment:
-//  - the ring: R x 5 components x (width of the widest range + slack) x 4 bytes;
+// Memory of one alignment (the bound, with a worked example, is in lib/wfa.h):
+//  - the ring: R scores x the components in use x one int32 array each, plus a
+//    row of nulls. An array covers at most the diagonals [-m - 1, n + kCellPad]
+//    that the cell loops touch (Dir::buffer_span), whatever slack it is given.
 //  - full-memory scope ALIGNMENT: one backtrace byte per cell of M's range per
-//    score (the cells of lib/wfa.h) plus 16 bytes per score. When the codes would
-//    exceed GALE_P_MEMORY_LIMIT MiB, the computation stops and starts again in
-//    low-memory mode (flag GALE_RF_LOWMEM);
+//    score (the cells of lib/wfa.h), in 1 MiB blocks (CodeBuf), plus 16 bytes per
+//    score (CodeRow). The row that would take the codes past GALE_P_MEMORY_LIMIT
+//    MiB is not stored: the computation stops there and starts again in
+//    low-memory mode (flag GALE_RF_LOWMEM). So the codes never exceed the limit,
+//    and an alignment runs in full memory iff its cells are at most the limit.
 //  - low-memory mode (BiWFA): score-only wavefronts from both ends (two rings of
 //    R + max(o, o2) + 2 scores) until they meet, which gives a breakpoint on an
 //    optimal path; both halves are solved the same way, recursively, until a
 //    half's codes are provably small (cells <= (s+1) * (2 s / min(e, e2) + 1)
-//    below the limit, capped at 8 MiB) and it is solved in full memory. The
-//    memory is then O(score) offsets per ring plus the base case plus the
-//    CIGAR; a recursion level holds nothing but its breakpoint. (Extreme
-//    penalties can make a base case of score <= 2 x the meeting margin exceed
-//    the limit: those are solved in full memory anyway.)
+//    below the limit, capped at 8 MiB) and it is solved in full memory, or one
+//    of its sequences is empty (one gap: score only, no codes). The memory is
+//    then the two rings plus the base case plus the CIGAR; a recursion level
+//    holds nothing but its breakpoint. (Extreme penalties can make a base case
+//    of score <= 2 x the meeting margin exceed the limit: those are solved in
+//    full memory anyway.)
 //  - scope SCORE: the ring only.
 //  - both scopes: the sentinel copies of the sequences (Padded; none for tasks
 //    over 16 Mbases).
+// A thread's workspace keeps all this for its next task, except codes or rings
+// over 64 MiB (trim()).
 #include "wfa.h"
 
 #include <algorithm>
@@ -62,30 +69,79 @@ struct CodeRow {
     int32_t lo, hi;  // lo > hi: no range
 };
 
-// The backtrace codes of one alignment, row after row. Not a vector: a row is
-// written once, so zero-filling it first would be wasted, and the cell loops
-// write a little past a row's end (they round its width up to whole vectors);
-// memory that is reserved but never written is not touched either.
+// The backtrace codes of one alignment, row after row, in blocks of 1 MiB.
+// Blocks rather than one array that doubles: growing an array copies it, and
+// while it copies, the old and the new array are both held (with doubling, up to
+// three times the codes). Blocks are never moved, so the codes take
+// ceil(size / 1 MiB) blocks; GALE_P_MEMORY_LIMIT is a whole number of MiB, so
+// codes within the limit take blocks within it. A row is written once, so no
+// block is zero-filled, and memory that is reserved but never written is not
+// touched either. The cell loops write a little past a row's end (they round its
+// width up to whole vectors): a row that fits in its block with that padding is
+// written there directly; any other row (one that reaches past its block) is
+// written to `spill` and copied into the blocks by commit().
 struct CodeBuf {
-    std::unique_ptr<uint8_t[]> mem;
-    size_t cap = 0, size = 0;
-    // A row of w codes, with room to write wpad >= w bytes there.
+    static constexpr unsigned kBlockShift = 20;
+    static constexpr uint64_t kBlock = (uint64_t)1 << kBlockShift;
+    static_assert(kBlock <= ((uint64_t)1 << 20), "a block must divide every memory limit (whole MiB)");
+    std::vector<std::unique_ptr<uint8_t[]>> blocks;
+    std::vector<uint8_t> spill;  // one padded row
+    uint64_t size = 0;           // bytes of codes
+    uint64_t limit = UINT64_MAX; // most bytes of codes allowed (run_to_end sets it)
+    bool over = false;           // a row did not fit under limit (and was not stored)
+    uint64_t spill_off = 0;      // where the row in spill goes (spill_w bytes of it)
+    size_t spill_w = 0;
+
+    void clear(uint64_t max_bytes) {
+        size = 0;
+        limit = max_bytes;
+        over = false;
+        spill_w = 0;
+    }
+    // May a row of w codes be stored? If not, notes that the codes ran over. The
+    // check comes before the row is stored, so the codes never exceed the limit.
+    bool room(uint64_t w) {
+        if (w > limit || size > limit - w) {
+            over = true;
+            return false;
+        }
+        return true;
+    }
+    // A row of w codes (room(w) said yes), with room to write wpad >= w bytes
+    // there; commit() after writing it.
     uint8_t *append(size_t w, size_t wpad) {
-        if (cap - size < wpad) grow(size + wpad);
-        uint8_t *p = mem.get() + size;
+        const uint64_t off = size;
         size += w;
-        return p;
+        while ((uint64_t)blocks.size() << kBlockShift < size) blocks.emplace_back(new uint8_t[kBlock]);
+        const uint64_t in = off & (kBlock - 1);
+        if (w > 0 && in + wpad <= kBlock) return blocks[(size_t)(off >> kBlockShift)].get() + in;
+        if (spill.size() < wpad) spill.resize(wpad);
+        spill_off = off;
+        spill_w = w;
+        return spill.data();
     }
-    void grow(size_t need) {
-        const size_t nc = std::max<size_t>({need, 2 * cap, 4096});
-        std::unique_ptr<uint8_t[]> nm(new uint8_t[nc]);
-        if (size) std::memcpy(nm.get(), mem.get(), size);
-        mem.swap(nm);
-        cap = nc;
+    // Stores the row written to spill, if any, across its blocks.
+    void commit() {
+        uint64_t off = spill_off;
+        const uint8_t *p = spill.data();
+        size_t left = spill_w;
+        while (left) {
+            const uint64_t in = off & (kBlock - 1);
+            const size_t n = (size_t)std::min<uint64_t>(left, kBlock - in);
+            std::memcpy(blocks[(size_t)(off >> kBlockShift)].get() + in, p, n);
+            off += n;
+            p += n;
+            left -= n;
+        }
+        spill_w = 0;
     }
+    uint8_t at(uint64_t off) const { return blocks[(size_t)(off >> kBlockShift)][off & (kBlock - 1)]; }
+    uint64_t reserved() const { return ((uint64_t)blocks.size() << kBlockShift) + spill.capacity(); }
     void release() {
-        mem.reset();
-        cap = size = 0;
+        blocks.clear();
+        blocks.shrink_to_fit();
+        std::vector<uint8_t>().swap(spill);
+        clear(UINT64_MAX);
     }
 };
 
@@ -298,6 +354,23 @@ public:
         for (int i = 0; i < R * kComps; ++i) ring[i].has = false;
     }
 
+    // Bytes held by the buffers of the ring and of the null row.
+    uint64_t held() const {
+        uint64_t b = nullbuf.capacity();
+        for (const Wave &w : ring) b += w.buf.capacity();
+        return b * sizeof(int32_t);
+    }
+    void release() {
+        for (Wave &w : ring) {
+            std::vector<int32_t>().swap(w.buf);
+            w.has = false;
+            w.base = 0;
+            w.ilo = 0;
+            w.ihi = -1;
+        }
+        std::vector<int32_t>().swap(nullbuf);
+    }
+
     Wave &slot(int64_t sc, int c) { return ring[(size_t)(sc % R) * kComps + c]; }
     Wave *get(int64_t sc, int c) {
         if (sc < 0 || sc > s || sc <= s - R) return nullptr;
@@ -334,9 +407,10 @@ public:
             dst(g, 0, 0, 0)[0] = 0;
         }
         cells += (uint64_t)(hi - lo + 1);
-        if (codes) {
+        if (codes && codes->room((uint64_t)(hi - lo + 1))) {
             rows->push_back(CodeRow{codes->size, lo, hi});
             std::memset(codes->append((size_t)(hi - lo + 1), (size_t)(hi - lo + 1)), 0, (size_t)(hi - lo + 1));
+            codes->commit();
         }
         extend_m(M);
     }
@@ -360,14 +434,26 @@ public:
     }
 
 private:
+    // Every diagonal a cell loop reads or writes lies in [-m - 1, n + kCellPad]:
+    // ranges are clamped to [-m, n], a loop writes up to kCellPad - 1 diagonals
+    // past hi and reads one more on each side. A buffer gets slack beyond what a
+    // score needs (so that a widening range rarely reallocates) but never beyond
+    // that window, so one buffer holds at most m + n + kCellPad + 2 offsets. (A
+    // request outside the window would still be covered whole.)
+    void buffer_span(int64_t lo, int64_t hi, int64_t &blo, int64_t &bhi) const {
+        const int64_t slack = 16 + (hi - lo + 1) / 4;
+        blo = std::max<int64_t>(lo - slack, std::min<int64_t>(lo, -(int64_t)m - 1));
+        bhi = std::min<int64_t>(hi + slack, std::max<int64_t>(hi, (int64_t)n + kCellPad));
+    }
+
     // Output buffer of w over [lo, hi], writable up to diagonal top >= hi; w
     // becomes that range.
     int32_t *dst(Wave &w, int32_t lo, int32_t hi, int64_t top) {
-        const int64_t width = top - lo + 1;
         if (lo < w.base || top >= w.base + (int64_t)w.buf.size()) {
-            const int64_t slack = 16 + width / 4;
-            w.base = (int64_t)lo - slack;
-            w.buf.assign((size_t)(width + 2 * slack), kNull);
+            int64_t blo, bhi;
+            buffer_span(lo, top, blo, bhi);
+            w.base = blo;
+            w.buf.assign((size_t)(bhi - blo + 1), kNull);
         }
         w.has = true;
         w.lo = lo;
@@ -379,8 +465,13 @@ private:
         return w.at(lo);
     }
 
+    // Width: at most m + n + kCellPad + 2 (a padded range and one diagonal on each
+    // side), and so is the buffer.
     void ensure_nullbuf(int64_t width) {
-        if ((int64_t)nullbuf.size() < width) nullbuf.assign((size_t)(width + width / 4 + 16), kNull);
+        if ((int64_t)nullbuf.size() < width)
+            nullbuf.assign((size_t)std::max<int64_t>(width, std::min<int64_t>(width + width / 4 + 16,
+                                                                               (int64_t)m + n + kCellPad + 2)),
+                           kNull);
     }
 
     // Pointer p with p[i] = the source's offset on diagonal wlo + i, nulls outside
@@ -389,10 +480,9 @@ private:
         if (!w) return nullbuf.data();
         if (wlo < w->base || whi >= w->base + (int64_t)w->buf.size()) {
             // Grow: keep the range's values, nulls everywhere else.
-            const int64_t lo = std::min<int64_t>(wlo, w->lo), hi = std::max<int64_t>(whi, w->hi);
-            const int64_t slack = 16 + (hi - lo + 1) / 4;
-            std::vector<int32_t> nb((size_t)(hi - lo + 1 + 2 * slack), kNull);
-            const int64_t nbase = lo - slack;
+            int64_t nbase, ntop;
+            buffer_span(std::min<int64_t>(wlo, w->lo), std::max<int64_t>(whi, w->hi), nbase, ntop);
+            std::vector<int32_t> nb((size_t)(ntop - nbase + 1), kNull);
             std::memcpy(nb.data() + (w->lo - nbase), w->at(w->lo), sizeof(int32_t) * (size_t)(w->hi - w->lo + 1));
             w->buf.swap(nb);
             w->base = nbase;
@@ -492,15 +582,23 @@ private:
             w.has = rk[c];
             if (rk[c]) { w.lo = rl[c]; w.hi = rh[c]; }
         }
+        // A row that would take the codes past their limit is not stored, but the
+        // score is still computed in full (without codes), so that the attempt
+        // stops with the same score and cells whether or not codes are kept;
+        // run_to_end then gives up.
         uint8_t *__restrict code = nullptr;
-        if (codes) {
+        if (codes && codes->room((uint64_t)W)) {
             rows->push_back(CodeRow{codes->size, lo, hi});
             code = codes->append((size_t)W, (size_t)Wp);
         }
         const uint32_t un = (uint32_t)n, um = (uint32_t)m;
         const int32_t iW = (int32_t)Wp;
-        if (code) affine_cells<TWO, true>(iW, lo, un, um, pMx, pMo, pDe, pIe, pMo2, pD2e, pI2e, oM, oD1, oI1, oD2, oI2, code);
-        else affine_cells<TWO, false>(iW, lo, un, um, pMx, pMo, pDe, pIe, pMo2, pD2e, pI2e, oM, oD1, oI1, oD2, oI2, code);
+        if (code) {
+            affine_cells<TWO, true>(iW, lo, un, um, pMx, pMo, pDe, pIe, pMo2, pD2e, pI2e, oM, oD1, oI1, oD2, oI2, code);
+            codes->commit();
+        } else {
+            affine_cells<TWO, false>(iW, lo, un, um, pMx, pMo, pDe, pIe, pMo2, pD2e, pI2e, oM, oD1, oI1, oD2, oI2, code);
+        }
         return true;
     }
 
@@ -523,9 +621,10 @@ private:
         int32_t *__restrict oM = dst(slot(s, cM), lo, hi, top);
         const uint32_t un = (uint32_t)n, um = (uint32_t)m;
         const int32_t iW = (int32_t)Wp;
-        if (codes) {
+        if (codes && codes->room((uint64_t)W)) {  // as in step_affine
             rows->push_back(CodeRow{codes->size, lo, hi});
             edit_cells<true>(iW, lo, un, um, pM, oM, codes->append((size_t)W, (size_t)Wp));
+            codes->commit();
         } else {
             edit_cells<false>(iW, lo, un, um, pM, oM, nullptr);
         }
@@ -676,13 +775,38 @@ struct WfaWorkspace {
 
 namespace {
 
-// Runs d (already set up) to the end. With codes, gives up (returns false) once
-// they would exceed max_codes bytes. ce: end component (end-to-end only).
+// A workspace lives as long as its worker thread and serves all its tasks, so
+// what one large task allocated would stay held; past this many bytes the codes
+// and the rings are given back after the task instead (the next large task
+// allocates them again, at a cost small next to its alignment).
+constexpr uint64_t kKeepBytes = (uint64_t)64 << 20;
+
+void trim(WfaWorkspace &ws) {
+    if (ws.codes.reserved() + ws.rows.capacity() * sizeof(CodeRow) > kKeepBytes) {
+        ws.codes.release();
+        std::vector<CodeRow>().swap(ws.rows);
+    }
+    if (ws.fwd.held() + ws.rev.held() > kKeepBytes) {
+        ws.fwd.release();
+        ws.rev.release();
+    }
+}
+
+// Runs d (already set up) to the end. With codes (cleared here), gives up
+// (returns false) at the first score whose row would take them over max_codes
+// bytes; that score is computed (without codes) first, so d.s and d.cells include
+// it. So an alignment runs in full memory iff its cells (the sum of M's widths
+// over scores 0 .. its score, lib/wfa.h) are at most max_codes. ce: end component
+// (end-to-end only).
 bool run_to_end(Dir &d, int ce, int64_t pe, int64_t te, CodeBuf *codes, std::vector<CodeRow> *rows,
                 uint64_t max_codes, int32_t &k_end, int32_t &h_end) {
+    if (codes) {
+        codes->clear(max_codes);
+        rows->clear();
+    }
     d.init(codes, rows);
     for (;;) {
-        if (codes && codes->size > max_codes) return false;
+        if (codes && codes->over) return false;
         if (find_end(d, ce, pe, te, k_end, h_end)) return true;
         d.step(codes, rows);
     }
@@ -702,7 +826,7 @@ int32_t backtrace(const Dir &d, const CodeBuf &codes, const std::vector<CodeRow>
         const CodeRow &r = rows[(size_t)sc];
         if (kk < r.lo || kk > r.hi) fail(GALE_E_INTERNAL, "WFA backtrace left the wavefront (s %lld, k %lld)",
                                          (long long)sc, (long long)kk);
-        return codes.mem[r.off + (uint64_t)(kk - r.lo)];
+        return codes.at(r.off + (uint64_t)(kk - r.lo));
     };
     auto gap_piece = [&](int comp, int32_t &o, int32_t &e, uint8_t &bit, int &dk, uint32_t &opcode) {
         const bool two = comp == cD2 || comp == cI2;
@@ -894,10 +1018,22 @@ private:
         const int64_t n = h1 - h0, m = v1 - v0;
         Dir &d = ws_.fwd;
         d.setup(t_.v + v0, t_.h + h0, (int32_t)m, (int32_t)n, nmis_, q_, R_, cs, 0, 0);
-        ws_.codes.size = 0;
-        ws_.rows.clear();
-        int32_t k_end, h_end;
-        run_to_end(d, ce, 0, 0, &ws_.codes, &ws_.rows, UINT64_MAX, k_end, h_end);
+        int32_t k_end = 0, h_end = 0;
+        if (n == 0 || m == 0) {
+            // One sequence is empty: the path is one gap whatever the codes say
+            // (pieces of it merge in the CIGAR), so only its score is needed, and
+            // the wavefronts run without codes. With codes this half would take
+            // about L^2 / 4 bytes for a gap of L bases at e = 2 (128 MB for the
+            // 16 kbp half of a 64 kbp insertion), far past the memory limit.
+            if (!run_to_end(d, ce, 0, 0, nullptr, nullptr, 0, k_end, h_end) || k_end != n - m || h_end != n)
+                fail(GALE_E_INTERNAL, "WFA low-memory gap half did not reach its end");
+            cells += d.cells;
+            push_op(cigar, n ? 2u : 1u, (uint64_t)(n + m));
+            return d.s;
+        }
+        // Unbounded codes: any other base case is small by construction (solve()).
+        if (!run_to_end(d, ce, 0, 0, &ws_.codes, &ws_.rows, UINT64_MAX, k_end, h_end))
+            fail(GALE_E_INTERNAL, "WFA low-memory base case ran out of code room");
         cells += d.cells;
         const int64_t score = d.s;
         const int32_t k0 = backtrace(d, ws_.codes, ws_.rows, ce, d.s, k_end, ws_.ops);
@@ -954,12 +1090,11 @@ void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, WfaWorksp
         const bool free_begin = f.pb > 0 || f.tb > 0;
         r.h_begin = free_begin ? -1 : 0;
         r.v_begin = free_begin ? -1 : 0;
+        trim(*ws);
         return;
     }
 
     const uint64_t limit = (uint64_t)p.memory_limit_mib << 20;
-    ws->codes.size = 0;
-    ws->rows.clear();
     if (run_to_end(d, cM, f.pe, f.te, &ws->codes, &ws->rows, limit, k_end, h_end)) {
         r.cells = d.cells;
         r.score = signed_score(d.s);
@@ -975,11 +1110,7 @@ void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, WfaWorksp
         r.v_begin = std::max<int64_t>(-k0, 0);
         r.h_end = he;
         r.v_end = ve;
-        // Give the code memory back after a large alignment.
-        if (ws->codes.cap > ((size_t)64 << 20)) {
-            ws->codes.release();
-            std::vector<CodeRow>().swap(ws->rows);
-        }
+        trim(*ws);
         return;
     }
 
@@ -1026,6 +1157,7 @@ void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, WfaWorksp
     r.v_end = ve;
     std::vector<uint8_t>().swap(ws->prev);
     std::vector<uint8_t>().swap(ws->trev);
+    trim(*ws);
 }
 
 void wfa_workspace_free(WfaWorkspace *ws) { delete ws; }

@@ -17,9 +17,19 @@
 //      both spans, both scopes, both N policies (GALE_N_MISMATCH: WFA2 compares
 //      bytes, so there only the DP is a reference); seed printed, GALE_TEST_SEED
 //      reproduces.
+//      About 4% of them (batches of their own) run under GALE_P_MEMORY_LIMIT = 1
+//      with longer, noisier pairs, both metrics and both spans in turn.
 //   3. low-memory mode forced (GALE_P_MEMORY_LIMIT = 1) on long noisy pairs: flag
 //      GALE_RF_LOWMEM, same score as WFA2, valid CIGAR that rescores exactly.
-//   4. 40% divergence pairs of a few kbp; a 1 Mbp pair (GALE_TEST_SCALE >= 1 only).
+//   4. 40% divergence pairs of a few kbp; a 1 Mbp pair (GALE_TEST_SCALE >= 1 only),
+//      once with the default limit and once forced into low-memory mode.
+//   5. the memory limit's boundary: pairs whose codes need exactly the limit, or
+//      one score's row more, or the widest ones just under and over it.
+// Wherever the optimal penalty s is known (WFA2 or the DP), the memory accounting
+// is checked against code_bytes(), which recomputes the bytes of backtrace codes
+// of a full-memory alignment from lib/wfa.h's range rules alone: with scope
+// ALIGNMENT the alignment is flagged GALE_RF_LOWMEM iff they exceed the limit;
+// otherwise (and always with scope SCORE) cells equals them exactly.
 // Exit 1 on any failure.
 extern "C" {
 #include "utils/commons.h"
@@ -220,7 +230,68 @@ int64_t empty_penalty(const Params &p, const Pair &q) {
     return wc_gap(&w, left);
 }
 
+// Bytes of backtrace codes that a full-memory alignment of penalty S needs, from
+// the definitions in lib/wfa.h and gale.h only: one byte per cell of M's diagonal
+// range at every score 0 .. S, where the ranges follow from the penalties, the
+// lengths and the begin-free lengths alone (not from the sequences):
+//   s = 0:  M = [-min(pb, m), min(tb, n)]
+//   edit:   M[s] = M[s-1] widened by one diagonal on each side
+//   affine: D[s] = hull(M[s-o-e], D[s-e]) + 1, I[s] = hull(M[s-o-e], I[s-e]) - 1
+//           (two-piece: the same with o2, e2), each clamped to [-m, n];
+//           M[s] = hull(M[s-x], the gap ranges at s).
+// It is also what cells must be (lib/wfa.h: the sum of M's widths).
+uint64_t code_bytes(const Params &p, int64_t m, int64_t n, int64_t S) {
+    struct Rg {
+        bool has = false;
+        int64_t lo = 0, hi = -1;
+    };
+    enum { M, D1, I1, D2, I2, NC };
+    const bool edit = p.kind == GALE_EDIT, two = p.two();
+    std::vector<Rg> rg((size_t)(S + 1) * NC);
+    auto at = [&](int64_t s, int c) -> Rg { return s < 0 ? Rg{} : rg[(size_t)s * NC + c]; };
+    auto hull = [](Rg a, Rg b) {
+        if (!a.has) return b;
+        if (!b.has) return a;
+        return Rg{true, std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
+    };
+    auto clamp = [&](Rg a, int64_t shift) {
+        if (!a.has) return a;
+        a.lo = std::max(a.lo + shift, -m);
+        a.hi = std::min(a.hi + shift, n);
+        if (a.lo > a.hi) a.has = false;
+        return a;
+    };
+    uint64_t total = 0;
+    for (int64_t s = 0; s <= S; ++s) {
+        Rg *r = &rg[(size_t)s * NC];
+        if (s == 0) {
+            r[M] = Rg{true, -std::min(p.pb, m), std::min(p.tb, n)};
+        } else if (edit) {
+            Rg w = at(s - 1, M);
+            if (w.has) {
+                w.lo -= 1;
+                w.hi += 1;
+            }
+            r[M] = clamp(w, 0);
+        } else {
+            r[D1] = clamp(hull(at(s - p.o - p.e, M), at(s - p.e, D1)), +1);
+            r[I1] = clamp(hull(at(s - p.o - p.e, M), at(s - p.e, I1)), -1);
+            if (two) {
+                r[D2] = clamp(hull(at(s - p.o2 - p.e2, M), at(s - p.e2, D2)), +1);
+                r[I2] = clamp(hull(at(s - p.o2 - p.e2, M), at(s - p.e2, I2)), -1);
+            }
+            r[M] = hull(hull(at(s - p.x, M), hull(r[D1], r[I1])), hull(r[D2], r[I2]));
+        }
+        if (r[M].has) total += (uint64_t)(r[M].hi - r[M].lo + 1);
+    }
+    return total;
+}
+
+int64_t limit_bytes(const Params &p) { return (p.memory_limit ? p.memory_limit : 256) << 20; }
+
 gale_ctx *g_ctx = nullptr;
+long g_lowmem = 0;  // results flagged GALE_RF_LOWMEM so far
+long g_lowmem_by[2][2] = {{0, 0}, {0, 0}};  // the same by [edit][ends-free]
 
 // Runs pairs through one batch with parameters p; checks each result.
 void run_batch(const Params &p, const std::vector<Pair> &pairs, const char *what, bool expect_lowmem = false) {
@@ -271,12 +342,32 @@ void run_batch(const Params &p, const std::vector<Pair> &pairs, const char *what
         // References.
         const int64_t ref = (m == 0 || n == 0) ? empty_penalty(p, q) : wfa2_penalty(p, q, true);
         if (ref >= 0) EXPECT(pen == ref, "%s: penalty %lld, WFA2-lib %lld", ctx.c_str(), (long long)pen, (long long)ref);
+        int64_t dp = -1;
         if (m * n <= 60000) {
-            const int64_t dp = wc_dp_penalty(q.pattern.data(), m, q.text.data(), n, &w);
+            dp = wc_dp_penalty(q.pattern.data(), m, q.text.data(), n, &w);
             EXPECT(pen == dp, "%s: penalty %lld, DP %lld", ctx.c_str(), (long long)pen, (long long)dp);
         }
-        EXPECT(!expect_lowmem || (r.flags & GALE_RF_LOWMEM), "%s: low-memory mode expected (flags %u)", ctx.c_str(),
-               r.flags);
+        const bool lowmem = (r.flags & GALE_RF_LOWMEM) != 0;
+        g_lowmem += lowmem;
+        g_lowmem_by[p.kind == GALE_EDIT][p.ends_free()] += lowmem;
+        EXPECT(!expect_lowmem || lowmem, "%s: low-memory mode expected (flags %u)", ctx.c_str(), r.flags);
+        // Memory accounting, from the reference penalty (not gale's).
+        const int64_t S = ref >= 0 ? ref : dp;
+        if (S >= 0) {
+            const uint64_t need = code_bytes(p, m, n, S), lim = (uint64_t)limit_bytes(p);
+            if (p.scope == GALE_SCOPE_SCORE) {
+                EXPECT(!lowmem, "%s: low-memory flag with scope SCORE", ctx.c_str());
+            } else {
+                EXPECT(lowmem == (need > lim), "%s: codes need %llu bytes, limit %llu, but low-memory flag %d",
+                       ctx.c_str(), (unsigned long long)need, (unsigned long long)lim, (int)lowmem);
+            }
+            // In low-memory mode cells count the abandoned full-memory attempt (past
+            // the limit) and both directions of the recomputation.
+            if (lowmem) EXPECT(r.cells > lim, "%s: low-memory cells %llu within the limit %llu", ctx.c_str(),
+                               (unsigned long long)r.cells, (unsigned long long)lim);
+            else EXPECT(r.cells == need, "%s: cells %llu, the ranges give %llu", ctx.c_str(),
+                        (unsigned long long)r.cells, (unsigned long long)need);
+        }
         EXPECT(r.cells > 0, "%s: no cells counted", ctx.c_str());
         EXPECT(r.score_left == 0 && r.score_right == 0, "%s: score_left/right not 0", ctx.c_str());
         if (p.scope == GALE_SCOPE_ALIGNMENT) {
@@ -393,6 +484,64 @@ void edge_cases() {
     printf("wfa_wfa2: edge cases: %zu pairs x %d parameter sets\n", pairs.size(), n_sets + 2);
 }
 
+// The memory limit's boundary, on pairs with nothing in common (A^L against C^L;
+// end-to-end unless said otherwise), where the codes grow steadily with L.
+//  - edit: the distance is L and M's range at score s is [-s, s], so the codes
+//    take (L + 1)^2 bytes, by hand: L = 1023 needs exactly 1 MiB (full memory, the
+//    limit is inclusive) and L = 1024 needs 1 MiB + 2,049 (low memory); likewise
+//    for 2 MiB (L = 1447 and 1448). code_bytes() must agree with that.
+//  - gap-affine, two-piece and ends-free edit: the largest L whose codes
+//    (code_bytes() with WFA2's penalty) fit 1 MiB runs in full memory, L + 1 in
+//    low memory.
+// run_batch checks the flag, the cells and the scores; here we check that each
+// case really sits where it should.
+void memory_limit_boundary() {
+    auto pair_of = [](int64_t L) { return Pair{std::string((size_t)L, 'A'), std::string((size_t)L, 'C')}; };
+    auto run_one = [&](const Params &p, int64_t L, bool low, const char *what) {
+        const long before = g_lowmem;
+        run_batch(p, {pair_of(L)}, what, low);
+        EXPECT((g_lowmem > before) == low, "%s: L %lld: low-memory %d, expected %d", what, (long long)L,
+               (int)(g_lowmem > before), (int)low);
+    };
+    Params ed;
+    ed.kind = GALE_EDIT;
+    for (int64_t mib : {1, 2}) {
+        ed.memory_limit = mib;
+        const int64_t lim = mib << 20;
+        int64_t L = 0;
+        while ((L + 2) * (L + 2) <= lim) ++L;  // the largest L with (L + 1)^2 <= lim
+        EXPECT(code_bytes(ed, L, L, L) == (uint64_t)((L + 1) * (L + 1)), "edit L %lld: code_bytes %llu",
+               (long long)L, (unsigned long long)code_bytes(ed, L, L, L));
+        EXPECT(mib != 1 || ((L + 1) * (L + 1) == lim && L == 1023), "edit: L %lld for 1 MiB", (long long)L);
+        run_one(ed, L, false, "boundary-edit-under");
+        run_one(ed, L + 1, true, "boundary-edit-over");
+    }
+
+    Params af;  // x = 4, o = 6, e = 2
+    af.memory_limit = 1;
+    Params a2 = af;
+    a2.o2 = 20;
+    a2.e2 = 1;
+    Params ef = ed;
+    ef.memory_limit = 1;
+    ef.tb = 40;
+    ef.pe = 25;
+    for (const Params *pp : {&af, &a2, &ef}) {
+        const Params &p = *pp;
+        auto need = [&](int64_t L) { return code_bytes(p, L, L, wfa2_penalty(p, pair_of(L), true)); };
+        // Bisection for the largest L whose codes fit the limit (they grow with L).
+        int64_t lo = 1, hi = 4096;
+        EXPECT(need(lo) <= (uint64_t)limit_bytes(p) && need(hi) > (uint64_t)limit_bytes(p), "%s: bad bracket",
+               p.str().c_str());
+        while (hi - lo > 1) {
+            const int64_t mid = (lo + hi) / 2;
+            (need(mid) <= (uint64_t)limit_bytes(p) ? lo : hi) = mid;
+        }
+        run_one(p, lo, false, "boundary-under");
+        run_one(p, lo + 1, true, "boundary-over");
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -410,12 +559,23 @@ int main() {
     edge_cases();
     printf("wfa_wfa2: edge cases done (%.1f s)\n", secs());
 
-    // Random pairs: batches of 20 sharing a parameter set.
+    // Random pairs: batches of 20 sharing a parameter set. Every 25th batch (4%)
+    // runs under the smallest memory limit (1 MiB), with alignment scope and half
+    // of its pairs long and noisy enough to need more codes than that; those
+    // batches take edit and gap-affine, end-to-end and ends-free in turn.
     const long target = std::max<long>(200, (long)(10000 * sc));
-    long done = 0, long_pairs = 0;
+    long done = 0, long_pairs = 0, batches = 0, tiny_pairs = 0;
+    const long lowmem_before = g_lowmem;
+    long by_before[2][2];
+    memcpy(by_before, g_lowmem_by, sizeof by_before);
     while (done < target) {
-        const int kind = r.chance(0.65) ? GALE_WFA : GALE_EDIT;
+        const bool tiny = batches % 25 == 12;
+        const int kind = tiny ? ((batches / 25) % 2 ? GALE_EDIT : GALE_WFA) : r.chance(0.65) ? GALE_WFA : GALE_EDIT;
         Params p = random_params(r, kind);
+        // Low-memory mode compares every new wavefront with the other direction's
+        // last R + max(o, o2) + 2 scores, so its time grows with o2: keep o2 near o
+        // under the tiny limit (part 3 takes any).
+        if (tiny && p.two() && p.o2 > p.o + 10) p.o2 = p.o + r.range(1, 10);
         std::vector<Pair> pairs;
         int64_t maxlen = 0;
         for (int j = 0; j < 20; ++j) {
@@ -423,28 +583,75 @@ int main() {
             // Lengths: 87% up to 300, 12% up to 2,000 (divergence up to 30%), 1% up to
             // 20,000 (up to 5%: WFA2's time grows with the square of the penalty).
             int64_t len = u < 0.87 ? r.range(0, 300) : u < 0.99 ? r.range(300, 2000) : r.range(2000, 20000);
-            const bool lng = len > 2000;
+            // Under the tiny limit, every other pair is long and noisy enough for
+            // about 1 to 10 MiB of codes at most penalties: gap-affine 800 to 2,000
+            // bases at 8 to 20%, edit (whose codes grow more slowly with length)
+            // 2,500 to 4,000 at 20 to 30%. Low-memory mode costs many times full
+            // memory (30x and more at 2 kbp), so no pair there is longer than that.
+            const bool big = tiny && j % 2;
+            if (big) len = kind == GALE_EDIT ? r.range(2500, 4000) : r.range(800, 2000);
+            else if (tiny && len > 2000) len = r.range(300, 2000);
+            const bool lng = len > 2000 && !tiny;
             long_pairs += lng;
-            const double rate = r.range(0, lng ? 5 : 30) / 100.0;
+            const double rate =
+                (big ? (kind == GALE_EDIT ? r.range(20, 30) : r.range(8, 20)) : r.range(0, lng ? 5 : 30)) / 100.0;
             pairs.push_back(random_pair(r, len, rate, !lng));
             maxlen = std::max(maxlen, len);
         }
-        set_random_free(r, p, maxlen / 2);
-        run_batch(p, pairs, "random");
+        if (tiny) {
+            p.memory_limit = 1;
+            p.scope = GALE_SCOPE_ALIGNMENT;
+            // Ends-free in every other tiny batch of each metric (low-memory mode
+            // takes another path there: it searches the end and the begin first).
+            if ((batches / 50) % 2) {
+                const int64_t top = std::max<int64_t>(maxlen / 6, 1);
+                int64_t *f[4] = {&p.pb, &p.pe, &p.tb, &p.te};
+                for (int64_t *x : f) *x = r.range(0, top);
+                *f[r.range(0, 3)] = r.range(1, top);  // at least one free end
+            }
+            tiny_pairs += (long)pairs.size();
+        } else {
+            set_random_free(r, p, maxlen / 2);
+        }
+        run_batch(p, pairs, tiny ? "random-1MiB" : "random");
         done += (long)pairs.size();
+        ++batches;
     }
-    printf("wfa_wfa2: %ld random pairs (%ld longer than 2 kbp) (%.1f s)\n", done, long_pairs, secs());
+    long by[2][2];
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j) by[i][j] = g_lowmem_by[i][j] - by_before[i][j];
+    printf("wfa_wfa2: %ld random pairs (%ld longer than 2 kbp; %ld under a 1 MiB limit, %ld in low-memory mode: "
+           "gap-affine %ld + %ld ends-free, edit %ld + %ld ends-free) (%.1f s)\n",
+           done, long_pairs, tiny_pairs, g_lowmem - lowmem_before, by[0][0], by[0][1], by[1][0], by[1][1], secs());
+    // The tiny batches must really reach low-memory mode, in all four combinations
+    // (at full scale each gets 5 batches of 10 long pairs, about half of them over
+    // 1 MiB; fewer at penalties that keep the codes small, such as e = 6).
+    if (sc >= 1.0)
+        for (int i = 0; i < 2; ++i)
+            for (int j = 0; j < 2; ++j)
+                EXPECT(by[i][j] >= 5, "only %ld random %s %s pairs in low-memory mode", by[i][j],
+                       i ? "edit" : "gap-affine", j ? "ends-free" : "end-to-end");
 
     // Low-memory mode, forced.
     {
-        const int n_low = std::max(2, (int)(4 * sc));
+        // Both metrics, end-to-end and ends-free.
+        const int n_low = std::max(4, (int)(4 * sc));
         for (int i = 0; i < n_low; ++i) {
-            Params p = random_params(r, i % 3 == 2 ? GALE_EDIT : GALE_WFA);
+            Params p = random_params(r, (i / 2) % 2 ? GALE_EDIT : GALE_WFA);
             p.scope = GALE_SCOPE_ALIGNMENT;
             p.memory_limit = 1;
             if (i % 2) { p.pb = 200; p.te = 300; p.tb = 50; }
-            // Long enough and noisy enough for > 1 MiB of codes.
-            std::vector<Pair> pairs = {random_pair(r, 3000 + r.range(0, 3000), 0.2 + r.range(0, 10) / 100.0, false)};
+            // Long enough and noisy enough for > 1 MiB of codes: edit 3 to 6 kbp;
+            // gap-affine 1.5 to 3 kbp (low-memory mode takes seconds there with a
+            // large o2). Where WFA2 gives the penalty, a pair whose codes would
+            // still fit is made twice as long, so that the mode is always reached.
+            const double rate = 0.2 + r.range(0, 10) / 100.0;
+            int64_t len = p.kind == GALE_EDIT ? r.range(3000, 6000) : r.range(1500, 3000);
+            std::vector<Pair> pairs = {random_pair(r, len, rate, false)};
+            for (int64_t S; (S = wfa2_penalty(p, pairs[0], true)) >= 0 &&
+                            code_bytes(p, (int64_t)pairs[0].pattern.size(), (int64_t)pairs[0].text.size(), S) <=
+                                (uint64_t)limit_bytes(p);)
+                pairs[0] = random_pair(r, len *= 2, rate, false);
             run_batch(p, pairs, "lowmem", true);
         }
         printf("wfa_wfa2: %d low-memory pairs (%.1f s)\n", n_low, secs());
@@ -467,13 +674,23 @@ int main() {
         p.scope = GALE_SCOPE_ALIGNMENT;
         std::vector<Pair> pairs = {random_pair(r, 1000000, 0.002, false)};
         pairs[0].pattern.erase(std::remove(pairs[0].pattern.begin(), pairs[0].pattern.end(), 'N'), pairs[0].pattern.end());
-        run_batch(p, pairs, "1Mbp");
+        const long low0 = g_lowmem;
+        run_batch(p, pairs, "1Mbp");  // the default limit: the flag as code_bytes() says
+        const bool default_low = g_lowmem > low0;
+        // Forced into low-memory mode: the long BiWFA recursion, checked like any other.
+        Params pl = p;
+        pl.memory_limit = 1;
+        run_batch(pl, pairs, "1Mbp-lowmem", true);
         Params e;
         e.kind = GALE_EDIT;
         e.scope = GALE_SCOPE_SCORE;
         run_batch(e, pairs, "1Mbp-edit");
-        printf("wfa_wfa2: 1 Mbp pair (%.1f s)\n", secs());
+        printf("wfa_wfa2: 1 Mbp pair (default limit: %s memory; then forced low memory) (%.1f s)\n",
+               default_low ? "low" : "full", secs());
     }
+
+    memory_limit_boundary();
+    printf("wfa_wfa2: memory limit boundary (%.1f s)\n", secs());
 
     REQUIRE_OK(gale_ctx_destroy(g_ctx));
     if (failures) {
