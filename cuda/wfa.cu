@@ -8,9 +8,9 @@
 // from 2-bit packed sequences (an N mask is read only for tasks that hold an N);
 // persistent groups take the next alignment off an atomic counter. Groups are a
 // warp (4 independent warps per block) for wavefronts up to kWarpCap diagonals,
-// else a block of 256 threads (pick_group). The backtrace is walked on the
-// GPU by one thread (start diagonal and ops); the host rebuilds the CIGAR with
-// wfa_replay().
+// else a block of 128 threads (score scope) or 256 (pick_group). The backtrace is
+// walked on the GPU by one thread (start diagonal and ops); the host rebuilds the
+// CIGAR with wfa_replay().
 //
 // The kernel is bound by memory latency: a cell reads five offsets from the rings,
 // then the sequence words of its first extension step, and writes three offsets.
@@ -328,11 +328,15 @@ void wfa_run(Device *dev, WfaJob &job) {
         for (int ti = 0; ti < 3; ++ti) res_groups[o16][ti] = resident(o16 != 0, ti == 0 ? 32 : ti == 1 ? 256 : 128);
     auto groups_of = [&](bool o16, int threads) { return res_groups[o16 ? 1 : 0][threads == 32 ? 0 : threads == 256 ? 1 : 2]; };
     // Threads per alignment: a warp for narrow windows (no block barrier, 4 x more
-    // alignments per block), else 256 threads. (512 measured slower at 10 kbp: half
-    // the alignments in flight, and the kernel is latency-bound, not L2-bound.)
+    // alignments per block); else 128 threads for scores alone and 256 with codes.
+    // Measured on an H200 at 10 kbp (bench/RESULTS.md, steps 6 and 11): score kernels
+    // 0.155 s with 128 threads against 0.169 s with 256 (twice the alignments in flight,
+    // half the per-score work per cell); with codes 128 threads took 0.387 s against
+    // 0.198 s, since each of twice the units then holds half the code memory and more
+    // tasks need the second pass. 512 was slower than 256.
     auto pick_group = [&](int32_t cap) -> int {
         if (force_threads == 32 || force_threads == 128 || force_threads == 256) return force_threads;
-        return cap <= kWarpCap ? 32 : 256;
+        return cap <= kWarpCap ? 32 : codes ? 256 : 128;
     };
 
     // Estimates. An estimate depends on the two lengths only, and tasks of a batch
