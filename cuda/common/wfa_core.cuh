@@ -51,7 +51,7 @@ constexpr int kComps = 5;
 // kNoHi}: then hull, shift and clamp need no emptiness tests (hull's min/max leave
 // the sentinel out, a shift by a few diagonals keeps it empty, clamp maps every
 // empty result back to it). The kernel computes these at every score on every
-// thread, so their branches were a tenth of its instructions.
+// thread, and their tests were about a tenth of its instructions (ncu, bench/RESULTS.md).
 struct Range {
     int32_t lo, hi;  // empty when lo > hi
 };
@@ -398,8 +398,8 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
     // Ring slots. Score s lives in slot s % len of a ring of len scores; the loop
     // keeps s's slots (sm, sd, sd2) and steps them by one per score, and every row it
     // reads is d in [1, len) scores back, one conditional add away. (An integer
-    // remainder by a run-time length costs ~20 instructions; the rows of one score
-    // took 19 of them, per thread, more than its cells cost in narrow wavefronts.)
+    // remainder by a run-time length costs ~20 instructions, and one score took 19
+    // of them on every thread.)
     auto back = [](int32_t slot, int32_t d, int32_t len) { return slot >= d ? slot - d : slot - d + len; };
     auto step = [](int32_t slot, int32_t len) { return slot + 1 == len ? 0 : slot + 1; };
     int32_t s = 0, sm = 0, sd = 0, sd2 = 0;  // the current score and its slots in the rings of M, D1/I1, D2/I2
