@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa|sweep]    (default all; wfa: the wavefront benchmark alone;
+#   tools/device/run.sh [all|test|bench|wfa|sweep|cli]    (default all; wfa: the wavefront benchmark alone;
+#   cli: the CLI on the GPU against the CPU backend and the CLI tests that can run there (carry .hts);
 #   sweep: the wavefront kernel's group shapes forced in turn, GALE_WFA_SWEEP_CFGS="LEN:THREADS:UNITS_PER_SM ...")
 # Writes logs under $OUT (or ./device-out) and prints a short summary last.
 set -u -o pipefail
@@ -22,11 +23,20 @@ echo "== build"
 # plugins suite compares the GPU path with SeqAn there too (bella_gpu; without them it fails).
 seqan=()
 [ -d .seqan/include/seqan ] && seqan=(-Dseqan_include=.seqan/include)
+# htslib likewise: tools/device/hts-libs.sh copies Debian's into .hts (carry .hts); with it
+# the CLI is built here too, and `cli` mode runs it on the GPU.
+cli=(-Dcli=disabled)
+if [ -f .hts/lib/pkgconfig/htslib.pc ]; then
+  cli=(-Dcli=enabled)
+  export PKG_CONFIG_PATH=$PWD/.hts/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+  export LDFLAGS="-Wl,-rpath-link,$PWD/.hts/lib ${LDFLAGS:-}"
+  export LD_LIBRARY_PATH=$PWD/.hts/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
 if [ ! -f "$build/build.ninja" ]; then
-  meson setup "$build" -Dcuda=enabled -Dcli=disabled -Dbuildtype=release "${seqan[@]}" >"$out/setup.log" 2>&1 \
+  meson setup "$build" -Dcuda=enabled "${cli[@]}" -Dbuildtype=release "${seqan[@]}" >"$out/setup.log" 2>&1 \
     || { tail -40 "$out/setup.log"; exit 1; }
-elif [ ${#seqan[@]} -gt 0 ]; then
-  meson configure "$build" "${seqan[@]}" >>"$out/setup.log" 2>&1 || { tail -40 "$out/setup.log"; exit 1; }
+else
+  meson configure "$build" "${cli[@]}" "${seqan[@]}" >>"$out/setup.log" 2>&1 || { tail -40 "$out/setup.log"; exit 1; }
 fi
 ninja -C "$build" >"$out/build.log" 2>&1 || { tail -60 "$out/build.log"; exit 1; }
 echo "built: $(ls "$build"/libgale.so*)"
@@ -92,6 +102,35 @@ if [ "$mode" = all ] || [ "$mode" = wfa ] || [ "$mode" = sweep ]; then
   fi
   echo "== WFA summary"
   for f in "$out"/wfa-bench-*.txt; do echo "$(basename "$f")"; grep -E '^\| (alignment|score)' "$f"; done
+fi
+if [ "$mode" = all ] || [ "$mode" = cli ]; then
+  # The CLI on the GPU (needs .hts): the README's demo jobs with --backend cuda must print
+  # exactly what --backend cpu prints, and the CLI tests that need neither samtools nor
+  # WFA2-lib (absent here) run with the default backend, which is the GPU here; among them
+  # cli-seqan-ref compares `gale xdrop` with SeqAn (from .seqan).
+  if [ -x "$build/tools/gale/gale" ]; then
+    echo "== the CLI on the GPU"
+    g="$build/tools/gale/gale"
+    for job in "xdrop --quiet examples/pairs.tsv" "wfa --quiet examples/wfa_pairs.seq" \
+               "wfa --quiet --edit examples/wfa_patterns.fa examples/wfa_texts.fa" \
+               "wfa --quiet --format sam examples/wfa_patterns.fa examples/wfa_texts.fa"; do
+      # (SAM's @PG line holds the command line, which names the backend.)
+      # shellcheck disable=SC2086
+      if "$g" ${job%% *} --backend cuda ${job#* } 2>"$out/cli-cuda.err" | grep -v '^@PG' >"$out/cli-cuda.txt" \
+         && "$g" ${job%% *} --backend cpu ${job#* } 2>&1 | grep -v '^@PG' >"$out/cli-cpu.txt" \
+         && [ -s "$out/cli-cuda.txt" ] && cmp -s "$out/cli-cuda.txt" "$out/cli-cpu.txt"; then
+        echo "gale $job: --backend cuda = --backend cpu ($(wc -l <"$out/cli-cuda.txt") lines)"
+      else
+        echo "gale $job: FAILED (cuda and cpu differ, or a run failed)"; head -5 "$out/cli-cuda.err"; status=1
+      fi
+    done
+    meson test -C "$build" --print-errorlogs --num-processes 1 cli-io cli-malformed cli-usage cli-seqan-ref \
+      cli-wfa-malformed cli-wfa-usage >"$out/cli-tests.log" 2>&1 || status=1
+    grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:" "$out/cli-tests.log"
+  else
+    echo "== no CLI built (carry .hts, made by tools/device/hts-libs.sh)"
+    [ "$mode" = cli ] && status=1
+  fi
 fi
 echo "== done (status $status)"
 exit $status
