@@ -6,7 +6,8 @@
 #   tools/device/hts-libs.sh [DIR]          (default .hts; /.hts/ is git-ignored)
 #
 # then carry DIR to the device; tools/device/run.sh finds .hts and builds the CLI with it
-# (PKG_CONFIG_PATH=DIR/lib/pkgconfig, run time LD_LIBRARY_PATH=DIR/lib).
+# (PKG_CONFIG_PATH=DIR/lib/pkgconfig, run time LD_LIBRARY_PATH=DIR/lib). The link line
+# carries -rpath-link so that the linker finds libhts's own libraries in DIR/lib.
 set -euo pipefail
 dest=${1:-.hts}
 lib=/usr/lib/x86_64-linux-gnu
@@ -34,7 +35,7 @@ Name: htslib
 Description: htslib 1.16 carried from Debian's libhts-dev (tools/device/hts-libs.sh)
 Version: 1.16
 Cflags: -I${includedir}
-Libs: -L${libdir} -lhts
+Libs: -L${libdir} -lhts -Wl,-rpath-link,${libdir}
 PC
 # htslib's licence travels with it.
 [ -f /usr/share/doc/libhts3/copyright ] && cp /usr/share/doc/libhts3/copyright "$dest.new/COPYRIGHT.debian"

@@ -29,7 +29,6 @@ cli=(-Dcli=disabled)
 if [ -f .hts/lib/pkgconfig/htslib.pc ]; then
   cli=(-Dcli=enabled)
   export PKG_CONFIG_PATH=$PWD/.hts/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-  export LDFLAGS="-Wl,-rpath-link,$PWD/.hts/lib ${LDFLAGS:-}"
   export LD_LIBRARY_PATH=$PWD/.hts/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
 if [ ! -f "$build/build.ninja" ]; then
