@@ -12,13 +12,13 @@
 // walked on the GPU by one thread (start diagonal and ops); the host rebuilds the
 // CIGAR with wfa_replay().
 //
-// The kernel is bound by memory latency: a cell reads five offsets from the rings,
-// then the sequence words of its first extension step, and writes three offsets.
-// So each thread computes its cells of a score U at a time with their loads issued
-// together (wfa_core.cuh, align), registers are capped at 64 for 32 resident warps
-// per SM, and tasks with both lengths < 32768 keep int16 offsets (half the ring
-// bytes). Measured on an H200 (2026-11-22): more alignments in flight beat fewer,
-// wider groups (512-thread blocks were slower than 256 at 10 kbp).
+// A cell reads five offsets from the rings, then the sequence words of its first
+// extension step, and writes three offsets. So each thread computes its cells of a
+// score U at a time with their loads issued together (wfa_core.cuh, align),
+// registers are capped at 64 for 32 resident warps per SM, and tasks with both
+// lengths < 32768 keep int16 offsets (half the ring bytes). With those, ncu finds the
+// kernel bound by instruction issue (about 5.3 warp instructions per cell, L1 hits
+// 95%, DRAM idle; bench/RESULTS.md), and more resident warps did not help.
 //
 // Memory budget. A task's score budget is
 //     S = ceil(err * (m + n) / 2000) * pmax + gap(|n - m|)

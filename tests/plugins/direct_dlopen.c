@@ -57,15 +57,23 @@ static void seed_is(const gale_bella_seed *s, int bh, int bv, int eh, int ev, co
  * process asks the CUDA runtime for its devices (libgale does, to choose a backend), the
  * driver starts helper threads (named "cuda...") that live as long as the process, whatever
  * gale's contexts do: they are not counted. */
-static int is_cuda_thread(const char *tid)
+static void thread_name(const char *tid, char *name, size_t size)
 {
-    char path[64], name[32] = "";
+    char path[64];
     FILE *f;
+    name[0] = '\0';
     snprintf(path, sizeof path, "/proc/self/task/%s/comm", tid);
     f = fopen(path, "r");
-    if (!f) return 0;
-    if (!fgets(name, sizeof name, f)) name[0] = '\0';
+    if (!f) return;
+    if (fgets(name, (int)size, f)) name[strcspn(name, "\n")] = '\0';
+    else name[0] = '\0';
     fclose(f);
+}
+
+static int is_cuda_thread(const char *tid)
+{
+    char name[32];
+    thread_name(tid, name, sizeof name);
     return strncmp(name, "cuda", 4) == 0;
 }
 
@@ -77,15 +85,9 @@ static void print_threads(const char *when)
     if (!d) return;
     printf("threads %s:", when);
     while ((e = readdir(d)) != NULL) {
-        char path[64], name[32] = "";
-        FILE *f;
+        char name[32];
         if (e->d_name[0] == '.') continue;
-        snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
-        f = fopen(path, "r");
-        if (f) {
-            if (fgets(name, sizeof name, f)) name[strcspn(name, "\n")] = '\0';
-            fclose(f);
-        }
+        thread_name(e->d_name, name, sizeof name);
         printf(" %s(%s)", e->d_name, name);
     }
     printf("\n");

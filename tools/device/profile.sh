@@ -2,7 +2,7 @@
 # Nsight Compute profile of one wavefront kernel launch on the device machine (a
 # measuring aid for the optimisation log in bench/RESULTS.md, not a test):
 #   tools/device/profile.sh [LEN] [PAIRS] [KERNEL_REGEX]
-# Builds like run.sh, runs wfa_bench on PAIRS gen.py pairs of LEN bp (5% edits) under
+# Builds with run.sh, runs wfa_bench on PAIRS gen.py pairs of LEN bp (5% edits) under
 # ncu (full set, one launch of the matching kernel), and writes under $OUT: the
 # details page (prof-details.txt) and the per-SASS-instruction source page
 # (prof-source.csv: executed instructions, stalls) for reading on another machine.
@@ -11,11 +11,8 @@ len=${1:-10000}; pairs=${2:-600}; kre=${3:-wfa_blockILi0ELb0E}
 out=${OUT:-$PWD/device-out}
 mkdir -p "$out"
 build=${GALE_DEVICE_BUILD:-/tmp/gale-build}
-if [ ! -f "$build/build.ninja" ]; then
-  meson setup "$build" -Dcuda=enabled -Dcli=disabled -Dbuildtype=release >"$out/setup.log" 2>&1 \
-    || { tail -40 "$out/setup.log"; exit 1; }
-fi
-ninja -C "$build" >"$out/build.log" 2>&1 || { tail -60 "$out/build.log"; exit 1; }
+# The build is run.sh's (mode "build": configure and compile only).
+bash tools/device/run.sh build >"$out/prof-build.log" 2>&1 || { tail -40 "$out/prof-build.log"; exit 1; }
 data=/tmp/wfa-prof-$len-$pairs.seq
 [ -s "$data" ] || python3 tools/bench/gen.py seq "$data" "$pairs" "$len" 0.05 || exit 1
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null) || { echo "no ncu"; exit 1; }

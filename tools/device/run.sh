@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa|sweep|cli]    (default all; wfa: the wavefront benchmark alone;
+#   tools/device/run.sh [all|test|bench|wfa|sweep|cli|build]    (default all; build: configure and compile only;
+#   wfa: the wavefront benchmark alone;
 #   cli: the CLI on the GPU against the CPU backend and the CLI tests that can run there (carry .hts);
 #   sweep: the wavefront kernel's group shapes forced in turn, GALE_WFA_SWEEP_CFGS="LEN:THREADS:UNITS_PER_SM ...")
 # Writes logs under $OUT (or ./device-out) and prints a short summary last.
