@@ -139,7 +139,7 @@ constexpr int kSharedRingScores = 32;
 constexpr int kSharedRingInts = kSharedRingScores * kComps * 2;
 
 template <int METRIC, bool CODES, class OFF, bool RRS, class G>
-__device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem) {
+__device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem, Plan *plans) {
     char *base = unit < a.units_a ? a.base_a + unit * a.shape.bytes : a.base_b + (unit - a.units_a) * a.shape.bytes;
     Unit u = unit_at(base, a.shape);
     if (RRS) u.rr = rr_smem;
@@ -153,7 +153,7 @@ __device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem)
         // Cells per thread in flight: 4, or 2 for two-piece (more live values per cell;
         // 4 spilled under the 64-register cap).
         align<METRIC, CODES, OFF, METRIC == kMetricAffine2p ? 2 : 4>(g, a.pen, t, sq, a.shape, u, a.outs + i,
-                                                                      a.ops + t.ops_at);
+                                                                      a.ops + t.ops_at, plans);
     }
 }
 
@@ -163,19 +163,21 @@ __device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem)
 template <int METRIC, bool CODES, class OFF, bool RRS>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32, 8) wfa_warps(KArgs a) {
     __shared__ int32_t rr[RRS ? kWarpsPerBlock : 1][RRS ? kSharedRingInts : 1];
+    __shared__ Plan plans[kWarpsPerBlock][2];
     WarpGroup g;
     const uint64_t unit = (uint64_t)blockIdx.x * kWarpsPerBlock + (threadIdx.x >> 5);
     if (unit >= a.units) return;
-    run_group<METRIC, CODES, OFF, RRS>(g, a, unit, rr[RRS ? threadIdx.x >> 5 : 0]);
+    run_group<METRIC, CODES, OFF, RRS>(g, a, unit, rr[RRS ? threadIdx.x >> 5 : 0], plans[threadIdx.x >> 5]);
 }
 
 template <int METRIC, bool CODES, class OFF, bool RRS, int T>
 __global__ void __launch_bounds__(T, 1024 / T) wfa_block(KArgs a) {
     __shared__ int32_t red[2 * (T / 32) + 1];
     __shared__ int32_t rr[RRS ? kSharedRingInts : 1];
+    __shared__ Plan plans[2];
     BlockGroup<T> g{red};
     if (blockIdx.x >= a.units) return;
-    run_group<METRIC, CODES, OFF, RRS>(g, a, blockIdx.x, rr);
+    run_group<METRIC, CODES, OFF, RRS>(g, a, blockIdx.x, rr, plans);
 }
 
 typedef void (*KernelFn)(KArgs);

@@ -20,6 +20,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <type_traits>
 
 #include "wfa.h"
 
@@ -161,6 +162,24 @@ GALE_WFA_DEV int32_t extend_step(const Seqs &q, int32_t h, int32_t k, int32_t m,
     const int32_t adv = imin(first, rem);
     more = adv == 16;
     return h + adv;
+}
+
+// extend_step for the cell loops, given lim = min(n, m + k) (the offset where diagonal k
+// leaves the matrix: rem = lim - h) and a valid h (0 <= h <= lim).
+GALE_WFA_DEV int32_t extend_step_lim(const Seqs &q, int32_t h, int32_t k, int32_t lim, bool &more) {
+    const int32_t at = h;
+    const int32_t rem = lim - at;
+    uint32_t x = win16(q.code, q.p0 + (uint32_t)(at - k)) ^ win16(q.code, q.t0 + (uint32_t)at);
+    x = (x | (x >> 1)) & 0x55555555u;
+    int32_t first = x ? (ffs32(x) - 1) >> 1 : 16;
+    if (q.has_n) {
+        const uint32_t np = nbits16(q.mask, q.p0 + (uint32_t)(at - k)), nt = nbits16(q.mask, q.t0 + (uint32_t)at);
+        const uint32_t bad = q.n_policy ? (np | nt) : (np ^ nt);
+        if (bad) first = imin(first, ffs32(bad) - 1);
+    }
+    const int32_t adv = imin(first, rem);
+    more = adv == 16;
+    return at + adv;
 }
 
 // The whole greedy extension, 16 bases at a time.
@@ -313,6 +332,51 @@ GALE_WFA_DEV int32_t cell_affine(const Srcs<OFF> &a, int32_t k, int32_t m, int32
     return best;
 }
 
+// The interior cell while the alignment is "clear": no M cell stored so far has reached
+// the end of either sequence (h < n and v < m on every diagonal). Then no source
+// offset can leave the matrix, so every bound test of cell_affine is true, and a null
+// (negative) stays negative under max and + 1: the cell is three maxima and two adds.
+// Nulls are not reset to kNull here: one rises by at most 1 per score (each candidate
+// adds at most 1 to a source of a lower score), so int16 nulls (INT16_MIN when stored
+// by cell_affine) stay below 0 while s < kClearScores16. Same values, same code byte
+// as cell_affine<TWO, OFF, false> (the first maximum among valid candidates).
+constexpr int32_t kClearScores16 = 16384;
+template <bool TWO, bool CODES, class OFF>
+GALE_WFA_DEV int32_t cell_clear(const Srcs<OFF> &a, int32_t k, int32_t &d1, int32_t &i1, int32_t &d2, int32_t &i2,
+                                uint32_t &code) {
+    const int32_t x = a.Mx[k] + 1;
+    const int32_t od = a.Moe[k - 1], gd = a.D1e[k - 1];
+    const int32_t oi = a.Moe[k + 1], gi = a.I1e[k + 1];
+    d1 = imax(od, gd) + 1;
+    i1 = imax(oi, gi);
+    int32_t best = imax(x, imax(d1, i1));
+    int32_t od2 = 0, gd2 = 0, oi2 = 0, gi2 = 0;
+    d2 = kNull;
+    i2 = kNull;
+    if (TWO) {
+        od2 = a.Moe2[k - 1];
+        gd2 = a.D2e[k - 1];
+        oi2 = a.Moe2[k + 1];
+        gi2 = a.I2e[k + 1];
+        d2 = imax(od2, gd2) + 1;
+        i2 = imax(oi2, gi2);
+        best = imax(best, imax(d2, i2));
+    }
+    if (CODES) {
+        uint32_t c = 0;
+        if (d1 >= 0 && gd >= od) c |= kExtD1;
+        if (i1 >= 0 && gi >= oi) c |= kExtI1;
+        uint32_t src = x >= best ? kSrcX : d1 >= best ? kSrcD1 : kSrcI1;
+        if (TWO) {
+            if (d2 >= 0 && gd2 >= od2) c |= kExtD2;
+            if (i2 >= 0 && gi2 >= oi2) c |= kExtI2;
+            src = x >= best ? kSrcX : d1 >= best ? kSrcD1 : i1 >= best ? kSrcI1 : d2 >= best ? kSrcD2 : kSrcI2;
+        }
+        code = best >= 0 ? (c | src) : 0u;
+    }
+    return best;
+}
+
 // Edit distance: X, D, I from M[s-1].
 template <class OFF>
 GALE_WFA_DEV int32_t cell_edit(Range r1, const OFF *M1, int32_t k, int32_t m, int32_t n, uint32_t &code) {
@@ -379,8 +443,19 @@ GALE_HD Unit unit_at(char *base, const Shape &sh) {
     return u;
 }
 
+// The plan of one score of the affine metrics: what every thread needs of the range
+// recurrence there. Thread 0 makes it during the score before (make_plan in align) and
+// the others read it after the barrier: when every thread ran step_ranges and interior
+// itself, that was about a seventh of the kernel's instructions (bench/RESULTS.md).
+struct Plan {
+    Range r[kComps];   // the score's ranges (StepRanges)
+    int32_t ilo, ihi;  // its interior cells: M's range within interior() (empty when ilo > ihi)
+};
+constexpr int kPlanInts = (int)(sizeof(Plan) / sizeof(int32_t));
+
 // One whole alignment by a group G of threads:
 //   G::size, g.tid(), g.min(int32_t) (a group-wide minimum that is also a barrier).
+// plans: 2 Plan of memory the group shares (affine metrics; shared memory on the GPU).
 // CODES: keep the backtrace codes and walk them (GALE_SCOPE_ALIGNMENT).
 // OFF: the stored offset type (int32_t, or int16_t when sh.off_bytes == 2).
 // U: cells per thread computed together. A cell costs two dependent memory round
@@ -390,7 +465,7 @@ GALE_HD Unit unit_at(char *base, const Shape &sh) {
 // row, so the reordering cannot change a value).
 template <int METRIC, bool CODES, class OFF, int U = 4, class G>
 GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const Shape &sh, const Unit &u,
-                        Out *out, uint32_t *ops) {
+                        Out *out, uint32_t *ops, Plan *plans) {
     const int tid = g.tid();
     constexpr int T = G::size;
     const int32_t m = t.m, n = t.n, kb = t.kbase, cap = sh.cap;
@@ -415,6 +490,32 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
             int32_t *p = rr + (size_t)sm * kComps * 2;
             for (int c = 0; c < kComps; ++c) { p[2 * c] = r.r[c].lo; p[2 * c + 1] = r.r[c].hi; }
         }
+    };
+    // Thread 0: the plan of score sn (slot smn of M's ring) into plans[sn & 1], from the
+    // ranges of the scores before it (all put by thread 0 itself).
+    auto make_plan = [&](int32_t sn, int32_t smn) {
+        auto getn = [&](int c, int32_t ss) -> Range { return range_at(c, back(smn, sn - ss, q.rm)); };
+        const StepRanges r = step_ranges(q, sn, m, n, getn);
+        Plan &pl = plans[sn & 1];
+        for (int c = 0; c < kComps; ++c) pl.r[c] = r.r[c];
+        Srcs<OFF> a;
+        a.mx = getn(cM, sn - q.x);
+        a.moe = getn(cM, sn - q.o - q.e);
+        a.d1e = getn(cD1, sn - q.e);
+        a.i1e = getn(cI1, sn - q.e);
+        a.d1 = r.r[cD1];
+        a.i1 = r.r[cI1];
+        a.moe2 = a.d2e = a.i2e = a.d2 = a.i2 = rnone();
+        if (METRIC == kMetricAffine2p) {
+            a.moe2 = getn(cM, sn - q.o2 - q.e2);
+            a.d2e = getn(cD2, sn - q.e2);
+            a.i2e = getn(cI2, sn - q.e2);
+            a.d2 = r.r[cD2];
+            a.i2 = r.r[cI2];
+        }
+        const Range in = interior<METRIC == kMetricAffine2p, OFF>(a);
+        pl.ilo = imax(r.r[cM].lo, in.lo);
+        pl.ihi = imin(r.r[cM].hi, in.hi);
     };
     auto status = [&](int32_t st) {
         if (tid == 0) { out->status = st; out->n_ops = 0; }
@@ -447,6 +548,20 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
     int32_t found = INT32_MAX;
     // is_end needs h >= n - te (h == n, or n - h <= te): one test per cell in the common case.
     const int32_t end_min = n - t.te;
+    // clear: no M cell stored so far has reached the end of either sequence (cell_clear).
+    // A thread that stores one sets reached; the score's minimum carries it to the group
+    // as kReached (below every k that ends the alignment's search, INT32_MAX), and from
+    // then on the alignment is never clear again.
+    constexpr int32_t kReached = INT32_MAX - 1;
+    bool clear = true, reached = false;
+    auto reduce = [&]() {
+        int32_t f = g.min(found != INT32_MAX ? found : reached ? kReached : INT32_MAX);
+        if (f == kReached) {
+            clear = false;
+            f = INT32_MAX;
+        }
+        found = f;
+    };
     {
         OFF *M0 = Mrow(0);
         for (int32_t k = r0.r[cM].lo + tid; k <= r0.r[cM].hi; k += T) {
@@ -454,9 +569,10 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
             M0[k] = to_off<OFF>(h);
             if (CODES) u.codes[k - r0.r[cM].lo] = 0;
             if (h >= end_min && found == INT32_MAX && is_end(h, k, m, n, t.pe, t.te)) found = k;
+            if (h >= imin(n, m + k)) reached = true;
         }
     }
-    found = g.min(found);
+    reduce();
     uint64_t cells = (uint64_t)rwidth(r0.r[cM]);
     cum = cells;
     while (found == INT32_MAX) {
@@ -470,7 +586,24 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
             status(kOutOverflow);
             return;
         }
-        const StepRanges r = step_ranges(q, s, m, n, get);
+        StepRanges r;
+        int32_t ilo = 0, ihi = -1;  // affine: the interior cells (Plan)
+        if (METRIC == kMetricEdit) {
+            r = step_ranges(q, s, m, n, get);
+        } else {
+            if (s == 1) {  // the first plan, once the barrier after s = 0 has published the ring's slots
+                if (tid == 0) make_plan(1, sm);
+                g.min(0);
+            }
+            const Plan &pl = plans[s & 1];
+            for (int c = 0; c < kComps; ++c) r.r[c] = pl.r[c];
+            ilo = pl.ilo;
+            ihi = pl.ihi;
+            // Thread 0 publishes this score's ranges and plans the next score (read after
+            // this score's barrier; the other buffer, whose plan every thread has read).
+            put(r);
+            if (tid == 0) make_plan(s + 1, step(sm, q.rm));
+        }
         const Range mr = r.r[cM];
         const int32_t w = rwidth(mr);
         if (w > 0 && (mr.lo < kb || mr.hi >= kb + cap || (CODES && cum + (uint64_t)w > sh.code_cap))) {
@@ -480,7 +613,7 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
         if (CODES && tid == 0) { u.hdr[2 * s] = mr.lo; u.hdr[2 * s + 1] = (int32_t)(uint32_t)cum; }
         // put(r) comes after the cells' source ranges are read: with no store between them
         // and step_ranges' reads of the same slots, each is loaded once.
-        if (w == 0) put(r);
+        if (METRIC == kMetricEdit && w == 0) put(r);
         if (w > 0) {
             OFF *Mc = Mrow(sm);
             uint8_t *cc = CODES ? u.codes + cum - mr.lo : nullptr;
@@ -518,11 +651,10 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                 }
             } else {
                 constexpr bool TWO = METRIC == kMetricAffine2p;
+                // Source ranges: only the edge cells test them (read there); the interior
+                // cells test none.
                 Srcs<OFF> a;
-                a.mx = get(cM, s - q.x);
-                a.moe = get(cM, s - q.o - q.e);
-                a.d1e = get(cD1, s - q.e);
-                a.i1e = get(cI1, s - q.e);
+                a.mx = a.moe = a.d1e = a.i1e = rnone();
                 a.d1 = r.r[cD1];
                 a.i1 = r.r[cI1];
                 a.Mx = Mrow(back(sm, q.x, q.rm));
@@ -531,9 +663,7 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                 a.I1e = I1row(back(sd, q.e, q.rd));
                 OFF *D1c = D1row(sd), *I1c = I1row(sd), *D2c = nullptr, *I2c = nullptr;
                 if (TWO) {
-                    a.moe2 = get(cM, s - q.o2 - q.e2);
-                    a.d2e = get(cD2, s - q.e2);
-                    a.i2e = get(cI2, s - q.e2);
+                    a.moe2 = a.d2e = a.i2e = rnone();
                     a.d2 = r.r[cD2];
                     a.i2 = r.r[cI2];
                     a.Moe2 = Mrow(back(sm, q.o2 + q.e2, q.rm));
@@ -545,74 +675,117 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                     a.moe2 = a.d2e = a.i2e = a.d2 = a.i2 = rnone();
                     a.Moe2 = a.D2e = a.I2e = nullptr;
                 }
-                const Range in = interior<TWO, OFF>(a);
+                // Interior cells [ilo, ihi] (Plan): every range they read holds them (no
+                // range tests). The few cells at either edge of M's range (all of them while
+                // the interior is empty) are computed after them with the tests.
                 // Slots of the source ranges, for the edge cells (below).
                 const int32_t sl_x = back(sm, q.x, q.rm), sl_oe = back(sm, q.o + q.e, q.rm),
                               sl_e = back(sm, q.e, q.rm), sl_oe2 = TWO ? back(sm, q.o2 + q.e2, q.rm) : 0,
                               sl_e2 = TWO ? back(sm, q.e2, q.rm) : 0;
-                put(r);
-                for (int32_t k0 = mr.lo + tid; k0 <= mr.hi; k0 += T * U) {
+                // Stores a cell; lim = min(n, m + k). Only a cell at h >= lim (the end of a
+                // sequence) can end the alignment (is_end), and it makes it no longer clear.
+                // RAW: the values need no clamp to OFF (cell_clear's stay within int16).
+                auto finish = [&](auto raw_tag, int32_t k, int32_t lim, int32_t h, int32_t d1, int32_t i1, int32_t d2,
+                                  int32_t i2, uint32_t code) {
+                    constexpr bool RAW = decltype(raw_tag)::value;
+                    auto st = [](int32_t v) { return RAW ? (OFF)v : to_off<OFF>(v); };
+                    Mc[k] = st(h);
+                    D1c[k] = st(d1);
+                    I1c[k] = st(i1);
+                    if (TWO) { D2c[k] = st(d2); I2c[k] = st(i2); }
+                    if (CODES) cc[k] = (uint8_t)code;
+                    if (h >= lim) {
+                        reached = true;
+                        // Interior cells come before the left edge's: keep the lowest k.
+                        if (h >= end_min && k < found && is_end(h, k, m, n, t.pe, t.te)) found = k;
+                    }
+                };
+                // U cells per thread from k0 (k0 + j T), their loads issued together. CLEAR:
+                // cell_clear, else cell_affine without range tests. TAIL: cells past ihi are
+                // left out one by one (the last iteration), else all U are interior.
+                auto cells_u = [&](auto clear_tag, auto tail_tag, int32_t k0) {
+                    constexpr bool CLEAR = decltype(clear_tag)::value, TAIL = decltype(tail_tag)::value;
                     int32_t h[U], d1[U], i1[U], d2[U], i2[U];
+                    // lim of cell j: recomputed where needed (one instruction; as an array it
+                    // held U registers and the kernels spilled).
+                    auto lim = [&](int j) { return imin(n, m + k0 + j * T); };
                     uint32_t code[U];
                     bool more[U];
-                    // Inside the wavefront every range holds all U cells of the thread:
-                    // the cells then skip their range tests (same values).
-                    if (k0 >= in.lo && k0 + (U - 1) * T <= imin(in.hi, mr.hi)) {
-#pragma unroll
-                        for (int j = 0; j < U; ++j)
-                            h[j] = cell_affine<TWO, OFF, false>(a, k0 + j * T, m, n, d1[j], i1[j], d2[j], i2[j], code[j]);
-                    } else {
-                        // The edges of the wavefront: the source ranges are read again here
-                        // (volatile: not hoisted out of the loop, where they would hold 16
-                        // registers for the few iterations that need them). Their slots are
-                        // older scores, stable during this one.
-                        Srcs<OFF> b = a;
-                        auto vget = [&](int c, int32_t slot) -> Range {
-                            const volatile int32_t *p = rr + ((size_t)slot * kComps + c) * 2;
-                            return Range{p[0], p[1]};
-                        };
-                        b.mx = vget(cM, sl_x);
-                        b.moe = vget(cM, sl_oe);
-                        b.d1e = vget(cD1, sl_e);
-                        b.i1e = vget(cI1, sl_e);
-                        if (TWO) {
-                            b.moe2 = vget(cM, sl_oe2);
-                            b.d2e = vget(cD2, sl_e2);
-                            b.i2e = vget(cI2, sl_e2);
-                        }
-#pragma unroll
-                        for (int j = 0; j < U; ++j) {
-                            const int32_t k = k0 + j * T;
-                            h[j] = d1[j] = i1[j] = d2[j] = i2[j] = kNull;
-                            code[j] = 0;
-                            if (k <= mr.hi)
-                                h[j] = cell_affine<TWO, OFF>(b, k, m, n, d1[j], i1[j], d2[j], i2[j], code[j]);
-                        }
-                    }
-#pragma unroll
-                    for (int j = 0; j < U; ++j) {
-                        more[j] = false;
-                        if (h[j] >= 0) h[j] = extend_step(sq, h[j], k0 + j * T, m, n, more[j]);
-                    }
-#pragma unroll
-                    for (int j = 0; j < U; ++j)
-                        if (more[j]) h[j] = extend(sq, h[j], k0 + j * T, m, n);
 #pragma unroll
                     for (int j = 0; j < U; ++j) {
                         const int32_t k = k0 + j * T;
-                        if (k > mr.hi) break;
-                        Mc[k] = to_off<OFF>(h[j]);
-                        D1c[k] = to_off<OFF>(d1[j]);
-                        I1c[k] = to_off<OFF>(i1[j]);
-                        if (TWO) { D2c[k] = to_off<OFF>(d2[j]); I2c[k] = to_off<OFF>(i2[j]); }
-                        if (CODES) cc[k] = (uint8_t)code[j];
-                        if (h[j] >= end_min && found == INT32_MAX && is_end(h[j], k, m, n, t.pe, t.te)) found = k;
+                        h[j] = d1[j] = i1[j] = d2[j] = i2[j] = kNull;
+                        code[j] = 0;
+                        if (!TAIL || k <= ihi) {
+                            if (CLEAR)
+                                h[j] = cell_clear<TWO, CODES, OFF>(a, k, d1[j], i1[j], d2[j], i2[j], code[j]);
+                            else
+                                h[j] = cell_affine<TWO, OFF, false>(a, k, m, n, d1[j], i1[j], d2[j], i2[j], code[j]);
+                        }
+                    }
+                    bool any = false;
+#pragma unroll
+                    for (int j = 0; j < U; ++j) {
+                        more[j] = false;
+                        if (h[j] >= 0) h[j] = extend_step_lim(sq, h[j], k0 + j * T, lim(j), more[j]);
+                        any |= more[j];
+                    }
+                    if (any) {  // rare: a run of 16 matches or more
+#pragma unroll
+                        for (int j = 0; j < U; ++j)
+                            while (more[j]) h[j] = extend_step_lim(sq, h[j], k0 + j * T, lim(j), more[j]);
+                    }
+#pragma unroll
+                    for (int j = 0; j < U; ++j) {
+                        const int32_t k = k0 + j * T;
+                        if (TAIL && k > ihi) break;
+                        finish(std::integral_constant<bool, CLEAR>{}, k, lim(j), h[j], d1[j], i1[j], d2[j], i2[j], code[j]);
+                    }
+                };
+                // The interior: whole iterations, then the last one with its tests.
+                auto interior_cells = [&](auto clear_tag) {
+                    int32_t k0 = ilo + tid;
+                    for (; k0 <= ihi; k0 += T * U) cells_u(clear_tag, std::true_type{}, k0);
+                };
+                if (ilo <= ihi) {
+                    // Nulls rise by one per score at most in cell_clear: int16 ones stay negative
+                    // below kClearScores16.
+                    if (clear && (sizeof(OFF) == 4 || s < kClearScores16)) interior_cells(std::true_type{});
+                    else interior_cells(std::false_type{});
+                }
+                // The edges: nl cells left of the interior, then those right of it.
+                const int32_t nl = ilo <= ihi ? ilo - mr.lo : w, ne = ilo <= ihi ? nl + (mr.hi - ihi) : w;
+                if (tid < ne) {
+                    // The source ranges are read again here (volatile: not hoisted out of the
+                    // loops above, where they would hold 16 registers). Their slots are older
+                    // scores, stable during this one.
+                    Srcs<OFF> b = a;
+                    auto vget = [&](int c, int32_t slot) -> Range {
+                        const volatile int32_t *p = rr + ((size_t)slot * kComps + c) * 2;
+                        return Range{p[0], p[1]};
+                    };
+                    b.mx = vget(cM, sl_x);
+                    b.moe = vget(cM, sl_oe);
+                    b.d1e = vget(cD1, sl_e);
+                    b.i1e = vget(cI1, sl_e);
+                    if (TWO) {
+                        b.moe2 = vget(cM, sl_oe2);
+                        b.d2e = vget(cD2, sl_e2);
+                        b.i2e = vget(cI2, sl_e2);
+                    }
+                    for (int32_t e = tid; e < ne; e += T) {
+                        const int32_t k = e < nl ? mr.lo + e : ihi + 1 + (e - nl);
+                        int32_t d1, i1, d2, i2;
+                        uint32_t code = 0;
+                        int32_t h = cell_affine<TWO, OFF>(b, k, m, n, d1, i1, d2, i2, code);
+                        if (h >= 0) h = extend(sq, h, k, m, n);
+                        finish(std::false_type{}, k, imin(n, m + k), h, d1, i1, d2, i2, code);
                     }
                 }
             }
         }
         // The minimum is also the barrier: this score's ranges and cells are visible to the next.
-        found = g.min(found);
+        reduce();
         cells += (uint64_t)w;
         cum += (uint64_t)w;
     }
