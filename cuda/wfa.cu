@@ -8,17 +8,21 @@
 // from 2-bit packed sequences (an N mask is read only for tasks that hold an N);
 // persistent groups take the next alignment off an atomic counter. Groups are a
 // warp (4 independent warps per block) for wavefronts up to kWarpCap diagonals,
-// else a block of 128 threads (score scope) or 256 (pick_group). The backtrace is
-// walked on the GPU by one thread (start diagonal and ops); the host rebuilds the
-// CIGAR with wfa_replay().
+// else a block of 256 threads (pick_group). The backtrace is walked on the GPU by
+// one thread (start diagonal and ops); the host rebuilds the CIGAR with wfa_replay().
+// (WFA-GPU's own backtrace, 2-bit steps carried beside every offset and spilled in
+// linked blocks, was built here and measured: bit-identical, but the CIGAR kernels ran
+// 4.5x slower per alignment; bench/RESULTS.md, step 15.)
 //
 // A cell reads five offsets from the rings, then the sequence words of its first
 // extension step, and writes three offsets. So each thread computes its cells of a
 // score U at a time with their loads issued together (wfa_core.cuh, align),
 // registers are capped at 64 for 32 resident warps per SM, and tasks with both
-// lengths < 32768 keep int16 offsets (half the ring bytes). With those, ncu finds the
-// kernel bound by instruction issue (about 5.3 warp instructions per cell, L1 hits
-// 95%, DRAM idle; bench/RESULTS.md), and more resident warps did not help.
+// lengths < 32768 keep int16 offsets (half the ring bytes). Per score, one thread
+// plans the ranges for its group (Plan); interior cells run without range tests and,
+// until an offset reaches a sequence end, without bound tests (cell_clear). ncu: about
+// 3.7 warp instructions per cell at 10 kbp, score scope, 90 per 4 cells in the loop
+// (bench/RESULTS.md, steps 12-14).
 //
 // Memory budget. A task's score budget is
 //     S = ceil(err * (m + n) / 2000) * pmax + gap(|n - m|)
@@ -330,15 +334,15 @@ void wfa_run(Device *dev, WfaJob &job) {
         for (int ti = 0; ti < 3; ++ti) res_groups[o16][ti] = resident(o16 != 0, ti == 0 ? 32 : ti == 1 ? 256 : 128);
     auto groups_of = [&](bool o16, int threads) { return res_groups[o16 ? 1 : 0][threads == 32 ? 0 : threads == 256 ? 1 : 2]; };
     // Threads per alignment: a warp for narrow windows (no block barrier, 4 x more
-    // alignments per block); else 128 threads for scores alone and 256 with codes.
-    // Measured on an H200 at 10 kbp (bench/RESULTS.md, steps 6 and 11): score kernels
-    // 0.155 s with 128 threads against 0.169 s with 256 (twice the alignments in flight,
-    // half the per-score work per cell); with codes 128 threads took 0.387 s against
-    // 0.198 s, since each of twice the units then holds half the code memory and more
-    // tasks need the second pass. 512 was slower than 256.
+    // alignments per block), else 256. Measured at 10 kbp (bench/RESULTS.md, steps 6, 11
+    // and 14): with codes 128 threads took 2x the time of 256 (each of twice the units
+    // then holds half the code memory and more tasks need the second pass); scores alone
+    // ran best on 128 threads while every thread planned each score itself, and on 256
+    // (1.06x over 128, H100) once one thread plans it for the group (Plan). 512 was
+    // slower than 256.
     auto pick_group = [&](int32_t cap) -> int {
         if (force_threads == 32 || force_threads == 128 || force_threads == 256) return force_threads;
-        return cap <= kWarpCap ? 32 : codes ? 256 : 128;
+        return cap <= kWarpCap ? 32 : 256;
     };
 
     // Estimates. An estimate depends on the two lengths only, and tasks of a batch
@@ -546,6 +550,9 @@ void wfa_run(Device *dev, WfaJob &job) {
 
     size_t next = 0;
     int si = 0;
+    // The GPU idles until the first chunk is packed and copied: that one is an eighth of
+    // the others (at 10 kbp, ~1 ms of packing instead of ~5 before the first kernel).
+    size_t launched = 0;
     for (;;) {  // pass 1, then pass 2 when pass 1 left tasks to retry
         while (next < order.size() && !job.cancel->load()) {
             Slot &s = dev->slots[si];
@@ -569,7 +576,7 @@ void wfa_run(Device *dev, WfaJob &job) {
                 const size_t need = task_slot_bytes(t, e, codes);
                 const size_t tb = (size_t)(pack_round(t.h_len) + pack_round(t.v_len));
                 if (bytes + need + 64 > slot_bytes || bases + tb >= ((size_t)1 << 31) - 1024) break;
-                if (!c.tasks.empty() && bases + tb > kMaxChunkBases) break;
+                if (!c.tasks.empty() && bases + tb > (launched == 0 ? kMaxChunkBases / 8 : kMaxChunkBases)) break;
                 Shape x = sh;
                 x.cap = std::max(x.cap, e.khi - e.klo + 1);
                 x.hdr_scores = std::max(x.hdr_scores, e.s_limit + 1);
@@ -688,6 +695,7 @@ void wfa_run(Device *dev, WfaJob &job) {
             GALE_CUDA_CHECK(cudaMemcpyAsync(s.host + c.off_out, s.dev + c.off_out, c.total - c.off_out,
                                             cudaMemcpyDeviceToHost, s.stream));
             c.busy = true;
+            ++launched;
 #ifdef GALE_WFA_PROFILE
             ++prof.chunks;
 #endif
@@ -710,7 +718,7 @@ void wfa_run(Device *dev, WfaJob &job) {
     fprintf(stderr,
             "wfa_run profile (ms): all %.2f kernels %.2f | est %.2f order %.2f plan %.2f fill %.2f pack %.2f sync %.2f "
             "replay %.2f | %zu tasks, %d chunks, codes %d\n",
-            ms_since(prof_t_all), total, prof.est, prof.order, prof.plan, prof.fill, prof.pack, prof.sync, prof.replay,
+            ms_since(prof_t_all), job.kernel_ns / 1e6, prof.est, prof.order, prof.plan, prof.fill, prof.pack, prof.sync, prof.replay,
             job.n, prof.chunks, (int)codes);
 #endif
 }

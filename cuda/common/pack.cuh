@@ -10,7 +10,13 @@ namespace gale {
 
 constexpr int64_t kPackAlign = 32;  // bases
 
-__host__ __device__ __forceinline__ int64_t pack_round(int64_t n) { return (n + kPackAlign - 1) / kPackAlign * kPackAlign; }
+// (Also compiled by the host compiler alone: tests/unit/wfa_core_host.cpp.)
+#if defined(__CUDACC__)
+#define GALE_PACK_HD __host__ __device__ __forceinline__
+#else
+#define GALE_PACK_HD inline
+#endif
+GALE_PACK_HD int64_t pack_round(int64_t n) { return (n + kPackAlign - 1) / kPackAlign * kPackAlign; }
 
 // Packs n encoded bases (0..4) at base index `at` (a multiple of 32) of the arrays.
 inline void pack_bases(const uint8_t *in, int64_t n, int64_t at, uint32_t *code, uint32_t *mask) {
