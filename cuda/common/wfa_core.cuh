@@ -167,19 +167,18 @@ GALE_WFA_DEV int32_t extend_step(const Seqs &q, int32_t h, int32_t k, int32_t m,
 // extend_step for the cell loops, given lim = min(n, m + k) (the offset where diagonal k
 // leaves the matrix: rem = lim - h) and a valid h (0 <= h <= lim).
 GALE_WFA_DEV int32_t extend_step_lim(const Seqs &q, int32_t h, int32_t k, int32_t lim, bool &more) {
-    const int32_t at = h;
-    const int32_t rem = lim - at;
-    uint32_t x = win16(q.code, q.p0 + (uint32_t)(at - k)) ^ win16(q.code, q.t0 + (uint32_t)at);
+    const int32_t rem = lim - h;
+    uint32_t x = win16(q.code, q.p0 + (uint32_t)(h - k)) ^ win16(q.code, q.t0 + (uint32_t)h);
     x = (x | (x >> 1)) & 0x55555555u;
     int32_t first = x ? (ffs32(x) - 1) >> 1 : 16;
     if (q.has_n) {
-        const uint32_t np = nbits16(q.mask, q.p0 + (uint32_t)(at - k)), nt = nbits16(q.mask, q.t0 + (uint32_t)at);
+        const uint32_t np = nbits16(q.mask, q.p0 + (uint32_t)(h - k)), nt = nbits16(q.mask, q.t0 + (uint32_t)h);
         const uint32_t bad = q.n_policy ? (np | nt) : (np ^ nt);
         if (bad) first = imin(first, ffs32(bad) - 1);
     }
     const int32_t adv = imin(first, rem);
     more = adv == 16;
-    return at + adv;
+    return h + adv;
 }
 
 // The whole greedy extension, 16 bases at a time.
@@ -451,7 +450,6 @@ struct Plan {
     Range r[kComps];   // the score's ranges (StepRanges)
     int32_t ilo, ihi;  // its interior cells: M's range within interior() (empty when ilo > ihi)
 };
-constexpr int kPlanInts = (int)(sizeof(Plan) / sizeof(int32_t));
 
 // One whole alignment by a group G of threads:
 //   G::size, g.tid(), g.min(int32_t) (a group-wide minimum that is also a barrier).
@@ -611,8 +609,8 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
             return;
         }
         if (CODES && tid == 0) { u.hdr[2 * s] = mr.lo; u.hdr[2 * s + 1] = (int32_t)(uint32_t)cum; }
-        // put(r) comes after the cells' source ranges are read: with no store between them
-        // and step_ranges' reads of the same slots, each is loaded once.
+        // Edit: put(r) comes after the cells' source ranges are read: with no store between
+        // them and step_ranges' reads of the same slots, each is loaded once.
         if (METRIC == kMetricEdit && w == 0) put(r);
         if (w > 0) {
             OFF *Mc = Mrow(sm);
@@ -700,11 +698,12 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                         if (h >= end_min && k < found && is_end(h, k, m, n, t.pe, t.te)) found = k;
                     }
                 };
-                // U cells per thread from k0 (k0 + j T), their loads issued together. CLEAR:
-                // cell_clear, else cell_affine without range tests. TAIL: cells past ihi are
-                // left out one by one (the last iteration), else all U are interior.
-                auto cells_u = [&](auto clear_tag, auto tail_tag, int32_t k0) {
-                    constexpr bool CLEAR = decltype(clear_tag)::value, TAIL = decltype(tail_tag)::value;
+                // U cells per thread from k0 (k0 + j T), their loads issued together; cells past
+                // ihi are left out one by one. CLEAR: cell_clear, else cell_affine without
+                // range tests. (A separate last iteration, its full ones without the ihi tests,
+                // took registers and spilled: bench/RESULTS.md, step 14.)
+                auto cells_u = [&](auto clear_tag, int32_t k0) {
+                    constexpr bool CLEAR = decltype(clear_tag)::value;
                     int32_t h[U], d1[U], i1[U], d2[U], i2[U];
                     // lim of cell j: recomputed where needed (one instruction; as an array it
                     // held U registers and the kernels spilled).
@@ -716,7 +715,7 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                         const int32_t k = k0 + j * T;
                         h[j] = d1[j] = i1[j] = d2[j] = i2[j] = kNull;
                         code[j] = 0;
-                        if (!TAIL || k <= ihi) {
+                        if (k <= ihi) {
                             if (CLEAR)
                                 h[j] = cell_clear<TWO, CODES, OFF>(a, k, d1[j], i1[j], d2[j], i2[j], code[j]);
                             else
@@ -738,14 +737,12 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
 #pragma unroll
                     for (int j = 0; j < U; ++j) {
                         const int32_t k = k0 + j * T;
-                        if (TAIL && k > ihi) break;
+                        if (k > ihi) break;
                         finish(std::integral_constant<bool, CLEAR>{}, k, lim(j), h[j], d1[j], i1[j], d2[j], i2[j], code[j]);
                     }
                 };
-                // The interior: whole iterations, then the last one with its tests.
                 auto interior_cells = [&](auto clear_tag) {
-                    int32_t k0 = ilo + tid;
-                    for (; k0 <= ihi; k0 += T * U) cells_u(clear_tag, std::true_type{}, k0);
+                    for (int32_t k0 = ilo + tid; k0 <= ihi; k0 += T * U) cells_u(clear_tag, k0);
                 };
                 if (ilo <= ihi) {
                     // Nulls rise by one per score at most in cell_clear: int16 ones stay negative
