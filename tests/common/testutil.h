@@ -131,6 +131,28 @@ static TU_UNUSED void tu_count_check(void)
         }                                                                    \
     } while (0)
 
+/* The wavefront settings of a batch of kind GALE_WFA or GALE_EDIT (penalties for
+ * GALE_WFA only: x, o, e, o2, e2), its scope, N policy and the four begin/end-free
+ * lengths (pattern begin, pattern end, text begin, text end), each REQUIRE_OK. */
+static TU_UNUSED void tu_wfa_settings(gale_batch *b, int kind, int64_t x, int64_t o, int64_t e, int64_t o2,
+                                      int64_t e2, int64_t scope, int64_t npol, int64_t pb, int64_t pe, int64_t tb,
+                                      int64_t te)
+{
+    if (kind == GALE_WFA) {
+        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_MISMATCH, x));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_OPEN, o));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_EXTEND, e));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_OPEN2, o2));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_EXTEND2, e2));
+    }
+    REQUIRE_OK(gale_batch_set(b, GALE_P_SCOPE, scope));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_N_POLICY, npol));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_PATTERN_BEGIN_FREE, pb));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_PATTERN_END_FREE, pe));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_TEXT_BEGIN_FREE, tb));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_TEXT_END_FREE, te));
+}
+
 #define REQUIRE(cond)                                                        \
     do {                                                                     \
         tu_count_check();                                                    \

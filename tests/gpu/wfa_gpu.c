@@ -117,19 +117,8 @@ static gale_batch *wb_make(gale_ctx *ctx, const wbatch *c, int force_err)
     size_t i;
     gale_task t;
     REQUIRE_OK(gale_batch_create(ctx, c->kind, &b));
-    if (c->kind == GALE_WFA) {
-        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_MISMATCH, c->x));
-        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_OPEN, c->o));
-        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_EXTEND, c->e));
-        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_OPEN2, c->o2));
-        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_EXTEND2, c->e2));
-    }
-    REQUIRE_OK(gale_batch_set(b, GALE_P_SCOPE, c->scope));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_N_POLICY, c->npol));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_PATTERN_BEGIN_FREE, c->pbf));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_PATTERN_END_FREE, c->pef));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_TEXT_BEGIN_FREE, c->tbf));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_TEXT_END_FREE, c->tef));
+    tu_wfa_settings(b, c->kind, c->x, c->o, c->e, c->o2, c->e2, c->scope, c->npol,
+                    c->pbf, c->pef, c->tbf, c->tef);
     if (force_err) REQUIRE_OK(gale_batch_set(b, GALE_P_EXPECTED_ERROR, force_err));
     else if (c->err) REQUIRE_OK(gale_batch_set(b, GALE_P_EXPECTED_ERROR, c->err));
     if (c->memlim) REQUIRE_OK(gale_batch_set(b, GALE_P_MEMORY_LIMIT, c->memlim));

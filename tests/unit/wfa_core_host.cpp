@@ -458,19 +458,8 @@ void report(const char *what, const Setting &st, const Pair &pr, const Layout &l
 void run_batch(const Setting &st, const std::vector<Pair> &pairs, tu_rng *r, Counts &c, const char *what) {
     gale_batch *b = nullptr;
     REQUIRE_OK(gale_batch_create(g_ctx, st.kind, &b));
-    if (st.kind == GALE_WFA) {
-        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_MISMATCH, st.x));
-        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_OPEN, st.o));
-        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_EXTEND, st.e));
-        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_OPEN2, st.o2));
-        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_GAP_EXTEND2, st.e2));
-    }
-    REQUIRE_OK(gale_batch_set(b, GALE_P_SCOPE, st.scope));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_N_POLICY, st.npol));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_PATTERN_BEGIN_FREE, st.pb));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_PATTERN_END_FREE, st.pe));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_TEXT_BEGIN_FREE, st.tb));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_TEXT_END_FREE, st.te));
+    tu_wfa_settings(b, st.kind, st.x, st.o, st.e, st.o2, st.e2, st.scope, st.npol,
+                    st.pb, st.pe, st.tb, st.te);
     for (const Pair &pr : pairs) {
         gale_task t;
         gale_task_init(&t);
