@@ -11,8 +11,8 @@
 // else a block of 256 threads (pick_group). The backtrace is walked on the GPU by
 // one thread (start diagonal and ops); the host rebuilds the CIGAR with wfa_replay().
 // (WFA-GPU's own backtrace, 2-bit steps carried beside every offset and spilled in
-// linked blocks, was built here and measured: bit-identical, but the CIGAR kernels ran
-// 4.5x slower per alignment; bench/RESULTS.md, step 15.)
+// blocks, was built here three ways and measured: bit-identical, but the 10 kbp CIGAR
+// kernels ran 4.4x to 33x slower; bench/RESULTS.md, steps 15-17.)
 //
 // A cell reads five offsets from the rings, then the sequence words of its first
 // extension step, and writes three offsets. So each thread computes its cells of a

@@ -4,6 +4,7 @@
  *
  *   wfa_bench FILE [--backend auto|cpu|cuda] [--penalties X,O,E] [--err PERMILLE]
  *                  [--limit N] [--repeat R] [--threads N] [--device D] [--verify N]
+ *                  [--device-memory MIB]
  *
  * GALE_WFA, end-to-end, penalties x=2 o=3 e=1 by default (WFA-GPU's anchor runs),
  * N policy DNA5; two batches of all pairs: scope ALIGNMENT (CIGAR) and scope SCORE.
@@ -14,6 +15,8 @@
  * The checksum (scores, ends, CIGARs) must agree between repeats. --err sets
  * GALE_P_EXPECTED_ERROR (the GPU budget; default: the library's). --verify N
  * compares the first N pairs (both scopes) with a CPU context, field by field.
+ * --device-memory sets the context's device memory budget (gale_ctx_options
+ * device_memory, MiB; default: the library's).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -224,6 +227,7 @@ static size_t verify(gale_ctx *ctx, gale_ctx *cpu, const pair_t *ps, size_t n, i
 int main(int argc, char **argv) {
     const char *file = NULL;
     int backend = GALE_BACKEND_AUTO, threads = 0, repeat = 1, device = 0, err = 0, i, sc;
+    long long device_mib = 0;
     int pen[3] = {2, 3, 1};
     size_t limit = (size_t)-1, n, len, nverify = 0;
     char *buf;
@@ -245,11 +249,13 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--repeat") && val) { repeat = atoi(val); ++i; }
         else if (!strcmp(a, "--threads") && val) { threads = atoi(val); ++i; }
         else if (!strcmp(a, "--device") && val) { device = atoi(val); ++i; }
+        else if (!strcmp(a, "--device-memory") && val && atoll(val) >= 0) { device_mib = atoll(val); ++i; }
         else if (!strcmp(a, "--verify") && val) { nverify = (size_t)atoll(val); ++i; }
         else if (a[0] != '-' && !file) file = a;
         else {
             fprintf(stderr, "usage: wfa_bench FILE [--backend auto|cpu|cuda] [--penalties X,O,E] [--err PERMILLE]\n"
-                            "                      [--limit N] [--repeat R] [--threads N] [--device D] [--verify N]\n");
+                            "                      [--limit N] [--repeat R] [--threads N] [--device D] [--verify N]\n"
+                            "                      [--device-memory MIB]\n");
             return 2;
         }
     }
@@ -262,6 +268,7 @@ int main(int argc, char **argv) {
     o.backend = backend;
     o.threads = threads;
     o.device = device;
+    o.device_memory = (uint64_t)device_mib << 20;
     check(gale_ctx_create(&ctx, &o), "gale_ctx_create");
     check(gale_ctx_backend(ctx, &got_backend), "gale_ctx_backend");
     gale_ctx_threads(ctx, &threads);

@@ -6,6 +6,7 @@
 # ncu (full set, one launch of the matching kernel), and writes under $OUT: the
 # details page (prof-details.txt) and the per-SASS-instruction source page
 # (prof-source.csv: executed instructions, stalls) for reading on another machine.
+# GALE_PROF_ARGS: more wfa_bench options (e.g. "--device-memory 24000").
 set -u -o pipefail
 len=${1:-10000}; pairs=${2:-600}; kre=${3:-wfa_blockILi0ELb0E}
 out=${OUT:-$PWD/device-out}
@@ -17,7 +18,7 @@ data=/tmp/wfa-prof-$len-$pairs.seq
 [ -s "$data" ] || python3 tools/bench/gen.py seq "$data" "$pairs" "$len" 0.05 || exit 1
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null) || { echo "no ncu"; exit 1; }
 "$ncu" --target-processes all --kernel-name-base mangled -k "regex:$kre" --launch-count 1 --set full --import-source yes \
-  -f -o /tmp/prof "$build/tools/bench/wfa_bench" "$data" --backend cuda --repeat 1 >"$out/prof-run.log" 2>&1 \
+  -f -o /tmp/prof "$build/tools/bench/wfa_bench" "$data" --backend cuda --repeat 1 ${GALE_PROF_ARGS:-} >"$out/prof-run.log" 2>&1 \
   || { tail -30 "$out/prof-run.log"; exit 1; }
 "$ncu" -i /tmp/prof.ncu-rep --page details >"$out/prof-details.txt" 2>&1
 "$ncu" -i /tmp/prof.ncu-rep --page source --csv --print-source sass >"$out/prof-source.csv" 2>"$out/prof-source.err"
