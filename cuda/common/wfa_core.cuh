@@ -142,20 +142,18 @@ GALE_WFA_DEV uint32_t nbits16(const uint32_t *mask, uint32_t pos) {
     return funnel_r(mask[w], mask[w + 1], pos & 31u) & 0xffffu;
 }
 
-// One step of the greedy extension of offset h on diagonal k (lib/wfa.h: while
-// h < n and v < m and P[v] matches T[h]): up to 16 bases; *more says whether the
-// extension may go on (all 16 matched).
-GALE_WFA_DEV int32_t extend_step(const Seqs &q, int32_t h, int32_t k, int32_t m, int32_t n, bool &more) {
-    const int32_t v = h - k;
-    const int32_t rem = imin(n - h, m - v);
-    more = false;
-    if (rem <= 0) return h;
-    uint32_t x = win16(q.code, q.p0 + (uint32_t)v) ^ win16(q.code, q.t0 + (uint32_t)h);
+// One step of the greedy extension of offset h on diagonal k (lib/wfa.h: while h < n and
+// v < m and P[v] matches T[h]), given lim = min(n, m + k) (the offset where diagonal k
+// leaves the matrix: rem = lim - h) and a valid h (0 <= h <= lim): up to 16 bases; *more
+// says whether the extension may go on (all 16 matched).
+GALE_WFA_DEV int32_t extend_step_lim(const Seqs &q, int32_t h, int32_t k, int32_t lim, bool &more) {
+    const int32_t rem = lim - h;
+    uint32_t x = win16(q.code, q.p0 + (uint32_t)(h - k)) ^ win16(q.code, q.t0 + (uint32_t)h);
     x = (x | (x >> 1)) & 0x55555555u;
     int32_t first = x ? (ffs32(x) - 1) >> 1 : 16;
     if (q.has_n) {
         // DNA5: an N matches an N (both pack as A) and nothing else; MISMATCH: nothing.
-        const uint32_t np = nbits16(q.mask, q.p0 + (uint32_t)v), nt = nbits16(q.mask, q.t0 + (uint32_t)h);
+        const uint32_t np = nbits16(q.mask, q.p0 + (uint32_t)(h - k)), nt = nbits16(q.mask, q.t0 + (uint32_t)h);
         const uint32_t bad = q.n_policy ? (np | nt) : (np ^ nt);
         if (bad) first = imin(first, ffs32(bad) - 1);
     }
@@ -164,21 +162,12 @@ GALE_WFA_DEV int32_t extend_step(const Seqs &q, int32_t h, int32_t k, int32_t m,
     return h + adv;
 }
 
-// extend_step for the cell loops, given lim = min(n, m + k) (the offset where diagonal k
-// leaves the matrix: rem = lim - h) and a valid h (0 <= h <= lim).
-GALE_WFA_DEV int32_t extend_step_lim(const Seqs &q, int32_t h, int32_t k, int32_t lim, bool &more) {
-    const int32_t rem = lim - h;
-    uint32_t x = win16(q.code, q.p0 + (uint32_t)(h - k)) ^ win16(q.code, q.t0 + (uint32_t)h);
-    x = (x | (x >> 1)) & 0x55555555u;
-    int32_t first = x ? (ffs32(x) - 1) >> 1 : 16;
-    if (q.has_n) {
-        const uint32_t np = nbits16(q.mask, q.p0 + (uint32_t)(h - k)), nt = nbits16(q.mask, q.t0 + (uint32_t)h);
-        const uint32_t bad = q.n_policy ? (np | nt) : (np ^ nt);
-        if (bad) first = imin(first, ffs32(bad) - 1);
-    }
-    const int32_t adv = imin(first, rem);
-    more = adv == 16;
-    return h + adv;
+// The same from the lengths, for any h (an offset at or past the end stays).
+GALE_WFA_DEV int32_t extend_step(const Seqs &q, int32_t h, int32_t k, int32_t m, int32_t n, bool &more) {
+    const int32_t lim = imin(n, m + k);
+    more = false;
+    if (lim - h <= 0) return h;
+    return extend_step_lim(q, h, k, lim, more);
 }
 
 // The whole greedy extension, 16 bases at a time.
