@@ -10,9 +10,9 @@
 // warp (4 independent warps per block) for wavefronts up to kWarpCap diagonals,
 // else a block of 256 threads (pick_group). The backtrace is walked on the GPU by
 // one thread (start diagonal and ops); the host rebuilds the CIGAR with wfa_replay().
-// (WFA-GPU's own backtrace, 2-bit steps carried beside every offset and spilled in
-// blocks, was built here three ways and measured: bit-identical, but the 10 kbp CIGAR
-// kernels ran 4.4x to 33x slower; bench/RESULTS.md, steps 15-17.)
+// WFA-GPU's own backtrace, 2-bit steps carried beside every offset and spilled in
+// blocks, is the other layout (GALE_P_GPU_BACKTRACE, kBtPiggy in wfa_core.cuh): the
+// same results, but 2.9x to 17x slower at 10 kbp here (bench/RESULTS.md, steps 15-18).
 //
 // A cell reads five offsets from the rings, then the sequence words of its first
 // extension step, and writes three offsets. So each thread computes its cells of a
@@ -142,10 +142,11 @@ struct KArgs {
 constexpr int kSharedRingScores = 32;
 constexpr int kSharedRingInts = kSharedRingScores * kComps * 2;
 
-template <int METRIC, bool CODES, class OFF, bool RRS, class G>
-__device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem, Plan *plans) {
+template <int METRIC, int BT, class OFF, bool RRS, class G>
+__device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem, Plan *plans, uint32_t *ctr) {
     char *base = unit < a.units_a ? a.base_a + unit * a.shape.bytes : a.base_b + (unit - a.units_a) * a.shape.bytes;
     Unit u = unit_at(base, a.shape);
+    u.ctr = ctr;
     if (RRS) u.rr = rr_smem;
     for (;;) {
         int i = 0;
@@ -154,62 +155,67 @@ __device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem,
         if (i >= a.n_tasks) return;
         const Task t = a.tasks[i];
         const Seqs sq{a.code, a.mask, t.p0, t.t0, t.has_n, a.n_policy};
-        // Cells per thread in flight: 4, or 2 for two-piece (more live values per cell;
-        // 4 spilled under the 64-register cap).
-        align<METRIC, CODES, OFF, METRIC == kMetricAffine2p ? 2 : 4>(g, a.pen, t, sq, a.shape, u, a.outs + i,
-                                                                      a.ops + t.ops_at, plans);
+        // Cells per thread in flight: 4, or 2 for two-piece and the piggyback (more live
+        // values per cell; 4 spilled under the 64-register cap).
+        align<METRIC, BT, OFF, (METRIC == kMetricAffine2p || BT == kBtPiggy) ? 2 : 4>(g, a.pen, t, sq, a.shape, u,
+                                                                                      a.outs + i, a.ops + t.ops_at, plans);
     }
 }
 
 // Register caps (min blocks per SM): 64 registers a thread, so that 32 warps of an
 // SM are resident; the per-cell work is latency-bound (ring loads), and the
 // uncapped kernels took 74-108 registers (24 or fewer warps per SM).
-template <int METRIC, bool CODES, class OFF, bool RRS>
+template <int METRIC, int BT, class OFF, bool RRS>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32, 8) wfa_warps(KArgs a) {
     __shared__ int32_t rr[RRS ? kWarpsPerBlock : 1][RRS ? kSharedRingInts : 1];
     __shared__ Plan plans[kWarpsPerBlock][2];
+    __shared__ uint32_t ctr[BT == kBtPiggy ? kWarpsPerBlock : 1][3];  // piggyback: spill counters
     WarpGroup g;
     const uint64_t unit = (uint64_t)blockIdx.x * kWarpsPerBlock + (threadIdx.x >> 5);
     if (unit >= a.units) return;
-    run_group<METRIC, CODES, OFF, RRS>(g, a, unit, rr[RRS ? threadIdx.x >> 5 : 0], plans[threadIdx.x >> 5]);
+    run_group<METRIC, BT, OFF, RRS>(g, a, unit, rr[RRS ? threadIdx.x >> 5 : 0], plans[threadIdx.x >> 5],
+                                    ctr[BT == kBtPiggy ? threadIdx.x >> 5 : 0]);
 }
 
-template <int METRIC, bool CODES, class OFF, bool RRS, int T>
+template <int METRIC, int BT, class OFF, bool RRS, int T>
 __global__ void __launch_bounds__(T, 1024 / T) wfa_block(KArgs a) {
     __shared__ int32_t red[2 * (T / 32) + 1];
     __shared__ int32_t rr[RRS ? kSharedRingInts : 1];
     __shared__ Plan plans[2];
+    __shared__ uint32_t ctr[3];  // piggyback: spill counters
     BlockGroup<T> g{red};
     if (blockIdx.x >= a.units) return;
-    run_group<METRIC, CODES, OFF, RRS>(g, a, blockIdx.x, rr, plans);
+    run_group<METRIC, BT, OFF, RRS>(g, a, blockIdx.x, rr, plans, ctr);
 }
 
 typedef void (*KernelFn)(KArgs);
 
 // threads: 32 (a warp per alignment, kWarpsPerBlock per block), 128 or 256.
-template <int M, bool C, class OFF, bool RRS>
+template <int M, int BT, class OFF, bool RRS>
 KernelFn pick_threads(int threads) {
-    return threads == 32    ? wfa_warps<M, C, OFF, RRS>
-           : threads == 256 ? wfa_block<M, C, OFF, RRS, 256>
-                            : wfa_block<M, C, OFF, RRS, 128>;
+    return threads == 32    ? wfa_warps<M, BT, OFF, RRS>
+           : threads == 256 ? wfa_block<M, BT, OFF, RRS, 256>
+                            : wfa_block<M, BT, OFF, RRS, 128>;
 }
-template <int M, bool C, class OFF>
+template <int M, int BT, class OFF>
 KernelFn pick_rrs(bool rrs, int threads) {
-    return rrs ? pick_threads<M, C, OFF, true>(threads) : pick_threads<M, C, OFF, false>(threads);
+    return rrs ? pick_threads<M, BT, OFF, true>(threads) : pick_threads<M, BT, OFF, false>(threads);
 }
-template <int M, bool C>
+template <int M, int BT>
 KernelFn pick_off(bool off16, bool rrs, int threads) {
-    return off16 ? pick_rrs<M, C, int16_t>(rrs, threads) : pick_rrs<M, C, int32_t>(rrs, threads);
+    return off16 ? pick_rrs<M, BT, int16_t>(rrs, threads) : pick_rrs<M, BT, int32_t>(rrs, threads);
 }
 template <int M>
-KernelFn pick_codes(bool codes, bool off16, bool rrs, int threads) {
-    return codes ? pick_off<M, true>(off16, rrs, threads) : pick_off<M, false>(off16, rrs, threads);
+KernelFn pick_bt(int bt, bool off16, bool rrs, int threads) {
+    return bt == kBtPiggy   ? pick_off<M, kBtPiggy>(off16, rrs, threads)
+           : bt == kBtCodes ? pick_off<M, kBtCodes>(off16, rrs, threads)
+                            : pick_off<M, kBtNone>(off16, rrs, threads);
 }
 // rrs: the range ring fits shared memory (Pen::rm <= kSharedRingScores).
-KernelFn pick_kernel(int metric, bool codes, bool off16, bool rrs, int threads) {
-    if (metric == kMetricAffine) return pick_codes<kMetricAffine>(codes, off16, rrs, threads);
-    if (metric == kMetricAffine2p) return pick_codes<kMetricAffine2p>(codes, off16, rrs, threads);
-    return pick_codes<kMetricEdit>(codes, off16, rrs, threads);
+KernelFn pick_kernel(int metric, int bt, bool off16, bool rrs, int threads) {
+    if (metric == kMetricAffine) return pick_bt<kMetricAffine>(bt, off16, rrs, threads);
+    if (metric == kMetricAffine2p) return pick_bt<kMetricAffine2p>(bt, off16, rrs, threads);
+    return pick_bt<kMetricEdit>(bt, off16, rrs, threads);
 }
 
 // ---- host side ----------------------------------------------------------------------
@@ -218,8 +224,9 @@ size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
 // What one task needs, computed before chunking.
 struct Est {
-    int32_t s_limit = 0, klo = 0, khi = 0, max_ops = 0;
-    uint64_t cells = 0;  // code bytes
+    int32_t s_limit = 0, klo = 0, khi = 0, max_ops = 0;  // max_ops: backtrace ops (codes) or words (piggyback)
+    uint64_t cells = 0;  // cells up to s_limit (alignment scope): code bytes
+    uint64_t spill = 0;  // piggyback: spill blocks (Shape::spill_cap)
     uint64_t bytes = 0;  // its unit alone
     bool gpu = false;
     bool off16 = false;  // both lengths < kOff16Limit: int16 offsets
@@ -242,9 +249,9 @@ struct Chunk {
     bool busy = false;
 };
 
-size_t task_slot_bytes(const PairTask &t, const Est &e, bool codes) {
+size_t task_slot_bytes(const PairTask &t, const Est &e, bool trace) {
     const int64_t bases = pack_round(t.h_len) + pack_round(t.v_len);
-    return (size_t)(bases / 4 + bases / 8) + sizeof(Task) + sizeof(Out) + (codes ? (size_t)e.max_ops * 4 : 0);
+    return (size_t)(bases / 4 + bases / 8) + sizeof(Task) + sizeof(Out) + (trace ? (size_t)e.max_ops * 4 : 0);
 }
 
 // 8 encoded bases (bytes 0..4, little-endian in x) -> their 16 code bits (N packs as
@@ -289,14 +296,14 @@ void wfa_run(Device *dev, WfaJob &job) {
     GALE_CUDA_CHECK(cudaSetDevice(dev->index));
     const WfaParams &p = job.params;
     const Pen q = make_pen(p);
-    const bool codes = p.scope == 1;  // GALE_SCOPE_ALIGNMENT
+    const bool trace = p.scope == 1;  // GALE_SCOPE_ALIGNMENT: a backtrace, of layout bt
+    const int bt = !trace ? kBtNone : p.gpu_backtrace == 1 ? kBtPiggy : kBtCodes;
 #ifdef GALE_WFA_PROFILE
     Prof prof;
     const auto prof_t_all = std::chrono::steady_clock::now();
 #endif
-    const int32_t minc = q.metric == kMetricEdit ? 1
-                                                 : std::min({q.x, q.o + q.e,
-                                                             q.metric == kMetricAffine2p ? q.o2 + q.e2 : INT32_MAX});
+    const int comps = q.metric == kMetricEdit ? 1 : q.metric == kMetricAffine2p ? 5 : 3;
+    auto max_ops_of = [&](int64_t s_limit) { return bt == kBtPiggy ? bt_max_words(q, s_limit) : codes_max_ops(q, s_limit); };
 
     // The work area: the scratch and what the slots leave of the pool, half per slot.
     char *const slots_end = dev->slots[kSlots - 1].dev + dev->slots[kSlots - 1].bytes;
@@ -317,7 +324,7 @@ void wfa_run(Device *dev, WfaJob &job) {
     const bool rrs = q.rm <= kSharedRingScores;
     auto resident = [&](bool off16, int threads) -> uint64_t {
         int per_sm = 0;
-        KernelFn k = pick_kernel(q.metric, codes, off16, rrs, threads);
+        KernelFn k = pick_kernel(q.metric, bt, off16, rrs, threads);
         const bool warps = threads == 32;
         GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
             &per_sm, (const void *)k, warps ? kWarpsPerBlock * 32 : threads, 0));
@@ -374,7 +381,8 @@ void wfa_run(Device *dev, WfaJob &job) {
     // S, but most tasks end far below it (the budget is an upper bound on the
     // divergence). When S's codes would leave fewer units than resident groups, pass 1
     // runs each task with the codes that a slot's work area holds for every resident
-    // group; a task that outgrows them is run again in pass 2 with its full S. Results
+    // group; a task that outgrows them is run again in pass 2 with its full S. The
+    // piggyback does the same with its spill list (sized for S's cells in pass 2). Results
     // never depend on the pass: both compute the same recurrence, pass 1 only stops
     // earlier.
     std::vector<Est> sest(keys.size()), sest_full(keys.size());
@@ -392,48 +400,61 @@ void wfa_run(Device *dev, WfaJob &job) {
             const WfaFree f = wfa_free(p, t.v_len, t.h_len);
             const int64_t S = score_budget(q, p.expected_error, t.v_len, t.h_len);
             if (t.v_len + t.h_len + bases >= ((int64_t)1 << 27) || S >= ((int64_t)1 << 26)) continue;  // longer recurrences: the CPU
-            // Codes stop at the CPU's full-memory limit (beyond it the CPU runs BiWFA) and
-            // at what a slot's work area holds: the score budget shrinks to the last
-            // score within both.
-            const uint64_t limit = std::min<uint64_t>({work_bytes / 2, (uint64_t)p.memory_limit_mib << 20,
-                                                       0xffffff00ull});
+            // The cells stop at the CPU's full-memory limit (its codes take a byte a cell;
+            // beyond it the CPU runs BiWFA, whose CIGAR may break ties otherwise) and at what
+            // a slot's work area holds of codes, or of the spill blocks budgeted for them: the
+            // score budget shrinks to the last score within both.
+            const uint64_t area_cells =
+                bt == kBtPiggy ? work_bytes / 2 / (spill_blocks(1000, comps) * sizeof(BtBlock)) * 1000 : work_bytes / 2;
+            const uint64_t limit = std::min<uint64_t>({area_cells, (uint64_t)p.memory_limit_mib << 20, 0xffffff00ull});
             const Need nd = simulate_ranges(q, (int32_t)t.v_len, (int32_t)t.h_len, (int32_t)f.pb, (int32_t)f.tb, S,
-                                            limit, codes, ring.data());
+                                            limit, trace, ring.data());
             if (nd.s_reached < 0) continue;
+            // The unit of x (piggyback: with a spill list of `spill` blocks).
+            auto layout = [&](Est &x, uint64_t spill) {
+                Shape sh{};
+                sh.cap = x.khi - x.klo + 1;
+                sh.off_bytes = x.off16 ? 2 : 4;
+                sh.hdr_scores = x.s_limit + 1;
+                sh.code_cap = x.cells;
+                sh.seg_scores = x.s_limit + 2;
+                sh.spill_cap = spill;
+                shape_layout(sh, q, bt);
+                x.spill = sh.spill_cap;
+                x.bytes = sh.bytes;
+                // Piggyback: word rows are indexed with int32, spill blocks with uint32, and
+                // keys hold (k - kbase) << 3 (wfa_core.cuh, align).
+                const bool bt_ok = bt != kBtPiggy || ((uint64_t)bt_rows(q) * (uint64_t)sh.cap < ((uint64_t)1 << 31) &&
+                                                      sh.spill_cap < ((uint64_t)1 << 31) && sh.cap < (1 << 28));
+                x.gpu = bt_ok && sh.bytes <= work_bytes && task_slot_bytes(t, x, trace) + kSlack + 16 * 1024 <= slot_bytes;
+            };
             e.s_limit = (int32_t)nd.s_reached;
             e.klo = nd.klo;
             e.khi = nd.khi;
-            e.cells = codes ? nd.cells : 0;
-            e.max_ops = (int32_t)std::min<int64_t>(e.s_limit / minc + 2, INT32_MAX);
-            Shape sh{};
-            sh.cap = nd.khi - nd.klo + 1;
-            sh.off_bytes = e.off16 ? 2 : 4;
-            sh.hdr_scores = e.s_limit + 1;
-            sh.code_cap = e.cells;
-            shape_layout(sh, q, codes);
-            e.bytes = sh.bytes;
-            e.gpu = sh.bytes <= work_bytes && task_slot_bytes(t, e, codes) + kSlack + 16 * 1024 <= slot_bytes;
+            e.cells = trace ? nd.cells : 0;
+            e.max_ops = trace ? max_ops_of(e.s_limit) : 0;
+            layout(e, spill_blocks(e.cells, comps));
             sest[j] = e;
-            if (!codes || !e.gpu) continue;
-            const uint64_t per_unit = slot_area / std::max<uint64_t>(1, groups_of(e.off16, pick_group(sh.cap)));
-            const uint64_t code_limit = per_unit / 4 * 3;
-            if (e.cells <= code_limit) continue;
-            const Need n1 = simulate_ranges(q, (int32_t)t.v_len, (int32_t)t.h_len, (int32_t)f.pb, (int32_t)f.tb,
-                                            e.s_limit, code_limit, codes, ring.data());
-            if (n1.s_reached < 1 || n1.s_reached >= e.s_limit) continue;
+            if (!trace || !e.gpu) continue;
+            const uint64_t per_unit = slot_area / std::max<uint64_t>(1, groups_of(e.off16, pick_group(e.khi - e.klo + 1)));
+            const uint64_t share = per_unit / 4 * 3;
             Est &e1 = sest[j];
+            if (bt == kBtPiggy) {  // pass 1: the spill list that the share leaves
+                const uint64_t rest = e.bytes - e.spill * sizeof(BtBlock);
+                if (e.bytes <= share || rest >= share) continue;
+                layout(e1, std::max<uint64_t>((share - rest) / sizeof(BtBlock), spill_blocks(0, comps)));
+                continue;
+            }
+            if (e.cells <= share) continue;  // codes: pass 1 stops at the share's cells
+            const Need n1 = simulate_ranges(q, (int32_t)t.v_len, (int32_t)t.h_len, (int32_t)f.pb, (int32_t)f.tb,
+                                            e.s_limit, share, trace, ring.data());
+            if (n1.s_reached < 1 || n1.s_reached >= e.s_limit) continue;
             e1.s_limit = (int32_t)n1.s_reached;
             e1.klo = n1.klo;
             e1.khi = n1.khi;
             e1.cells = n1.cells;
-            e1.max_ops = (int32_t)std::min<int64_t>(e1.s_limit / minc + 2, INT32_MAX);
-            Shape s1{};
-            s1.cap = n1.khi - n1.klo + 1;
-            s1.off_bytes = sh.off_bytes;
-            s1.hdr_scores = e1.s_limit + 1;
-            s1.code_cap = e1.cells;
-            shape_layout(s1, q, codes);
-            e1.bytes = s1.bytes;
+            e1.max_ops = max_ops_of(e1.s_limit);
+            layout(e1, 0);
         }
     });
     parallel_for((size_t)est_threads, est_threads, 1, [&](size_t lo, size_t hi) {
@@ -446,7 +467,14 @@ void wfa_run(Device *dev, WfaJob &job) {
     });
     int pass = 1;
     auto E = [&](size_t i) -> const Est & { return pass == 1 ? sest[sid[i]] : sest_full[sid[i]]; };
-    auto retry_ok = [&](size_t i) { return pass == 1 && sest[sid[i]].s_limit < sest_full[sid[i]].s_limit; };
+    // Pass 2 runs a task again when pass 1 stopped it where pass 2 would go on: codes at a
+    // lower score budget, the piggyback with a smaller spill list.
+    auto retry_ok = [&](size_t i, int32_t status) {
+        const Est &a = sest[sid[i]], &b = sest_full[sid[i]];
+        if (pass != 1) return false;
+        return bt == kBtPiggy ? status == kOutSpill && a.spill < b.spill
+                              : status == kOutOverflow && a.s_limit < b.s_limit;
+    };
     std::vector<size_t> retry;  // pass 1 overflows that pass 2 runs with the full budget
     GALE_PROF_STOP(est);
 
@@ -499,8 +527,8 @@ void wfa_run(Device *dev, WfaJob &job) {
             for (size_t j = lo; j < hi; ++j) {
                 const Out &o = outs[j];
                 const size_t ti = c.tasks[j];
-                if (o.status != kOutOk) {  // 2: run again in pass 2; 1: rescue on the CPU
-                    bad[j] = o.status == kOutOverflow && retry_ok(ti) ? 2 : 1;
+                if (o.status != kOutOk) {  // 2: run again in pass 2; 1: rescue on the CPU; 3: a bug
+                    bad[j] = bt == kBtPiggy && o.status == kOutBroken ? 3 : retry_ok(ti, o.status) ? 2 : 1;
                     continue;
                 }
                 const PairTask &t = job.tasks[ti];
@@ -511,22 +539,28 @@ void wfa_run(Device *dev, WfaJob &job) {
                 r.flags = 0;
                 r.h_end = o.h_end;
                 r.v_end = (int64_t)o.h_end - o.k_end;
-                if (codes) {
+                if (trace) {
                     const uint32_t *w = ops + tasks[j].ops_at;
-                    path.resize((size_t)o.n_ops);
-                    for (int32_t x = 0; x < o.n_ops; ++x) {  // the kernel wrote them last first
-                        const uint32_t op = w[o.n_ops - 1 - x];
-                        path[(size_t)x] = WfaOp{op & 15u, op >> 4};
+                    int64_t k0 = o.k0;
+                    bool ok = o.n_ops >= 0 && o.n_ops <= tasks[j].max_ops;
+                    if (ok && bt == kBtPiggy) {
+                        ok = bt_decode(q, w, o.n_ops, o.k_end, o.score, path, &k0);
+                    } else if (ok) {
+                        path.resize((size_t)o.n_ops);
+                        for (int32_t x = 0; x < o.n_ops; ++x) {  // the kernel wrote them last first
+                            const uint32_t op = w[o.n_ops - 1 - x];
+                            path[(size_t)x] = WfaOp{op & 15u, op >> 4};
+                        }
                     }
                     int64_t he = -1, ve = -1;
-                    const bool ok = wfa_replay(t, p, o.k0, path.data(), path.size(), &he, &ve, r.cigar);
+                    ok = ok && wfa_replay(t, p, k0, path.data(), path.size(), &he, &ve, r.cigar);
                     if (!ok || he != r.h_end || ve != r.v_end) {  // a bug: fail loudly, never hide it
                         r.cigar.clear();
                         bad[j] = 3;
                         continue;
                     }
-                    r.h_begin = std::max<int64_t>(o.k0, 0);
-                    r.v_begin = std::max<int64_t>(-(int64_t)o.k0, 0);
+                    r.h_begin = std::max<int64_t>(k0, 0);
+                    r.v_begin = std::max<int64_t>(-k0, 0);
                 } else {
                     const WfaFree f = wfa_free(p, t.v_len, t.h_len);
                     const bool free_begin = f.pb > 0 || f.tb > 0;
@@ -573,7 +607,7 @@ void wfa_run(Device *dev, WfaJob &job) {
                 const PairTask &t = job.tasks[ti];
                 const Est &e = E(ti);
                 if (e.off16 != off16) break;
-                const size_t need = task_slot_bytes(t, e, codes);
+                const size_t need = task_slot_bytes(t, e, trace);
                 const size_t tb = (size_t)(pack_round(t.h_len) + pack_round(t.v_len));
                 if (bytes + need + 64 > slot_bytes || bases + tb >= ((size_t)1 << 31) - 1024) break;
                 if (!c.tasks.empty() && bases + tb > (launched == 0 ? kMaxChunkBases / 8 : kMaxChunkBases)) break;
@@ -581,15 +615,18 @@ void wfa_run(Device *dev, WfaJob &job) {
                 x.cap = std::max(x.cap, e.khi - e.klo + 1);
                 x.hdr_scores = std::max(x.hdr_scores, e.s_limit + 1);
                 x.code_cap = std::max(x.code_cap, e.cells);
+                x.seg_scores = std::max(x.seg_scores, e.s_limit + 2);
+                x.spill_cap = std::max(x.spill_cap, e.spill);
                 // Alike tasks mostly leave the shape as it is: no layout to redo.
-                if (c.tasks.empty() || x.cap != sh.cap || x.hdr_scores != sh.hdr_scores || x.code_cap != sh.code_cap)
-                    shape_layout(x, q, codes);
+                if (c.tasks.empty() || x.cap != sh.cap || x.hdr_scores != sh.hdr_scores || x.code_cap != sh.code_cap ||
+                    x.seg_scores != sh.seg_scores || x.spill_cap != sh.spill_cap)
+                    shape_layout(x, q, bt);
                 if (c.tasks.empty()) first_bytes = x.bytes;
                 else if (x.bytes > first_bytes + first_bytes / 4 || x.bytes > work_bytes) break;
                 sh = x;
                 bytes += need;
                 bases += tb;
-                ops_words += codes ? (size_t)e.max_ops : 0;
+                ops_words += trace ? (size_t)e.max_ops : 0;
                 c.tasks.push_back(ti);
                 ++next;
             }
@@ -631,8 +668,8 @@ void wfa_run(Device *dev, WfaJob &job) {
                     x.s_limit = e.s_limit;
                     x.kbase = e.klo;
                     x.ops_at = ops_at;
-                    x.max_ops = codes ? e.max_ops : 0;
-                    ops_at += codes ? (uint32_t)e.max_ops : 0;
+                    x.max_ops = trace ? e.max_ops : 0;
+                    ops_at += trace ? (uint32_t)e.max_ops : 0;
                     x.has_n = 0;
                     x.pad = 0;
                 }
@@ -685,7 +722,7 @@ void wfa_run(Device *dev, WfaJob &job) {
             ka.base_b = ar.b;
             ka.units_a = std::min<uint64_t>(ua, c.units);
             ka.units = c.units;
-            KernelFn k = pick_kernel(q.metric, codes, c.off16, rrs, c.threads);
+            KernelFn k = pick_kernel(q.metric, bt, c.off16, rrs, c.threads);
             const bool warps = c.threads == 32;
             const unsigned blocks = warps ? (unsigned)((c.units + kWarpsPerBlock - 1) / kWarpsPerBlock) : (unsigned)c.units;
             GALE_CUDA_CHECK(cudaEventRecord(s.start, s.stream));
@@ -717,9 +754,9 @@ void wfa_run(Device *dev, WfaJob &job) {
 #ifdef GALE_WFA_PROFILE
     fprintf(stderr,
             "wfa_run profile (ms): all %.2f kernels %.2f | est %.2f order %.2f plan %.2f fill %.2f pack %.2f sync %.2f "
-            "replay %.2f | %zu tasks, %d chunks, codes %d\n",
+            "replay %.2f | %zu tasks, %d chunks, backtrace %d\n",
             ms_since(prof_t_all), job.kernel_ns / 1e6, prof.est, prof.order, prof.plan, prof.fill, prof.pack, prof.sync, prof.replay,
-            job.n, prof.chunks, (int)codes);
+            job.n, prof.chunks, bt);
 #endif
 }
 

@@ -217,9 +217,23 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  * GPU's per-alignment memory; alignments that exceed it are rescued on the CPU.
  * Never changes a result. */
 #define GALE_P_EXPECTED_ERROR 406
+/* How the GPU keeps the backtrace of GALE_SCOPE_ALIGNMENT (GALE_GPU_BT_*; default
+ * GALE_GPU_BT_CODES). Never changes a result: both give the same CIGAR, bit for bit,
+ * and the CPU ignores it.
+ *   GALE_GPU_BT_CODES:     one code byte per wavefront cell, walked back at the end.
+ *   GALE_GPU_BT_PIGGYBACK: WFA-GPU's layout: 2-bit backtrace steps carried beside the
+ *                          offsets in 16-bit words, full words spilled to a list.
+ *                          Slower and larger than the codes where measured (an H100,
+ *                          10 kbp pairs: 2.9x slower given device memory to spare, 17x
+ *                          with the default budget; ~3.4 bytes a cell against 1):
+ *                          for comparisons with WFA-GPU. */
+#define GALE_P_GPU_BACKTRACE 407
 
 #define GALE_SCOPE_SCORE     0 /* score and end coordinates only; no CIGAR */
 #define GALE_SCOPE_ALIGNMENT 1 /* score, coordinates and CIGAR */
+
+#define GALE_GPU_BT_CODES     0
+#define GALE_GPU_BT_PIGGYBACK 1
 
 #define GALE_DIR_LEFT  1
 #define GALE_DIR_RIGHT 2

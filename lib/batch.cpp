@@ -151,6 +151,9 @@ void batch_set(gale_batch *b, int param, int64_t v) {
         case GALE_P_TEXT_END_FREE: w.text_end_free = in(0, kMaxLen, "text end-free length"); return;
         case GALE_P_MEMORY_LIMIT: w.memory_limit_mib = in(1, 1 << 20, "memory limit (MiB)"); return;
         case GALE_P_EXPECTED_ERROR: w.expected_error = (int32_t)in(1, 1000, "expected error (per mille)"); return;
+        case GALE_P_GPU_BACKTRACE:
+            w.gpu_backtrace = (int32_t)in(GALE_GPU_BT_CODES, GALE_GPU_BT_PIGGYBACK, "GPU backtrace layout");
+            return;
         case GALE_P_N_POLICY: w.n_policy = (int32_t)in(GALE_N_DNA5, GALE_N_MISMATCH, "N policy"); return;
         }
         fail(GALE_E_RANGE, "unknown parameter id %d for kind %s", param, kind_name(b->kind));
@@ -185,6 +188,7 @@ int64_t batch_get(const gale_batch *b, int param) {
         case GALE_P_TEXT_END_FREE: return w.text_end_free;
         case GALE_P_MEMORY_LIMIT: return w.memory_limit_mib;
         case GALE_P_EXPECTED_ERROR: return w.expected_error;
+        case GALE_P_GPU_BACKTRACE: return w.gpu_backtrace;
         case GALE_P_N_POLICY: return w.n_policy;
         }
         fail(GALE_E_RANGE, "unknown parameter id %d for kind %s", param, kind_name(b->kind));

@@ -146,6 +146,7 @@ struct WfaParams {
     int64_t pattern_begin_free = 0, pattern_end_free = 0, text_begin_free = 0, text_end_free = 0;
     int64_t memory_limit_mib = 256;   // GALE_P_MEMORY_LIMIT
     int32_t expected_error = 100;     // GALE_P_EXPECTED_ERROR, per mille (GPU sizing only)
+    int32_t gpu_backtrace = 0;        // GALE_P_GPU_BACKTRACE (GPU layout only)
 };
 
 struct WfaResult {

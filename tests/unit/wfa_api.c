@@ -116,7 +116,7 @@ static void test_params(void) {
         {GALE_P_PENALTY_GAP_OPEN2, 0}, {GALE_P_PENALTY_GAP_EXTEND2, 0}, {GALE_P_SCOPE, GALE_SCOPE_ALIGNMENT},
         {GALE_P_PATTERN_BEGIN_FREE, 0}, {GALE_P_PATTERN_END_FREE, 0}, {GALE_P_TEXT_BEGIN_FREE, 0},
         {GALE_P_TEXT_END_FREE, 0}, {GALE_P_MEMORY_LIMIT, 256}, {GALE_P_EXPECTED_ERROR, 100},
-        {GALE_P_N_POLICY, GALE_N_DNA5},
+        {GALE_P_N_POLICY, GALE_N_DNA5}, {GALE_P_GPU_BACKTRACE, GALE_GPU_BT_CODES},
     };
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; ++i) {
         CHECK_ST(gale_batch_get(w, defs[i].id, &v), GALE_OK);
@@ -132,6 +132,12 @@ static void test_params(void) {
     CHECK_ST(gale_batch_set(w, GALE_P_TEXT_END_FREE, -1), GALE_E_RANGE);
     CHECK_ST(gale_batch_set(w, GALE_P_MEMORY_LIMIT, 0), GALE_E_RANGE);
     CHECK_ST(gale_batch_set(w, GALE_P_EXPECTED_ERROR, 1001), GALE_E_RANGE);
+    CHECK_ST(gale_batch_set(w, GALE_P_GPU_BACKTRACE, -1), GALE_E_RANGE);
+    CHECK_ST(gale_batch_set(w, GALE_P_GPU_BACKTRACE, 2), GALE_E_RANGE);
+    CHECK_ST(gale_batch_set(e, GALE_P_GPU_BACKTRACE, GALE_GPU_BT_PIGGYBACK), GALE_OK);
+    CHECK_ST(gale_batch_get(e, GALE_P_GPU_BACKTRACE, &v), GALE_OK);
+    CHECK_EQ_I64(v, GALE_GPU_BT_PIGGYBACK);
+    CHECK_ST(gale_batch_set(x, GALE_P_GPU_BACKTRACE, GALE_GPU_BT_CODES), GALE_E_RANGE);
     CHECK_ST(gale_batch_set(w, GALE_P_PENALTY_MISMATCH, 4096), GALE_OK);
     CHECK_ST(gale_batch_get(w, GALE_P_PENALTY_MISMATCH, &v), GALE_OK);
     CHECK_EQ_I64(v, 4096);
