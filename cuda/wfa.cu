@@ -12,7 +12,7 @@
 // one thread (start diagonal and ops); the host rebuilds the CIGAR with wfa_replay().
 // WFA-GPU's own backtrace, 2-bit steps carried beside every offset and spilled in
 // blocks, is the other layout (GALE_P_GPU_BACKTRACE, kBtPiggy in wfa_core.cuh): the
-// same results, but 2.9x to 17x slower at 10 kbp here (bench/RESULTS.md, steps 15-18).
+// same results, but 2.9x to 11x slower at 10 kbp here (bench/RESULTS.md, steps 15-19).
 //
 // A cell reads five offsets from the rings, then the sequence words of its first
 // extension step, and writes three offsets. So each thread computes its cells of a

@@ -224,8 +224,8 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  *   GALE_GPU_BT_PIGGYBACK: WFA-GPU's layout: 2-bit backtrace steps carried beside the
  *                          offsets in 16-bit words, full words spilled to a list.
  *                          Slower and larger than the codes where measured (an H100,
- *                          10 kbp pairs: 2.9x slower given device memory to spare, 17x
- *                          with the default budget; ~3.4 bytes a cell against 1):
+ *                          10 kbp pairs: 2.9x slower given device memory to spare,
+ *                          11x with the default budget; ~3.4 bytes a cell against 1):
  *                          for comparisons with WFA-GPU. */
 #define GALE_P_GPU_BACKTRACE 407
 

@@ -233,8 +233,8 @@ enum BtMode : int {
 // (bt_decode) and rebuilds the CIGAR with wfa_replay.
 // Why it is not the default: it keeps more memory (~3.4 bytes a cell of spills against
 // 1 byte of codes) and runs slower: 10 kbp CIGAR kernels 2.9x slower than the codes' on
-// an H100 with device memory to spare, 17x with the default budget (bench/RESULTS.md,
-// steps 15-18).
+// an H100 with device memory to spare, 11x with the default budget (bench/RESULTS.md,
+// steps 15-19).
 // Steps, read in the context of the component whose cell appended them:
 //   M:    X (from M x back, same diagonal), CLOSE_D / CLOSE_I (from the gap component's
 //         cell at the same score and diagonal), and for a gap of the second piece ESC2
