@@ -297,12 +297,11 @@ void wfa_run(Device *dev, WfaJob &job) {
     const WfaParams &p = job.params;
     const Pen q = make_pen(p);
     const bool trace = p.scope == 1;  // GALE_SCOPE_ALIGNMENT: a backtrace, of layout bt
-    const int bt = !trace ? kBtNone : p.gpu_backtrace == 1 ? kBtPiggy : kBtCodes;
+    const int bt = !trace ? kBtNone : p.gpu_backtrace == 1 /* GALE_GPU_BT_PIGGYBACK */ ? kBtPiggy : kBtCodes;
 #ifdef GALE_WFA_PROFILE
     Prof prof;
     const auto prof_t_all = std::chrono::steady_clock::now();
 #endif
-    const int comps = q.metric == kMetricEdit ? 1 : q.metric == kMetricAffine2p ? 5 : 3;
     auto max_ops_of = [&](int64_t s_limit) { return bt == kBtPiggy ? bt_max_words(q, s_limit) : codes_max_ops(q, s_limit); };
 
     // The work area: the scratch and what the slots leave of the pool, half per slot.
@@ -405,7 +404,7 @@ void wfa_run(Device *dev, WfaJob &job) {
             // a slot's work area holds of codes, or of the spill blocks budgeted for them: the
             // score budget shrinks to the last score within both.
             const uint64_t area_cells =
-                bt == kBtPiggy ? work_bytes / 2 / (spill_blocks(1000, comps) * sizeof(BtBlock)) * 1000 : work_bytes / 2;
+                bt == kBtPiggy ? work_bytes / 2 / (spill_blocks(q, 1000) * sizeof(BtBlock)) * 1000 : work_bytes / 2;
             const uint64_t limit = std::min<uint64_t>({area_cells, (uint64_t)p.memory_limit_mib << 20, 0xffffff00ull});
             const Need nd = simulate_ranges(q, (int32_t)t.v_len, (int32_t)t.h_len, (int32_t)f.pb, (int32_t)f.tb, S,
                                             limit, trace, ring.data());
@@ -433,7 +432,7 @@ void wfa_run(Device *dev, WfaJob &job) {
             e.khi = nd.khi;
             e.cells = trace ? nd.cells : 0;
             e.max_ops = trace ? max_ops_of(e.s_limit) : 0;
-            layout(e, spill_blocks(e.cells, comps));
+            layout(e, spill_blocks(q, e.cells));
             sest[j] = e;
             if (!trace || !e.gpu) continue;
             const uint64_t per_unit = slot_area / std::max<uint64_t>(1, groups_of(e.off16, pick_group(e.khi - e.klo + 1)));
@@ -442,7 +441,7 @@ void wfa_run(Device *dev, WfaJob &job) {
             if (bt == kBtPiggy) {  // pass 1: the spill list that the share leaves
                 const uint64_t rest = e.bytes - e.spill * sizeof(BtBlock);
                 if (e.bytes <= share || rest >= share) continue;
-                layout(e1, std::max<uint64_t>((share - rest) / sizeof(BtBlock), spill_blocks(0, comps)));
+                layout(e1, std::max<uint64_t>((share - rest) / sizeof(BtBlock), spill_blocks(q, 0)));
                 continue;
             }
             if (e.cells <= share) continue;  // codes: pass 1 stops at the share's cells

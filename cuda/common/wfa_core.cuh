@@ -792,6 +792,7 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                 const Range r1 = get(cM, s - 1);
                 put(r);
                 const OFF *M1 = Mrow(back(sm, 1, q.rm));
+                const int32_t bt1 = btM(back(sm, 1, q.rm)), btc = btM(sm);  // PIGGY: word rows of s - 1, s
                 for (int32_t k0 = mr.lo + tid; k0 <= mr.hi; k0 += T * U) {
                     int32_t h[U];
                     uint32_t code[U];
@@ -820,10 +821,9 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                         if (PIGGY && h[j] >= 0) {
                             // X from M[s-1][k], D from k - 1, I from k + 1: each a step.
                             const uint32_t src = code[j] & 7u;
-                            const int32_t r1 = btM(back(sm, 1, q.rm));
                             const int32_t from = src == kSrcX ? k : src == kSrcD1 ? k - 1 : k + 1;
                             const uint32_t op = src == kSrcX ? kStEditX : src == kSrcD1 ? kStEditD : kStEditI;
-                            bt[btM(sm) + k] = (uint16_t)bt_push(bt[r1 + from], op, k, cM);
+                            bt[btc + k] = (uint16_t)bt_push(bt[bt1 + from], op, k, cM);
                         }
                         if (h[j] >= end_min && found == INT32_MAX && is_end(h[j], k, m, n, t.pe, t.te)) found = k;
                     }
@@ -1075,13 +1075,13 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
             if (n_words >= t.max_ops || w == 0) { ok = false; break; }
             if (tid == 0) ops[n_words] = w;
             ++n_words;
-            // The cell that appended the step read last (its owner).
-            int64_t os = st.s, ok_ = st.k;
-            int32_t oc = st.comp;
+            // The cell that appended the step read last (its owner: score, diagonal, component).
+            int64_t own_s = st.s, own_k = st.k;
+            int32_t own_c = st.comp;
             for (; w > 1; w >>= 2) {
-                os = st.s;
-                ok_ = st.k;
-                oc = st.comp;
+                own_s = st.s;
+                own_k = st.k;
+                own_c = st.comp;
                 uint32_t op, len;
                 if (!bt_step_back(q, st, w & 3u, op, len)) { ok = false; break; }
             }
@@ -1089,9 +1089,10 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
             if (st.s == 0 && st.comp == cM && !st.esc2) break;  // the start: its word was empty
             // Not the start: the owner spilled the block before this word (bt_push), in the
             // segment of its score; its key is unique there (a cell spills at most once).
-            if (ok_ < kb || ok_ >= (int64_t)kb + cap || os > s) { ok = false; break; }
-            const uint32_t lo = u.seg[os], hi = imin((int32_t)(os == s ? seg_end : u.seg[os + 1]), (int32_t)spill_cap);
-            const uint32_t key = ((uint32_t)(ok_ - kb) << 3) | (uint32_t)oc;
+            if (own_k < kb || own_k >= (int64_t)kb + cap || own_s > s) { ok = false; break; }
+            const uint32_t lo = u.seg[own_s],
+                           hi = imin((int32_t)(own_s == s ? seg_end : u.seg[own_s + 1]), (int32_t)spill_cap);
+            const uint32_t key = ((uint32_t)(own_k - kb) << 3) | (uint32_t)own_c;
             int32_t hit = INT32_MAX;
             for (uint32_t i = lo + (uint32_t)tid; i < hi; i += T)
                 if (u.spill[i].key == key) {
@@ -1215,11 +1216,14 @@ inline int32_t bt_max_words(const Pen &q, int64_t s) {
     return (int32_t)std::min<int64_t>(steps / kBtSteps + 2, INT32_MAX);
 }
 
-// Spill blocks budgeted for `cells` cells of `comps` components: a quarter of a block per
-// cell and component, plus 64 for slack. Measured: at most ~0.16 in a pair
-// (tests/unit/wfa_core_host.cpp prints and checks the rate); pass 1 runs with less when
-// the work area is short (cuda/wfa.cu).
-inline uint64_t spill_blocks(uint64_t cells, int comps) { return cells * (uint64_t)comps / 4 + 64; }
+// The components whose cells carry a word: M, D1, I1 [, D2, I2] (edit: M).
+inline int bt_comps(const Pen &q) { return q.metric == kMetricEdit ? 1 : q.metric == kMetricAffine2p ? 5 : 3; }
+
+// Spill blocks budgeted for `cells` cells: a quarter of a block per cell and component,
+// plus 64 for slack. Measured: at most ~0.16 in a pair (tests/unit/wfa_core_host.cpp
+// prints and checks the rate); pass 1 runs with less when the work area is short
+// (cuda/wfa.cu).
+inline uint64_t spill_blocks(const Pen &q, uint64_t cells) { return cells * (uint64_t)bt_comps(q) / 4 + 64; }
 
 // The score budget of a task (see cuda/wfa.cu, "Memory budget").
 inline int64_t score_budget(const Pen &q, int32_t err_permille, int64_t m, int64_t n) {

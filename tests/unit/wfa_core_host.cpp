@@ -371,12 +371,11 @@ void emulate(const Setting &st, const std::vector<uint8_t> &P, const std::vector
 
     // The backtrace as the dispatcher sizes it (cuda/wfa.cu: max_ops_of, hdr_scores,
     // code_cap; seg_scores, spill_cap).
-    const int comps = edit ? 1 : q.metric == kMetricAffine2p ? 5 : 3;
     t.max_ops = bt == kBtPiggy ? bt_max_words(q, e.s_limit) : bt == kBtCodes ? codes_max_ops(q, e.s_limit) : 0;
     sh.hdr_scores = e.s_limit + 1 + lo.hdr_slack;
     sh.code_cap = codes ? nd.cells + lo.code_slack : 0;
     sh.seg_scores = e.s_limit + 2 + lo.seg_slack;
-    sh.spill_cap = lo.spill_blocks >= 0 ? (uint64_t)lo.spill_blocks : spill_blocks(nd.cells, comps) + lo.spill_slack;
+    sh.spill_cap = lo.spill_blocks >= 0 ? (uint64_t)lo.spill_blocks : spill_blocks(q, nd.cells) + lo.spill_slack;
     shape_layout(sh, q, bt);
     check_layout(sh, q, ring_row);
     CHECK(sh.off_hdr >= sh.off_i2 + (uint64_t)q.rd2 * ring_row);
@@ -407,7 +406,7 @@ void emulate(const Setting &st, const std::vector<uint8_t> &P, const std::vector
         // The blocks spilled (those before the final score's segment and its counter) per
         // cell and component: the rate spill_blocks budgets for.
         e.spilled = (uint64_t)u.seg[out.score] + u.ctr[out.score % 3];
-        e.comp_cells = out.cells * (uint64_t)comps;
+        e.comp_cells = out.cells * (uint64_t)bt_comps(q);
     }
     if (out.status != kOutOk) return;
     if (codes) {

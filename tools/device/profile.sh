@@ -8,7 +8,7 @@
 # (prof-source.csv: executed instructions, stalls) for reading on another machine.
 # GALE_PROF_ARGS: more wfa_bench options (e.g. "--device-memory 24000").
 set -u -o pipefail
-len=${1:-10000}; pairs=${2:-600}; kre=${3:-wfa_blockILi0ELb0E}
+len=${1:-10000}; pairs=${2:-600}; kre=${3:-wfa_blockILi0ELi0E}
 out=${OUT:-$PWD/device-out}
 mkdir -p "$out"
 build=${GALE_DEVICE_BUILD:-/tmp/gale-build}
