@@ -534,6 +534,7 @@ void wfa_run(Device *dev, WfaJob &job) {
         std::vector<char> bad(c.tasks.size(), 0);
         parallel_for(c.tasks.size(), job.pack_threads, 32, [&](size_t lo, size_t hi) {
             std::vector<WfaOp> path;
+            std::vector<uint32_t> cigar;
             for (size_t j = lo; j < hi; ++j) {
                 const Out &o = outs[j];
                 const size_t ti = c.tasks[j];
@@ -543,7 +544,8 @@ void wfa_run(Device *dev, WfaJob &job) {
                 }
                 const PairTask &t = job.tasks[ti];
                 WfaResult &r = job.results[ti];
-                r.cigar.clear();
+                r.cigar = VarSpan{};
+                cigar.clear();
                 r.score = q.metric == kMetricEdit ? o.score : -(int64_t)o.score;
                 r.cells = o.cells;
                 r.flags = 0;
@@ -563,12 +565,12 @@ void wfa_run(Device *dev, WfaJob &job) {
                         }
                     }
                     int64_t he = -1, ve = -1;
-                    ok = ok && wfa_replay(t, p, k0, path.data(), path.size(), &he, &ve, r.cigar);
+                    ok = ok && wfa_replay(t, p, k0, path.data(), path.size(), &he, &ve, cigar);
                     if (!ok || he != r.h_end || ve != r.v_end) {  // a bug: fail loudly, never hide it
-                        r.cigar.clear();
                         bad[j] = 3;
                         continue;
                     }
+                    r.cigar = job.var->put(cigar.data(), cigar.size());
                     r.h_begin = std::max<int64_t>(k0, 0);
                     r.v_begin = std::max<int64_t>(-k0, 0);
                 } else {

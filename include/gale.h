@@ -53,11 +53,9 @@ extern "C" {
 /* Versions and features                                               */
 /* ------------------------------------------------------------------ */
 
-#define GALE_VERSION_MAJOR 0
-#define GALE_VERSION_MINOR 2
-#define GALE_VERSION_PATCH 0
-#define GALE_VERSION_NUMBER \
-    (GALE_VERSION_MAJOR * 10000 + GALE_VERSION_MINOR * 100 + GALE_VERSION_PATCH)
+/* GALE_VERSION_MAJOR, _MINOR, _PATCH, GALE_VERSION_NUMBER (major * 10000 + minor * 100
+ * + patch) and GALE_VERSION_STRING, generated from the build's project version. */
+#include "gale_version.h"
 
 /* Run-time version, as GALE_VERSION_NUMBER of the library actually loaded. */
 GALE_API unsigned gale_version(void);
@@ -332,6 +330,24 @@ typedef struct gale_result {
  * GALE_E_RANGE if i >= number of tasks. */
 GALE_API gale_status gale_result_get(const gale_batch *batch, size_t i, gale_result *out);
 
+/* CIGAR operations: BAM's codes, as htslib's sam.h (BAM_CMATCH ...), so that a
+ * gale CIGAR drops into a bam1_t. An op is (len << GALE_CIGAR_SHIFT) | code. */
+#define GALE_CIGAR_MATCH     0 /* M */
+#define GALE_CIGAR_INS       1 /* I: consumes the query (pattern, v) only */
+#define GALE_CIGAR_DEL       2 /* D: consumes the reference (text, h) only */
+#define GALE_CIGAR_REF_SKIP  3 /* N */
+#define GALE_CIGAR_SOFT_CLIP 4 /* S */
+#define GALE_CIGAR_HARD_CLIP 5 /* H */
+#define GALE_CIGAR_PAD       6 /* P */
+#define GALE_CIGAR_EQUAL     7 /* = */
+#define GALE_CIGAR_DIFF      8 /* X */
+#define GALE_CIGAR_BACK      9 /* B */
+#define GALE_CIGAR_STR   "MIDNSHP=XB" /* GALE_CIGAR_STR[code] is the op's letter */
+#define GALE_CIGAR_SHIFT 4
+#define GALE_CIGAR_MASK  0xfu
+#define GALE_CIGAR_OP(c)  ((c) & GALE_CIGAR_MASK)
+#define GALE_CIGAR_LEN(c) ((c) >> GALE_CIGAR_SHIFT)
+
 /* Wavefront alignment (GALE_WFA, GALE_EDIT)
  *
  * score: as WFA2-lib 2.3.3 reports it with heuristics off: minus the penalty
@@ -343,9 +359,9 @@ GALE_API gale_status gale_result_get(const gale_batch *batch, size_t i, gale_res
  * score_left, score_right: 0. cells: wavefront cells computed.
  *
  * CIGAR (GALE_SCOPE_ALIGNMENT): BAM-style, each op (len << 4) | code with
- * htslib's codes: 7 '=' match, 8 'X' mismatch, 1 'I' (consumes the pattern
- * only), 2 'D' (consumes the text only) - the SAM convention, where the
- * pattern is the read. It covers exactly the aligned part above.
+ * htslib's codes: GALE_CIGAR_EQUAL '=', GALE_CIGAR_DIFF 'X', GALE_CIGAR_INS
+ * 'I' (consumes the pattern only), GALE_CIGAR_DEL 'D' (consumes the text only) -
+ * the SAM convention, where the pattern is the read. It covers exactly the aligned part above.
  * Among optimal alignments gale picks one by a fixed rule (documented in
  * README.md, "Wavefront alignment"): the GPU and CPU backends give the same.
  *

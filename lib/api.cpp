@@ -60,7 +60,7 @@ void need_size(const T *p, const char *what) {
 extern "C" {
 
 GALE_API unsigned gale_version(void) { return GALE_VERSION_NUMBER; }
-GALE_API const char *gale_version_string(void) { return "0.2.0"; }
+GALE_API const char *gale_version_string(void) { return GALE_VERSION_STRING; }
 
 GALE_API unsigned gale_features(void) {
     unsigned f = GALE_FEATURE_CPU;

@@ -110,6 +110,7 @@ void batch_reset(gale_batch *b) {
     b->fail_status = GALE_OK;
     b->fail_message.clear();
     b->arena.clear();
+    b->var.clear();
     b->tasks.clear();
     b->results.clear();
     b->wfa_results.clear();
@@ -362,9 +363,9 @@ void batch_cigar(const gale_batch *b, size_t i, const uint32_t **cigar, size_t *
     require_done(b);
     if (!b->is_wfa()) fail(GALE_E_RANGE, "%s results have no CIGAR", kind_name(b->kind));
     if (i >= b->tasks.size()) fail(GALE_E_RANGE, "result index %zu out of range (%zu tasks)", i, b->tasks.size());
-    const std::vector<uint32_t> &c = b->wfa_results[i].cigar;
-    *cigar = c.data();
-    *n_ops = c.size();
+    const VarSpan &c = b->wfa_results[i].cigar;
+    *cigar = c.data;
+    *n_ops = (size_t)c.n;
 }
 
 void batch_stats(const gale_batch *b, gale_stats *out) {

@@ -117,6 +117,7 @@ void part_done(gale_batch *b) {
 // Scratch of the CPU kernels, one per thread, kept between tasks and batches.
 struct Workspace {
     std::vector<int32_t> xdrop;
+    std::vector<uint32_t> cigar;
     WfaWorkspace *wfa = nullptr;
     ~Workspace() { wfa_workspace_free(wfa); }
 };
@@ -128,8 +129,10 @@ void compute_tasks(gale_batch *b, const size_t *idx, size_t n, uint32_t flags) {
         for (size_t k = 0; k < n && !b->cancel.load(std::memory_order_relaxed); ++k) {
             size_t i = idx[k];
             if (b->is_wfa()) {
-                wfa_task_cpu(b->tasks[i], b->wfa, b->wfa_results[i], tls_workspace.wfa);
-                b->wfa_results[i].flags |= flags;
+                WfaResult &r = b->wfa_results[i];
+                wfa_task_cpu(b->tasks[i], b->wfa, r, tls_workspace.cigar, tls_workspace.wfa);
+                r.cigar = b->var.put(tls_workspace.cigar.data(), tls_workspace.cigar.size());
+                r.flags |= flags;
             } else {
                 xdrop_task_cpu(b->tasks[i], b->params, b->results[i], tls_workspace.xdrop);
                 b->results[i].flags |= flags;
@@ -204,6 +207,7 @@ void gpu_run(gale_ctx *ctx, gale_batch *b) {
         wjob.n = b->tasks.size();
         wjob.params = b->wfa;
         wjob.results = b->wfa_results.data();
+        wjob.var = &b->var;
         wjob.cancel = &b->cancel;
         wjob.rescue = rescue;
         try {

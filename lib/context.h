@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gale.h"
+#include "arena.h"
 #include "sequence.h"
 #include "wfa.h"
 #include "xdrop.h"
@@ -58,7 +59,8 @@ struct gale_batch {
     gale_status fail_status = GALE_OK;
     std::string fail_message;
 
-    gale::SeqArena arena;                  // encoded bases of every task
+    gale::Arena arena;                     // encoded bases of every task
+    gale::ResultArena var;                 // variable-size results (CIGARs)
     std::vector<gale::PairTask> tasks;
     std::vector<gale::XdropResult> results;     // GALE_XDROP
     std::vector<gale::WfaResult> wfa_results;   // GALE_WFA, GALE_EDIT

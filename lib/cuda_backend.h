@@ -49,6 +49,7 @@ struct WfaJob {
     size_t n;
     WfaParams params;
     WfaResult *results;            // n results, written for every task not rescued
+    ResultArena *var;              // where the CIGARs go
     const std::atomic<bool> *cancel;
     std::function<void(std::vector<size_t> &&)> rescue;  // as XdropJob::rescue
     int pack_threads = 1;
@@ -56,6 +57,37 @@ struct WfaJob {
 };
 
 void wfa_run(Device *dev, WfaJob &job);
+
+// ---- the interface the core's CUDA backend (lib/backend_cuda.cpp) calls ----------
+// One batch (or, on a context of several devices, one contiguous part of it) for
+// one device. The kind's table entry (lib/kinds.cpp) names its GpuKind.
+struct GpuJob {
+    const PairTask *tasks;         // sequences encoded as in lib/sequence.h
+    size_t n;
+    const void *params;            // the kind's parameter struct (XdropParams, WfaParams)
+    void *results;                 // n of the kind's result struct, written for every task not rescued
+    ResultArena *var;              // the batch's variable-size results (CIGARs)
+    const std::atomic<bool> *cancel;
+    // Called (from the calling thread) with indices into tasks[0, n) the GPU cannot
+    // take; the callee computes them on the CPU while the GPU goes on.
+    std::function<void(std::vector<size_t> &&)> rescue;
+    int pack_threads = 1;          // host threads that may pack and collect chunks
+    uint64_t kernel_ns = 0;        // out: time in kernels
+};
+
+// A kind's GPU side. run() selects dev's device on the calling thread itself
+// (each device of a context has its own thread). Throws gale::Error.
+struct GpuKind {
+    const char *name;
+    void (*run)(Device *dev, GpuJob &job);
+};
+
+extern const GpuKind kXdropGpu;   // cuda/xdrop.cu
+extern const GpuKind kWfaGpu;     // cuda/wfa.cu (GALE_WFA and GALE_EDIT)
+
+// True when a kernel that uses Hopper's DPX instructions natively runs on one of
+// the devices present (GALE_FEATURE_DPX). Never throws.
+bool dpx_in_use() noexcept;
 
 }  // namespace cuda
 }  // namespace gale

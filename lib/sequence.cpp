@@ -75,29 +75,4 @@ int64_t encode_bases(const char *in, int64_t n, uint8_t *out) {
     return -1;
 }
 
-uint8_t *SeqArena::alloc(size_t n) {
-    // Blocks double from 64 KiB to 64 MiB: small batches stay small, large ones
-    // take few allocations.
-    constexpr size_t kFirst = (size_t)64 << 10, kLargest = (size_t)64 << 20;
-    if (blocks_.empty() || cap_ - used_ < n) {
-        size_t size = blocks_.empty() ? kFirst : std::min(2 * cap_, kLargest);
-        if (size < n) size = n;
-        blocks_.emplace_back(new uint8_t[size]);
-        used_ = 0;
-        cap_ = size;
-    }
-    uint8_t *p = blocks_.back().get() + used_;
-    used_ += n;
-    return p;
-}
-
-void SeqArena::undo(const uint8_t *p, size_t n) {
-    if (!blocks_.empty() && p + n == blocks_.back().get() + used_) used_ -= n;
-}
-
-void SeqArena::clear() {
-    blocks_.clear();
-    used_ = cap_ = 0;
-}
-
 }  // namespace gale

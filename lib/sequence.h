@@ -4,8 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <vector>
 
 namespace gale {
 
@@ -27,19 +25,6 @@ uint8_t encode_base(unsigned char c);
 
 // Encodes n bytes into out; returns the index of the first invalid byte, or -1.
 int64_t encode_bases(const char *in, int64_t n, uint8_t *out);
-
-// Storage for a batch's encoded sequences: a bump allocator over large blocks, so
-// pointers stay valid as the batch grows and nothing is copied on growth.
-class SeqArena {
-public:
-    uint8_t *alloc(size_t n);           // n bytes, stable until clear()
-    void undo(const uint8_t *p, size_t n);  // gives back the last allocation
-    void clear();
-
-private:
-    std::vector<std::unique_ptr<uint8_t[]>> blocks_;
-    size_t used_ = 0, cap_ = 0;         // in the last block
-};
 
 }  // namespace gale
 

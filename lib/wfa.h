@@ -124,6 +124,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "arena.h"
 #include "sequence.h"
 #include "xdrop.h"  // GALE_HD, kBaseN
 
@@ -146,7 +147,11 @@ struct WfaParams {
     int64_t pattern_begin_free = 0, pattern_end_free = 0, text_begin_free = 0, text_end_free = 0;
     int64_t memory_limit_mib = 256;   // GALE_P_MEMORY_LIMIT
     int32_t expected_error = 100;     // GALE_P_EXPECTED_ERROR, per mille (GPU sizing only)
-    int32_t gpu_backtrace = 0;        // GALE_P_GPU_BACKTRACE (GPU layout only)
+    int32_t gpu_backtrace = 0;        // GALE_P_GPU_BACKTRACE (deprecated: no effect)
+    // Test-only hooks (gale.h's experimental section, GALE_PX_*): force the GPU
+    // kernel's group shape; 0 = chosen by the dispatcher. Never change a result.
+    int32_t test_group_threads = 0;   // GALE_PX_WFA_GROUP_THREADS
+    int32_t test_units_per_sm = 0;    // GALE_PX_WFA_UNITS_PER_SM
 };
 
 struct WfaResult {
@@ -154,7 +159,7 @@ struct WfaResult {
     int64_t h_begin = 0, h_end = 0, v_begin = 0, v_end = 0;
     uint64_t cells = 0;
     uint32_t flags = 0;
-    std::vector<uint32_t> cigar;      // BAM-style, ops 7 '=', 8 'X', 1 'I', 2 'D'
+    VarSpan cigar;                    // BAM-style (GALE_CIGAR_*), in the batch's ResultArena
 };
 
 // Do two encoded bases match? (N per the policy, as in X-drop.)
@@ -189,11 +194,13 @@ struct WfaOp {
 bool wfa_replay(const PairTask &t, const WfaParams &p, int64_t k0, const WfaOp *ops, size_t n_ops,
                 int64_t *h_end, int64_t *v_end, std::vector<uint32_t> &cigar);
 
-// CPU kernel (lib/cpu/wfa.cpp): computes one task into r (cigar cleared first).
+// CPU kernel (lib/cpu/wfa.cpp): computes one task into r and its CIGAR into cigar
+// (cleared first; r.cigar is the caller's to set, from the batch's arena).
 // ws is scratch reused between calls on one thread. Throws gale::Error
 // (GALE_E_NOMEM when even low-memory mode cannot get its memory).
 struct WfaWorkspace;
-void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, WfaWorkspace *&ws);
+void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector<uint32_t> &cigar,
+                  WfaWorkspace *&ws);
 void wfa_workspace_free(WfaWorkspace *ws);
 
 }  // namespace gale

@@ -1056,9 +1056,11 @@ bool wfa_replay(const PairTask &t, const WfaParams &p, int64_t k0, const WfaOp *
                   ops, n_ops, h_end, v_end, cigar);
 }
 
-void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, WfaWorkspace *&ws) {
+void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector<uint32_t> &cigar,
+                  WfaWorkspace *&ws) {
     if (!ws) ws = new WfaWorkspace();
-    r.cigar.clear();
+    cigar.clear();
+    r.cigar = VarSpan{};
     r.flags = 0;
     r.cells = 0;
     const int64_t m = t.v_len, n = t.h_len;
@@ -1103,7 +1105,7 @@ void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, WfaWorksp
         // As wfa_replay(), on the sentinel copies.
         if (k0 > n || -k0 > m ||
             !replay(P, T, m, n, nmis, std::max<int64_t>(k0, 0), std::max<int64_t>(-k0, 0), true, ws->ops.data(),
-                    ws->ops.size(), &he, &ve, r.cigar, padded) ||
+                    ws->ops.size(), &he, &ve, cigar, padded) ||
             he != h_end || ve != (int64_t)h_end - k_end)
             fail(GALE_E_INTERNAL, "WFA replay does not reach the end found by the wavefronts");
         r.h_begin = std::max<int64_t>(k0, 0);
@@ -1140,13 +1142,13 @@ void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, WfaWorksp
                                (long long)b.s, (long long)score);
         hb = he - hb2;
         vb = ve - ((int64_t)hb2 - kb);
-        const int64_t s2 = bi.solve(hb, vb, he, ve, cM, cM, -1, r.cigar);
+        const int64_t s2 = bi.solve(hb, vb, he, ve, cM, cM, -1, cigar);
         cells += bi.cells;
         if (s2 != score) fail(GALE_E_INTERNAL, "WFA low-memory: aligned region scored %lld, expected %lld",
                               (long long)s2, (long long)score);
     } else {
         Bi bi(*ws, t, q, nmis, limit);
-        score = bi.solve(0, 0, n, m, cM, cM, -1, r.cigar);
+        score = bi.solve(0, 0, n, m, cM, cM, -1, cigar);
         cells += bi.cells;
     }
     r.score = signed_score(score);
