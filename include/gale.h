@@ -112,13 +112,26 @@ typedef struct gale_ctx gale_ctx;
 #define GALE_BACKEND_CPU  1
 #define GALE_BACKEND_CUDA 2
 
+#define GALE_DEVICES_ALL (-1) /* gale_ctx_opts.n_devices: every CUDA device present (since 0.3) */
+
 typedef struct gale_ctx_opts {
     size_t size;            /* sizeof(gale_ctx_opts) */
     int backend;            /* GALE_BACKEND_*; default AUTO */
-    int device;             /* CUDA device index; default 0 */
+    int device;             /* CUDA device index; default 0 (used when n_devices is 0) */
     int threads;            /* CPU worker threads; 0 = one per online core (default) */
     int reserved0;
-    uint64_t device_memory; /* device memory budget in bytes; 0 = default (half the free memory, at most 8 GiB) */
+    uint64_t device_memory; /* device memory budget in bytes of each device entry; 0 = default (half the
+                               free memory, at most 8 GiB, shared by the entries of one device) */
+    /* Since 0.3 (a caller built against 0.2 passes the smaller size and gets the
+     * defaults): several GPUs in one context. 0 (default): `device` alone;
+     * GALE_DEVICES_ALL: every device present; n > 0: the n indices in `devices`.
+     * An index may be listed more than once: each entry gets its own streams, thread
+     * and share of the device's memory. A batch is split across the entries by
+     * estimated DP cells; results still come back in submission order, identical to
+     * one device. Ignored by the CPU backend. */
+    int n_devices;
+    int reserved1;
+    const int *devices;
 } gale_ctx_opts;
 
 /* Fills *opts with the defaults (and its size). */
@@ -138,6 +151,10 @@ GALE_API gale_status gale_ctx_backend(const gale_ctx *ctx, int *backend);
 
 /* Number of CPU worker threads of the context. */
 GALE_API gale_status gale_ctx_threads(const gale_ctx *ctx, int *threads);
+
+/* The CUDA device entries of the context (since 0.3): copies up to cap indices into
+ * devices (may be NULL when cap is 0) and their number into *n (0 on the CPU backend). */
+GALE_API gale_status gale_ctx_devices(const gale_ctx *ctx, int *devices, size_t cap, size_t *n);
 
 /* ------------------------------------------------------------------ */
 /* Batches                                                              */
@@ -215,17 +232,13 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  * GPU's per-alignment memory; alignments that exceed it are rescued on the CPU.
  * Never changes a result. */
 #define GALE_P_EXPECTED_ERROR 406
-/* How the GPU keeps the backtrace of GALE_SCOPE_ALIGNMENT (GALE_GPU_BT_*; default
- * GALE_GPU_BT_CODES). Never changes a result: both give the same CIGAR, bit for bit,
- * and the CPU ignores it.
- *   GALE_GPU_BT_CODES:     one code byte per wavefront cell, walked back at the end.
- *   GALE_GPU_BT_PIGGYBACK: WFA-GPU's layout: 2-bit backtrace steps carried beside the
- *                          offsets in 16-bit words, full words spilled to a list.
- *                          Slower and larger than the codes where measured (an H100,
- *                          10 kbp pairs: 2.9x slower given device memory to spare,
- *                          11x with the default budget; ~3.4 bytes a cell against 1):
- *                          for comparisons with WFA-GPU. */
-#define GALE_P_GPU_BACKTRACE 407
+/* GALE_P_GPU_BACKTRACE (0.2) chose the GPU's backtrace layout. Deprecated since 0.3
+ * and without effect: GALE_GPU_BT_CODES and GALE_GPU_BT_PIGGYBACK are still
+ * accepted (other values give GALE_E_RANGE) and read back, and every backend keeps
+ * one code byte per wavefront cell. It never changed a result. WFA-GPU's piggybacked
+ * layout measured 2.9-11x slower than the codes on an H100; its code and figures are
+ * in bench/experiments/ and bench/RESULTS.md. */
+#define GALE_P_GPU_BACKTRACE 407 /* deprecated since 0.3: see below */
 
 #define GALE_SCOPE_SCORE     0 /* score and end coordinates only; no CIGAR */
 #define GALE_SCOPE_ALIGNMENT 1 /* score, coordinates and CIGAR */
@@ -250,6 +263,24 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
 
 GALE_API gale_status gale_batch_set(gale_batch *batch, int param, int64_t value);
 GALE_API gale_status gale_batch_get(const gale_batch *batch, int param, int64_t *value);
+
+/* What a kind accepts, queryable before any batch exists (since 0.3), as zstd's
+ * ZSTD_cParam_getBounds: the bounds, default and name of parameter `param` of
+ * kind `kind` (GALE_E_RANGE if the kind or the parameter is unknown to it). */
+typedef struct gale_bounds {
+    size_t size;                 /* sizeof(gale_bounds): set by the caller */
+    int64_t lower, upper;        /* inclusive */
+    int64_t default_value;
+    const char *name;            /* static, e.g. "xdrop" */
+} gale_bounds;
+GALE_API gale_status gale_param_bounds(int kind, int param, gale_bounds *out);
+
+/* The parameter ids of a kind, in id order: up to cap into ids (NULL when cap is
+ * 0), their number into *n. GALE_E_RANGE for an unknown kind. */
+GALE_API gale_status gale_kind_params(int kind, int *ids, size_t cap, size_t *n);
+
+/* The kind's static name ("xdrop", "wfa", "edit"), or NULL if unknown. */
+GALE_API const char *gale_kind_name(int kind);
 
 /* One task. For GALE_WFA and GALE_EDIT: v is the pattern (the query; SAM's
  * read) and h the text (the reference); the seed fields must be 0. See
@@ -278,6 +309,13 @@ typedef struct gale_task {
     int64_t h_begin, h_end;
     int64_t v_begin, v_end;
     uint64_t user;      /* returned unchanged in the result */
+    /* Since 0.3 (a caller built against 0.2 passes the smaller size and gets 0s):
+     * sequences registered with gale_batch_add_sequence, referenced instead of
+     * copied. h_seq != 0: h must be NULL and the task's h is bases
+     * [h_offset, h_offset + h_len) of registered sequence h_seq (the seed
+     * coordinates count from h_offset); likewise v. 0: h is given inline (h_offset 0). */
+    uint32_t h_seq, v_seq;
+    int64_t h_offset, v_offset;
 } gale_task;
 
 GALE_API void gale_task_init(gale_task *task);
@@ -285,6 +323,46 @@ GALE_API void gale_task_init(gale_task *task);
 /* Validates and copies one task. On failure nothing is added and the error
  * message names the task index and, for a bad byte, the sequence and position. */
 GALE_API gale_status gale_batch_add(gale_batch *batch, const gale_task *task);
+
+/* Registers a sequence with the batch, once (since 0.3): its bases are validated,
+ * encoded and kept until the batch is reset or destroyed, and tasks refer to it by
+ * *id (1, 2, ... in order) and coordinates instead of copying it (gale_task.h_seq,
+ * v_seq). Meant for chromosome-sized sequences that many tasks share. A bad byte
+ * gives GALE_E_INPUT naming the sequence and position; nothing is added. Lengths
+ * 0 .. 2^40. */
+GALE_API gale_status gale_batch_add_sequence(gale_batch *batch, const char *seq, int64_t len, uint32_t *id);
+
+/* A task over a group of sequences (since 0.3), e.g. a window of reads for
+ * partial-order alignment (consensus and MSA rows): n sequences, each inline
+ * (seqs[i], lens[i]) or registered (seq_ids[i] != 0, then seqs[i] may be NULL and
+ * the whole registered sequence is used). weights, if not NULL, has one weight per
+ * sequence. Kinds that take pairs refuse it with GALE_E_UNSUPPORTED. */
+typedef struct gale_group {
+    size_t size;                 /* sizeof(gale_group) */
+    size_t n;
+    const char *const *seqs;
+    const int64_t *lens;
+    const uint32_t *seq_ids;     /* may be NULL: all inline */
+    const int32_t *weights;      /* may be NULL */
+    uint64_t user;
+} gale_group;
+GALE_API void gale_group_init(gale_group *group);
+GALE_API gale_status gale_batch_add_group(gale_batch *batch, const gale_group *group);
+
+/* A sequence graph (since 0.3), registered once per batch like a sequence: nodes
+ * with their bases and directed edges (from, to) as node indices, for
+ * sequence-to-graph alignment. Tasks refer to it by *id through gale_task.h_seq
+ * (the read is v). Kinds that take no graph refuse it with GALE_E_UNSUPPORTED. */
+typedef struct gale_graph {
+    size_t size;                 /* sizeof(gale_graph) */
+    size_t n_nodes;
+    const char *const *node_seqs;
+    const int64_t *node_lens;
+    size_t n_edges;
+    const uint32_t *edges;       /* 2 * n_edges node indices: from, to */
+} gale_graph;
+GALE_API void gale_graph_init(gale_graph *graph);
+GALE_API gale_status gale_batch_add_graph(gale_batch *batch, const gale_graph *graph, uint32_t *id);
 
 /* Number of tasks added so far. */
 GALE_API gale_status gale_batch_count(const gale_batch *batch, size_t *count);
@@ -311,6 +389,7 @@ GALE_API gale_status gale_cancel(gale_batch *batch);
 /* Result flags */
 #define GALE_RF_RESCUED 1u /* computed on the CPU because it exceeded the GPU kernel's budget */
 #define GALE_RF_LOWMEM  2u /* wavefront alignment computed in low-memory (BiWFA) mode */
+#define GALE_RF_CPU     4u /* computed on the CPU of a CUDA context: the kind has no GPU kernel (since 0.3) */
 
 typedef struct gale_result {
     size_t size;          /* sizeof(gale_result): set by the caller */
@@ -348,6 +427,12 @@ GALE_API gale_status gale_result_get(const gale_batch *batch, size_t i, gale_res
 #define GALE_CIGAR_OP(c)  ((c) & GALE_CIGAR_MASK)
 #define GALE_CIGAR_LEN(c) ((c) >> GALE_CIGAR_SHIFT)
 
+/* Copies results [first, first + n) into out[0 .. n) in one call (since 0.3).
+ * out[0].size gives the struct size the caller uses (as gale_result_get's
+ * out->size); every element is written with it. Same errors as gale_result_get;
+ * GALE_E_RANGE when first + n exceeds the number of tasks (nothing is copied). */
+GALE_API gale_status gale_result_get_range(const gale_batch *batch, size_t first, size_t n, gale_result *out);
+
 /* Wavefront alignment (GALE_WFA, GALE_EDIT)
  *
  * score: as WFA2-lib 2.3.3 reports it with heuristics off: minus the penalty
@@ -381,6 +466,19 @@ typedef struct gale_stats {
 
 /* Statistics of a finished batch (GALE_E_STATE before it is done). */
 GALE_API gale_status gale_batch_stats(const gale_batch *batch, gale_stats *out);
+
+/* ------------------------------------------------------------------ */
+/* Experimental: test and measuring hooks, outside the stable API       */
+/* ------------------------------------------------------------------ */
+/* Seen only with GALE_EXPERIMENTAL_API defined before including gale.h (as zstd's
+ * ZSTD_STATIC_LINKING_ONLY). Ids 10000 and up may change or go in any release; they
+ * never change a result, only how the GPU computes it (for benchmarks and tests). */
+#ifdef GALE_EXPERIMENTAL_API
+/* GALE_WFA / GALE_EDIT: force the CUDA kernel's group shape (0 = the dispatcher's
+ * choice, the default): threads per group, 32, 128 or 256; resident groups per SM, 1..64. */
+#define GALE_PX_WFA_GROUP_THREADS 10000
+#define GALE_PX_WFA_UNITS_PER_SM  10001
+#endif
 
 #ifdef __cplusplus
 }

@@ -3,13 +3,14 @@
 #include <cstring>
 #include <new>
 
+#include <algorithm>
+#include <cstddef>
+
+#include "backend.h"
 #include "context.h"
 #include "errors.h"
+#include "kind.h"
 #include "plugin.h"
-#include "gale_config.h"
-#if GALE_HAVE_CUDA
-#include "cuda_backend.h"
-#endif
 
 using namespace gale;
 
@@ -47,13 +48,32 @@ void need(const T *p, const char *what) {
     if (!p) fail(GALE_E_INVALID, "%s is NULL", what);
 }
 
-// A caller-filled struct must be at least as large as the version this library knows.
+// A caller-filled struct must be at least as large as the first release that had it
+// (`oldest`, the size a caller built against that release passes).
 template <class T>
-void need_size(const T *p, const char *what) {
+void need_size(const T *p, const char *what, size_t oldest = sizeof(T)) {
     need(p, what);
-    if (p->size < sizeof(T))
-        fail(GALE_E_INVALID, "%s->size is %zu, expected at least %zu (set it to sizeof)", what, p->size, sizeof(T));
+    if (p->size < oldest)
+        fail(GALE_E_INVALID, "%s->size is %zu, expected at least %zu (set it to sizeof)", what, p->size, oldest);
 }
+
+// A caller-filled struct that grew since `oldest`: copied over the defaults in *full,
+// so that the fields the caller's release did not have keep their defaults.
+// Only the sizes of releases are accepted: a size between two of them is no struct
+// any release had (a caller's mistake), not an older caller.
+template <class T>
+void copy_grown(const T *p, T *full, size_t oldest, const char *what) {
+    need(p, what);
+    if (p->size != oldest && p->size < sizeof(T))
+        fail(GALE_E_INVALID, "%s->size is %zu: expected sizeof (%zu) or the 0.2 size (%zu)", what, p->size,
+             sizeof(T), oldest);
+    std::memcpy(static_cast<void *>(full), static_cast<const void *>(p), std::min(p->size, sizeof(T)));
+    full->size = sizeof(T);
+}
+
+// The sizes of the 0.2 structs (before the 0.3 fields).
+constexpr size_t kCtxOpts02 = offsetof(gale_ctx_opts, n_devices);
+constexpr size_t kTask02 = offsetof(gale_task, h_seq);
 
 }  // namespace
 
@@ -62,21 +82,9 @@ extern "C" {
 GALE_API unsigned gale_version(void) { return GALE_VERSION_NUMBER; }
 GALE_API const char *gale_version_string(void) { return GALE_VERSION_STRING; }
 
-GALE_API unsigned gale_features(void) {
-    unsigned f = GALE_FEATURE_CPU;
-#if GALE_HAVE_CUDA
-    f |= GALE_FEATURE_CUDA | GALE_FEATURE_DPX;
-#endif
-    return f;
-}
+GALE_API unsigned gale_features(void) { return backend_features(); }
 
-GALE_API int gale_cuda_device_count(void) {
-#if GALE_HAVE_CUDA
-    return cuda::device_count();
-#else
-    return 0;
-#endif
-}
+GALE_API int gale_cuda_device_count(void) { return backend_cuda_device_count(); }
 
 GALE_API const char *gale_status_string(gale_status s) {
     switch (s) {
@@ -114,10 +122,7 @@ GALE_API gale_status gale_ctx_create(gale_ctx **out, const gale_ctx_opts *opts) 
         *out = nullptr;
         gale_ctx_opts o;
         gale_ctx_opts_init(&o);
-        if (opts) {
-            need_size(opts, "opts");
-            o = *opts;
-        }
+        if (opts) copy_grown(opts, &o, kCtxOpts02, "opts");
         *out = ctx_create(o);
         return GALE_OK;
     });
@@ -134,7 +139,18 @@ GALE_API gale_status gale_ctx_destroy(gale_ctx *ctx) {
 GALE_API gale_status gale_ctx_backend(const gale_ctx *ctx, int *backend) {
     return guarded([&] {
         need(backend, "backend");
-        *backend = live(ctx, "context")->backend;
+        *backend = live(ctx, "context")->backend->id();
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_ctx_devices(const gale_ctx *ctx, int *devices, size_t cap, size_t *n) {
+    return guarded([&] {
+        need(n, "n");
+        if (cap > 0) need(devices, "devices");
+        const std::vector<int> d = live(ctx, "context")->backend->devices();
+        std::copy(d.begin(), d.begin() + std::min(cap, d.size()), devices);
+        *n = d.size();
         return GALE_OK;
     });
 }
@@ -195,10 +211,93 @@ GALE_API void gale_task_init(gale_task *t) {
 GALE_API gale_status gale_batch_add(gale_batch *b, const gale_task *t) {
     return guarded([&] {
         live(b, "batch");
-        need_size(t, "task");
-        batch_add(b, *t);
+        if (t && t->size >= sizeof(gale_task)) {  // the common case: no copy
+            batch_add(b, *t);
+            return GALE_OK;
+        }
+        gale_task full;
+        gale_task_init(&full);
+        copy_grown(t, &full, kTask02, "task");
+        batch_add(b, full);
         return GALE_OK;
     });
+}
+
+GALE_API gale_status gale_batch_add_sequence(gale_batch *b, const char *seq, int64_t len, uint32_t *id) {
+    return guarded([&] {
+        live(b, "batch");
+        need(id, "id");
+        *id = batch_add_sequence(b, seq, len);
+        return GALE_OK;
+    });
+}
+
+GALE_API void gale_group_init(gale_group *g) {
+    if (!g) return;
+    std::memset(g, 0, sizeof *g);
+    g->size = sizeof *g;
+}
+
+GALE_API gale_status gale_batch_add_group(gale_batch *b, const gale_group *g) {
+    return guarded([&] {
+        live(b, "batch");
+        need_size(g, "group");
+        batch_add_group(b, *g);
+        return GALE_OK;
+    });
+}
+
+GALE_API void gale_graph_init(gale_graph *g) {
+    if (!g) return;
+    std::memset(g, 0, sizeof *g);
+    g->size = sizeof *g;
+}
+
+GALE_API gale_status gale_batch_add_graph(gale_batch *b, const gale_graph *g, uint32_t *id) {
+    return guarded([&] {
+        live(b, "batch");
+        need_size(g, "graph");
+        need(id, "id");
+        *id = batch_add_graph(b, *g);
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_param_bounds(int kind, int param, gale_bounds *out) {
+    return guarded([&] {
+        need_size(out, "out");
+        const KindDef *k = kind_find(kind);
+        if (!k) fail(GALE_E_RANGE, "unknown task kind %d", kind);
+        const ParamSpec *p = k->param(param);
+        if (!p) fail(GALE_E_RANGE, "unknown parameter id %d for kind %s", param, k->name);
+        out->lower = p->lo;
+        out->upper = p->hi;
+        out->default_value = p->def;
+        out->name = p->name;
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_kind_params(int kind, int *ids, size_t cap, size_t *n) {
+    return guarded([&] {
+        need(n, "n");
+        if (cap > 0) need(ids, "ids");
+        const KindDef *k = kind_find(kind);
+        if (!k) fail(GALE_E_RANGE, "unknown task kind %d", kind);
+        size_t count = 0;
+        for (size_t i = 0; i < k->n_params; ++i) {
+            if (k->params[i].id >= 10000) continue;  // experimental ids (gale.h) are not listed
+            if (count < cap) ids[count] = k->params[i].id;
+            ++count;
+        }
+        *n = count;
+        return GALE_OK;
+    });
+}
+
+GALE_API const char *gale_kind_name(int kind) {
+    const KindDef *k = kind_find(kind);
+    return k ? k->name : nullptr;
 }
 
 GALE_API gale_status gale_batch_count(const gale_batch *b, size_t *count) {
@@ -233,7 +332,17 @@ GALE_API gale_status gale_result_get(const gale_batch *b, size_t i, gale_result 
     return guarded([&] {
         live(b, "batch");
         need_size(out, "result");
-        batch_result(b, i, out);
+        batch_results(b, i, 1, out, out->size);
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_result_get_range(const gale_batch *b, size_t first, size_t n, gale_result *out) {
+    return guarded([&] {
+        live(b, "batch");
+        if (n == 0) return GALE_OK;
+        need_size(out, "out");
+        batch_results(b, first, n, out, out->size);
         return GALE_OK;
     });
 }

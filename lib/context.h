@@ -1,4 +1,5 @@
-// Context and batch internals. The C API (lib/api.cpp) is the only caller.
+// Context and batch internals. The C API (lib/api.cpp) is the only caller of the
+// functions below; backends (lib/backend*.cpp) and lib/run.cpp read the structs.
 #ifndef GALE_CONTEXT_H
 #define GALE_CONTEXT_H
 
@@ -15,16 +16,13 @@
 #include <thread>
 #include <vector>
 
-#include "gale.h"
 #include "arena.h"
+#include "backend.h"
+#include "gale.h"
+#include "kind.h"
 #include "sequence.h"
-#include "wfa.h"
-#include "xdrop.h"
-#include "gale_config.h"
 
 namespace gale {
-
-namespace cuda { class Device; }
 
 // A fixed set of CPU threads running posted jobs in FIFO order. Jobs must not throw.
 class WorkerPool {
@@ -45,13 +43,19 @@ private:
 
 enum class BatchState { Open, Running, Done, Canceled, Failed };
 
+// A sequence registered with a batch (gale_batch_add_sequence): encoded once.
+struct SeqRef {
+    const uint8_t *data;
+    int64_t len;
+};
+
 }  // namespace gale
 
 struct gale_batch {
     gale_ctx *ctx = nullptr;
-    int kind = 0;
-    gale::XdropParams params;              // GALE_XDROP
-    gale::WfaParams wfa;                   // GALE_WFA, GALE_EDIT
+    const gale::KindDef *kind = nullptr;
+    std::vector<int64_t> values;           // parameter values, in kind->params order
+    alignas(16) unsigned char params[gale::kParamsBytes] = {};  // kind->configure(values)
 
     mutable std::mutex mu;
     std::condition_variable cv;
@@ -59,13 +63,16 @@ struct gale_batch {
     gale_status fail_status = GALE_OK;
     std::string fail_message;
 
-    gale::Arena arena;                     // encoded bases of every task
-    gale::ResultArena var;                 // variable-size results (CIGARs)
+    gale::Arena arena;                     // encoded bases of inline sequences
+    std::vector<gale::SeqRef> seqs;        // registered sequences, id i + 1
     std::vector<gale::PairTask> tasks;
-    std::vector<gale::XdropResult> results;     // GALE_XDROP
-    std::vector<gale::WfaResult> wfa_results;   // GALE_WFA, GALE_EDIT
+    std::vector<uint64_t> results;         // tasks.size() results of kind->result_bytes each
+    gale::ResultArena var;                 // variable-size results (CIGARs)
 
-    bool is_wfa() const { return kind == GALE_WFA || kind == GALE_EDIT; }
+    void *result(size_t i) { return reinterpret_cast<char *>(results.data()) + i * kind->result_bytes; }
+    const void *result(size_t i) const {
+        return reinterpret_cast<const char *>(results.data()) + i * kind->result_bytes;
+    }
 
     // Scheduling (valid while Running)
     std::atomic<bool> cancel{false};
@@ -76,19 +83,9 @@ struct gale_batch {
     gale_stats stats{};
 };
 
-namespace gale { void schedule(gale_batch *b); }
-
 struct gale_ctx {
-    int backend = GALE_BACKEND_CPU;
-    int device = 0;
     std::unique_ptr<gale::WorkerPool> pool;
-
-    gale::cuda::Device *gpu = nullptr;
-    std::thread gpu_thread;                // runs GPU batches one after the other
-    std::mutex gpu_mu;
-    std::condition_variable gpu_cv;
-    std::deque<gale_batch *> gpu_queue;
-    bool gpu_stop = false;
+    std::unique_ptr<gale::Backend> backend;
 
     std::mutex mu;
     std::set<gale_batch *> batches;        // every live batch of this context
@@ -110,11 +107,14 @@ void batch_reset(gale_batch *b);
 void batch_set(gale_batch *b, int param, int64_t value);
 int64_t batch_get(const gale_batch *b, int param);
 void batch_add(gale_batch *b, const gale_task &t);
+uint32_t batch_add_sequence(gale_batch *b, const char *seq, int64_t len);
+void batch_add_group(gale_batch *b, const gale_group &g);
+uint32_t batch_add_graph(gale_batch *b, const gale_graph &g);
 size_t batch_count(const gale_batch *b);
 void batch_submit(gale_batch *b);
 gale_status batch_poll(gale_batch *b, int timeout_ms);
 void batch_cancel(gale_batch *b);
-void batch_result(const gale_batch *b, size_t i, gale_result *out);
+void batch_results(const gale_batch *b, size_t first, size_t n, gale_result *out, size_t out_size);
 void batch_cigar(const gale_batch *b, size_t i, const uint32_t **cigar, size_t *n_ops);
 void batch_stats(const gale_batch *b, gale_stats *out);
 

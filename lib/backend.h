@@ -1,0 +1,54 @@
+// The backend interface: how a context runs its batches. One backend per context,
+// chosen at creation by the registry (lib/backend.cpp), the only place in lib/ that
+// knows whether the CUDA backend was built:
+//   CpuBackend  (lib/backend_cpu.cpp)  the context's worker threads take tasks off a counter;
+//   CudaBackend (lib/backend_cuda.cpp) one thread per device entry streams its part of a
+//               batch through that device (cuda/); the CPU threads rescue what it cannot take.
+#ifndef GALE_BACKEND_H
+#define GALE_BACKEND_H
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "gale.h"
+#include "gale_config.h"
+
+struct gale_batch;
+
+namespace gale {
+
+class WorkerPool;
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual int id() const = 0;                          // GALE_BACKEND_CPU or GALE_BACKEND_CUDA
+    virtual std::vector<int> devices() const { return {}; }  // CUDA device entries
+    // Runs a batch whose state was just set to Running; it ends through
+    // batch_part_done (lib/run.h). Never throws once it has taken the batch.
+    virtual void start(gale_batch *b) = 0;
+    // Stops the backend's own threads; every batch has ended before this is called.
+    virtual void stop() noexcept {}
+};
+
+std::unique_ptr<Backend> cpu_backend_open(WorkerPool &pool);
+
+// The registry: the backend that opts asks for (GALE_BACKEND_AUTO: CUDA when built
+// in and a device is present). Throws gale::Error.
+std::unique_ptr<Backend> backend_open(const gale_ctx_opts &opts, WorkerPool &pool);
+int backend_cuda_device_count() noexcept;  // 0 without CUDA, driver or device
+unsigned backend_features() noexcept;      // GALE_FEATURE_* bits
+
+}  // namespace gale
+
+// A kind's GPU side for its table entry (lib/kinds.cpp): the cuda::GpuKind object
+// when the CUDA backend is built, else none.
+#if GALE_HAVE_CUDA
+#include "cuda_backend.h"
+#define GALE_GPU_KIND(name) (&::gale::cuda::name)
+#else
+#define GALE_GPU_KIND(name) nullptr
+#endif
+
+#endif

@@ -1,0 +1,163 @@
+// The CUDA backend (built only with CUDA; chosen by lib/backend.cpp): one thread per
+// device entry runs the parts of batches given to it, one after the other, through
+// the kind's GPU side (cuda/X.cu, a GpuKind). A batch is split across the entries
+// by estimated DP cells into contiguous parts (lib/split.h), so results stay in
+// submission order and each task's result does not depend on the split. Tasks a
+// device cannot take are computed on the context's CPU threads meanwhile; a kind
+// with no GPU side runs wholly on them (GALE_RF_CPU).
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "backend.h"
+#include "context.h"
+#include "cuda_backend.h"
+#include "errors.h"
+#include "run.h"
+#include "split.h"
+
+namespace gale {
+
+namespace {
+
+// One contiguous part [first, first + n) of a batch for one device entry.
+struct Part {
+    gale_batch *b;
+    size_t first, n;
+};
+
+struct Entry {
+    cuda::Device *dev = nullptr;
+    std::thread thread;
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<Part> queue;
+    bool stop = false;
+};
+
+class CudaBackend final : public Backend {
+public:
+    CudaBackend(const std::vector<int> &devices, uint64_t budget, WorkerPool &pool) : pool_(pool) {
+        try {
+            for (int index : devices) {
+                entries_.emplace_back(new Entry);
+                entries_.back()->dev = cuda::device_open(index, budget);
+                indices_.push_back(index);
+            }
+            for (auto &e : entries_) {
+                Entry *raw = e.get();
+                e->thread = std::thread([this, raw] { loop(*raw); });
+            }
+        } catch (...) {
+            stop();
+            throw;
+        }
+    }
+    ~CudaBackend() override { stop(); }
+
+    int id() const override { return GALE_BACKEND_CUDA; }
+    std::vector<int> devices() const override { return indices_; }
+
+    void start(gale_batch *b) override {
+        const size_t n = b->tasks.size();
+        if (!b->kind->gpu || n == 0) {  // no GPU side (or nothing to do): the CPU threads take it
+            cpu_start(pool_, b, n ? GALE_RF_CPU : 0);
+            return;
+        }
+        std::vector<size_t> cuts{0, n};
+        if (entries_.size() > 1) {
+            std::vector<uint64_t> cells(n);
+            for (size_t i = 0; i < n; ++i) cells[i] = b->kind->estimate_cells(b->tasks[i], b->params);
+            cuts = split_by_weight(cells, entries_.size());
+        }
+        const size_t parts = cuts.size() - 1;
+        {
+            std::lock_guard<std::mutex> lock(b->mu);
+            b->pending = (int)parts;
+        }
+        for (size_t j = 0; j < parts; ++j) {
+            Entry &e = *entries_[j];
+            {
+                std::lock_guard<std::mutex> lock(e.mu);
+                e.queue.push_back(Part{b, cuts[j], cuts[j + 1] - cuts[j]});
+            }
+            e.cv.notify_one();
+        }
+    }
+
+    void stop() noexcept override {
+        for (auto &e : entries_) {
+            if (!e->thread.joinable()) continue;
+            {
+                std::lock_guard<std::mutex> lock(e->mu);
+                e->stop = true;
+            }
+            e->cv.notify_all();
+            e->thread.join();
+        }
+        for (auto &e : entries_) {
+            cuda::device_close(e->dev);
+            e->dev = nullptr;
+        }
+    }
+
+private:
+    void loop(Entry &e) {
+        for (;;) {
+            Part part;
+            {
+                std::unique_lock<std::mutex> lock(e.mu);
+                e.cv.wait(lock, [&e] { return e.stop || !e.queue.empty(); });
+                if (e.queue.empty()) return;
+                part = e.queue.front();
+                e.queue.pop_front();
+            }
+            run(e, part);
+        }
+    }
+
+    void run(Entry &e, const Part &part) {
+        gale_batch *b = part.b;
+        if (!b->cancel.load()) {
+            cuda::GpuJob job;
+            job.tasks = b->tasks.data() + part.first;
+            job.n = part.n;
+            job.params = b->params;
+            job.results = b->result(part.first);
+            job.var = &b->var;
+            job.cancel = &b->cancel;
+            job.rescue = [this, b, first = part.first](std::vector<size_t> &&idx) {
+                for (size_t &i : idx) i += first;
+                cpu_rescue(pool_, b, std::move(idx), GALE_RF_RESCUED);
+            };
+            job.pack_threads = pool_.size();
+            try {
+                b->kind->gpu->run(e.dev, job);
+            } catch (const Error &err) {
+                batch_fail(b, err.status, err.message);
+            } catch (const std::bad_alloc &) {
+                batch_fail(b, GALE_E_NOMEM, "out of host memory in the GPU dispatcher");
+            } catch (...) {
+                batch_fail(b, GALE_E_INTERNAL, "unexpected exception in the GPU dispatcher");
+            }
+            // The batch's kernel time is its longest device's.
+            uint64_t seen = b->kernel_ns.load();
+            while (job.kernel_ns > seen && !b->kernel_ns.compare_exchange_weak(seen, job.kernel_ns)) {
+            }
+        }
+        batch_part_done(b);
+    }
+
+    WorkerPool &pool_;
+    std::vector<std::unique_ptr<Entry>> entries_;
+    std::vector<int> indices_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> cuda_backend_open(const std::vector<int> &devices, uint64_t budget, WorkerPool &pool) {
+    return std::unique_ptr<Backend>(new CudaBackend(devices, budget, pool));
+}
+
+}  // namespace gale

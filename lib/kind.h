@@ -1,0 +1,93 @@
+// Task kinds, each described once by a table entry (lib/kinds.cpp), as zstd picks
+// a block compressor from a table: the core (batch, scheduler, results, API) reads
+// the entry and never branches on a kind. Adding an algorithm = its CPU kernel
+// (lib/cpu/X.cpp), its GPU side (cuda/X.cu, optional) and one entry here.
+#ifndef GALE_KIND_H
+#define GALE_KIND_H
+
+#include <cstddef>
+#include <cstdint>
+
+#include "arena.h"
+#include "gale.h"
+#include "sequence.h"
+
+namespace gale {
+
+namespace cuda { struct GpuKind; }
+
+// One parameter of a kind: its pinned id (gale.h), name, default and bounds.
+struct ParamSpec {
+    int id;
+    const char *name;
+    int64_t def, lo, hi;
+};
+
+// What a task of the kind is made of (which gale_batch_add* calls it takes).
+enum TaskShape : uint32_t {
+    kShapePair = 1u << 0,   // gale_batch_add: two sequences (inline or registered), optional seed
+    kShapeGroup = 1u << 1,  // gale_batch_add_group: a group of sequences (POA)
+    kShapeGraph = 1u << 2,  // registered graphs that tasks refer to (sequence-to-graph)
+};
+
+constexpr size_t kParamsBytes = 256;  // room for any kind's parameter struct (checked in lib/kinds.cpp)
+
+struct KindDef {
+    int id;                       // GALE_XDROP, ...
+    const char *name;             // static; error messages and gale_kind_name()
+    uint32_t shapes;              // TaskShape bits
+    const ParamSpec *params;      // in id order
+    size_t n_params;
+    bool has_seed;                // pair tasks may carry a seed (else its fields must be 0)
+
+    // Builds the kind's parameter struct (at most kParamsBytes) from the values of
+    // params[], in the same order. Called after every change, so it may also derive
+    // state (WFA's metric from the second gap piece).
+    void (*configure)(const int64_t *values, void *params);
+    // Checks one pair task beyond the generic checks (lengths, seed bounds); throws
+    // gale::Error naming task `index`.
+    void (*validate)(const PairTask &t, const void *params, size_t index);
+    // Estimated DP cells of a task: splits a batch across devices (and CPU threads)
+    // by work, not by task count. Only ratios matter.
+    uint64_t (*estimate_cells)(const PairTask &t, const void *params);
+
+    // Results: a trivially copyable struct of result_bytes (a multiple of 8) whose
+    // all-zero bytes are the empty result, with flags and cells at these offsets.
+    size_t result_bytes;
+    size_t flags_offset, cells_offset;
+    // CPU kernel: computes task t into result; scratch is this kind's per-thread
+    // scratch (nullptr at first, freed with scratch_free); variable-size output
+    // goes to var. Throws gale::Error.
+    void (*cpu)(const PairTask &t, const void *params, void *result, void *&scratch, ResultArena &var);
+    void (*scratch_free)(void *scratch);
+    // Fills the public result (everything but size) from the kind's result.
+    void (*fill)(const PairTask &t, const void *result, gale_result &out);
+    // The result's CIGAR, or nullptr when the kind has none (gale_result_cigar refuses).
+    VarSpan (*cigar)(const void *result);
+
+    // GPU side (cuda/X.cu), or nullptr: then a CUDA context computes the kind on its
+    // CPU threads and flags the results GALE_RF_CPU. Set through GALE_GPU_KIND
+    // (lib/backend.h), the one place that knows whether CUDA is built.
+    const cuda::GpuKind *gpu;
+
+    uint32_t &flags(void *result) const { return *reinterpret_cast<uint32_t *>((char *)result + flags_offset); }
+    uint64_t cells(const void *result) const {
+        return *reinterpret_cast<const uint64_t *>((const char *)result + cells_offset);
+    }
+    const ParamSpec *param(int param_id) const {
+        for (size_t i = 0; i < n_params; ++i)
+            if (params[i].id == param_id) return &params[i];
+        return nullptr;
+    }
+};
+
+// The kind with this id, or nullptr.
+const KindDef *kind_find(int id);
+
+// Per-thread scratch of the CPU kernels, one slot per kind, kept between tasks
+// and batches; freed when the thread ends.
+void *&cpu_scratch(const KindDef &kind);
+
+}  // namespace gale
+
+#endif
