@@ -125,6 +125,7 @@
 #include <vector>
 
 #include "arena.h"
+#include "gale.h"
 #include "sequence.h"
 #include "xdrop.h"  // GALE_HD, kBaseN
 
@@ -142,8 +143,8 @@ constexpr uint8_t kExtD1 = 1u << 3, kExtI1 = 1u << 4, kExtD2 = 1u << 5, kExtI2 =
 struct WfaParams {
     int32_t metric = kMetricAffine;   // from the batch's kind and GALE_P_PENALTY_GAP_EXTEND2
     int32_t x = 4, o = 6, e = 2, o2 = 0, e2 = 0;  // edit: 1, 0, 1, -, -
-    int32_t scope = 1;                // GALE_SCOPE_*
-    int32_t n_policy = 0;             // GALE_N_*
+    int32_t scope = GALE_SCOPE_ALIGNMENT;
+    int32_t n_policy = GALE_N_DNA5;
     int64_t pattern_begin_free = 0, pattern_end_free = 0, text_begin_free = 0, text_end_free = 0;
     int64_t memory_limit_mib = 256;   // GALE_P_MEMORY_LIMIT
     int32_t expected_error = 100;     // GALE_P_EXPECTED_ERROR, per mille (GPU sizing only)
@@ -164,7 +165,7 @@ struct WfaResult {
 
 // Do two encoded bases match? (N per the policy, as in X-drop.)
 GALE_HD bool wfa_match(uint8_t a, uint8_t b, int32_t n_policy) {
-    return a == b && (a != kBaseN || n_policy == 0);
+    return a == b && (a != kBaseN || n_policy == GALE_N_DNA5);
 }
 
 // Begin/end-free lengths of one task: the parameters clamped to its lengths.
@@ -180,7 +181,7 @@ GALE_HD WfaFree wfa_free(const WfaParams &p, int64_t m, int64_t n) {
     return f;
 }
 
-// One backtrace operation, in path order: an op code (BAM: 8 'X', 1 'I', 2 'D') and
+// One backtrace operation, in path order: an op code (GALE_CIGAR_DIFF, _INS, _DEL) and
 // how many bases it covers (X runs are 1 each; a gap run is one whole gap).
 struct WfaOp {
     uint32_t code;

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gale.h"
 #include "sequence.h"
 
 #if defined(__CUDACC__)
@@ -39,13 +40,13 @@ constexpr uint8_t kBaseN = 4;             // encoded bases: A C G T = 0..3, N = 
 
 struct XdropParams {
     int32_t match = 1, mismatch = -1, gap = -1, xdrop = 100;
-    int32_t n_policy = 0;   // GALE_N_DNA5 or GALE_N_MISMATCH
-    int32_t direction = 3;  // GALE_DIR_*
+    int32_t n_policy = GALE_N_DNA5;   // or GALE_N_MISMATCH
+    int32_t direction = GALE_DIR_BOTH;
 };
 
 // Substitution score of two encoded bases.
 GALE_HD int32_t xdrop_subst(uint8_t a, uint8_t b, const XdropParams &p) {
-    bool same = (a == b) && (a != kBaseN || p.n_policy == 0);
+    bool same = (a == b) && (a != kBaseN || p.n_policy == GALE_N_DNA5);
     return same ? p.match : p.mismatch;
 }
 

@@ -705,8 +705,8 @@ bool has_n(const uint8_t *s, int64_t len) { return len > 0 && std::memchr(s, kBa
 // Appends op (len << 4 | code) to the CIGAR, merging with an equal last op.
 void push_op(std::vector<uint32_t> &cigar, uint32_t code, uint64_t len) {
     if (len == 0) return;
-    if (!cigar.empty() && (cigar.back() & 0xf) == code) cigar.back() += (uint32_t)(len << 4);
-    else cigar.push_back((uint32_t)(len << 4) | code);
+    if (!cigar.empty() && GALE_CIGAR_OP(cigar.back()) == code) cigar.back() += (uint32_t)(len << GALE_CIGAR_SHIFT);
+    else cigar.push_back((uint32_t)(len << GALE_CIGAR_SHIFT) | code);
 }
 
 // wfa_replay with the problem given directly; extend_first is false for a half
@@ -724,22 +724,22 @@ bool replay(const uint8_t *P, const uint8_t *T, int64_t m, int64_t n, bool nmis,
             h = nmis ? extend_run<true>(P, T, (int32_t)h, (int32_t)v, (int32_t)n, (int32_t)m)
                      : extend_run<false>(P, T, (int32_t)h, (int32_t)v, (int32_t)n, (int32_t)m);
         v += h - h0;
-        push_op(cigar, 7, (uint64_t)(h - h0));
+        push_op(cigar, GALE_CIGAR_EQUAL, (uint64_t)(h - h0));
     };
     if (extend_first) ext();
     for (size_t i = 0; i < n_ops; ++i) {
         const WfaOp &op = ops[i];
         switch (op.code) {
-        case 8:
+        case GALE_CIGAR_DIFF:
             if (op.len != 1 || h >= n || v >= m || wfa_match(P[v], T[h], nmis ? 1 : 0)) return false;
             ++h;
             ++v;
             break;
-        case 2:
+        case GALE_CIGAR_DEL:
             if (op.len == 0 || (int64_t)op.len > n - h) return false;
             h += op.len;
             break;
-        case 1:
+        case GALE_CIGAR_INS:
             if (op.len == 0 || (int64_t)op.len > m - v) return false;
             v += op.len;
             break;
@@ -835,7 +835,7 @@ int32_t backtrace(const Dir &d, const CodeBuf &codes, const std::vector<CodeRow>
         bit = comp == cD1 ? kExtD1 : comp == cI1 ? kExtI1 : comp == cD2 ? kExtD2 : kExtI2;
         const bool del = comp == cD1 || comp == cD2;  // consumes the text: SAM D, previous diagonal k - 1
         dk = del ? -1 : +1;
-        opcode = del ? 2u : 1u;
+        opcode = del ? GALE_CIGAR_DEL : GALE_CIGAR_INS;
     };
     for (;;) {
         if (s == 0 && (c == cM || c == d.cs)) {
@@ -854,12 +854,12 @@ int32_t backtrace(const Dir &d, const CodeBuf &codes, const std::vector<CodeRow>
         if (c == cM) {
             const int src = code & 7;
             if (q.metric == kMetricEdit) {
-                if (src == kSrcX) ops.push_back(WfaOp{8, 1});
-                else if (src == kSrcD1) { ops.push_back(WfaOp{2, 1}); k -= 1; }
-                else { ops.push_back(WfaOp{1, 1}); k += 1; }
+                if (src == kSrcX) ops.push_back(WfaOp{GALE_CIGAR_DIFF, 1});
+                else if (src == kSrcD1) { ops.push_back(WfaOp{GALE_CIGAR_DEL, 1}); k -= 1; }
+                else { ops.push_back(WfaOp{GALE_CIGAR_INS, 1}); k += 1; }
                 s -= 1;
             } else if (src == kSrcX) {
-                ops.push_back(WfaOp{8, 1});
+                ops.push_back(WfaOp{GALE_CIGAR_DIFF, 1});
                 s -= q.x;
             } else {
                 c = src;  // kSrcD1.. map to the component numbers
@@ -1028,7 +1028,7 @@ private:
             if (!run_to_end(d, ce, 0, 0, nullptr, nullptr, 0, k_end, h_end) || k_end != n - m || h_end != n)
                 fail(GALE_E_INTERNAL, "WFA low-memory gap half did not reach its end");
             cells += d.cells;
-            push_op(cigar, n ? 2u : 1u, (uint64_t)(n + m));
+            push_op(cigar, n ? GALE_CIGAR_DEL : GALE_CIGAR_INS, (uint64_t)(n + m));
             return d.s;
         }
         // Unbounded codes: any other base case is small by construction (solve()).
@@ -1051,7 +1051,7 @@ private:
 bool wfa_replay(const PairTask &t, const WfaParams &p, int64_t k0, const WfaOp *ops, size_t n_ops, int64_t *h_end,
                 int64_t *v_end, std::vector<uint32_t> &cigar) {
     if (k0 > t.h_len || -k0 > t.v_len) return false;
-    const bool nmis = p.n_policy != 0;
+    const bool nmis = p.n_policy == GALE_N_MISMATCH;
     return replay(t.v, t.h, t.v_len, t.h_len, nmis, std::max<int64_t>(k0, 0), std::max<int64_t>(-k0, 0), true,
                   ops, n_ops, h_end, v_end, cigar);
 }
@@ -1066,7 +1066,7 @@ void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, std::vect
     const int64_t m = t.v_len, n = t.h_len;
     const WfaFree f = wfa_free(p, m, n);
     const Penalties q = penalties_of(p);
-    const bool nmis = p.n_policy != 0 && (has_n(t.v, m) || has_n(t.h, n));
+    const bool nmis = p.n_policy == GALE_N_MISMATCH && (has_n(t.v, m) || has_n(t.h, n));
     const int R = ring_len(q);
     const auto signed_score = [&](int64_t s) { return q.metric == kMetricEdit ? s : -s; };
     // Sentinel copies of the sequences, unless they are huge (then the memory

@@ -128,8 +128,8 @@ XdropSide xdrop_extend_cpu(const uint8_t *h, const uint8_t *v, const XdropSpan &
 
 void xdrop_task_cpu(const XdropTask &t, const XdropParams &p, XdropResult &r, std::vector<int32_t> &ws) {
     XdropSide left, right;
-    if (p.direction & 1) left = xdrop_extend_cpu(t.h, t.v, xdrop_span(t, true), p, ws);
-    if (p.direction & 2) right = xdrop_extend_cpu(t.h, t.v, xdrop_span(t, false), p, ws);
+    if (p.direction & GALE_DIR_LEFT) left = xdrop_extend_cpu(t.h, t.v, xdrop_span(t, true), p, ws);
+    if (p.direction & GALE_DIR_RIGHT) right = xdrop_extend_cpu(t.h, t.v, xdrop_span(t, false), p, ws);
     xdrop_finish(t, left, right, r);
 }
 

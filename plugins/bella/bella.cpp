@@ -268,8 +268,9 @@ void drive(gale_ctx *ctx, Job &job) {
 // ---- Contexts kept between calls ------------------------------------------------
 // BELLA calls extendSeedL once per ~30,000 x numGPU pairs, and a gale context costs a
 // device memory pool, pinned buffers and a thread pool to create. So a context is
-// made on first use for each (backend, index, threads) - index: the GPU, or the
-// slot of the CPU path's GALE_BELLA_CPU_CONTEXTS split - and kept until the module is
+// made on first use for each (backend, index, threads) - index: the number of GPUs
+// of the CUDA context, or the slot of the CPU path's GALE_BELLA_CPU_CONTEXTS split -
+// and kept until the module is
 // unloaded. gale contexts may be shared by any number of threads (gale.h), so
 // concurrent calls share them; the lock only guards the list and creation.
 //
@@ -394,7 +395,8 @@ void extend(gale_bella_seed *seeds, int direction, const char *const *target, co
     // Where to run.
     const int devices = ngpus > 0 ? gale_cuda_device_count() : 0;
     const int n_gpus = std::min(ngpus, devices);
-    const size_t n_ctx = n_gpus > 0 ? (size_t)n_gpus : cpu_contexts();
+    const size_t n_ctx = n_gpus > 0 ? 1 : cpu_contexts();
+    const size_t n_devices = n_gpus > 0 ? (size_t)n_gpus : n_ctx;  // where chunks spread
 
     // Group by scheme (stable: pairs keep their order within a scheme), then cut
     // into chunks within the base budget, small enough to spread over the contexts
@@ -409,7 +411,7 @@ void extend(gale_bella_seed *seeds, int direction, const char *const *target, co
     if (n_scoring != 1)
         std::stable_sort(job.order.begin(), job.order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
     const int64_t budget = batch_budget();
-    const size_t spread = std::max<size_t>(1024, (n + 4 * n_ctx - 1) / (4 * n_ctx));
+    const size_t spread = std::max<size_t>(1024, (n + 4 * n_devices - 1) / (4 * n_devices));
     const size_t max_pairs = std::min<size_t>(spread, (size_t)1 << 20);
     for (size_t k = 0; k < n;) {
         Chunk c;
@@ -429,22 +431,23 @@ void extend(gale_bella_seed *seeds, int direction, const char *const *target, co
     job.res.assign(n, 0);
     job.out_seeds.assign(seeds, seeds + n);
 
-    // Contexts: one per GPU, or n_ctx CPU contexts (kept between calls, see Lease).
+    // Contexts (kept between calls, see Lease): one CUDA context over the first n_gpus
+    // devices, which splits every batch across them by work (gale.h, n_devices), or
+    // n_ctx CPU contexts.
     Lease lease;
     std::vector<gale_ctx *> ctxs;
     gale_ctx_opts o;
     gale_ctx_opts_init(&o);
     if (n_gpus > 0) {
-        int hw = (int)std::thread::hardware_concurrency();
-        int per = n_threads > 0 ? n_threads / n_gpus : (hw > 0 ? hw : 1) / n_gpus;
-        for (int d = 0; d < n_gpus; ++d) {
-            o.backend = GALE_BACKEND_CUDA;
-            o.device = d;
-            o.threads = std::max(1, per);  // CPU workers for tasks rescued from the GPU
-            char what[64];
-            snprintf(what, sizeof what, "CUDA context on device %d", d);
-            ctxs.push_back(lease.get(o, d, what));
-        }
+        std::vector<int> list((size_t)n_gpus);
+        for (int d = 0; d < n_gpus; ++d) list[(size_t)d] = d;
+        o.backend = GALE_BACKEND_CUDA;
+        o.n_devices = n_gpus;
+        o.devices = list.data();
+        o.threads = n_threads;  // CPU workers for tasks rescued from the GPUs (0: one per core)
+        char what[64];
+        snprintf(what, sizeof what, "CUDA context on devices 0..%d", n_gpus - 1);
+        ctxs.push_back(lease.get(o, n_gpus, what));
     } else {
         o.backend = GALE_BACKEND_CPU;
         o.threads = n_ctx > 1 && n_threads > 0 ? std::max(1, n_threads / (int)n_ctx) : n_threads;

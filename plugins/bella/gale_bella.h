@@ -40,22 +40,23 @@
  * (LOGAN: 16-bit).
  *
  * Where it runs: ngpus >= 1 and gale_cuda_device_count() >= 1: on
- * min(ngpus, device count) GPUs (devices 0, 1, ...), one gale context per
- * GPU, the pairs split among them, two batches in flight per GPU; otherwise
+ * min(ngpus, device count) GPUs (devices 0, 1, ...) through one gale context
+ * over all of them (gale_ctx_opts.n_devices), which splits each batch across
+ * the GPUs by work, two batches in flight; otherwise
  * (ngpus == 0, or no usable GPU): gale's CPU backend with n_threads worker
  * threads (0: one per online core). Pairs are grouped by scoring scheme and
  * fed to gale in batches of at most GALE_BELLA_BATCH_BASES bases (target +
  * query; default 2^27; the environment variable GALE_BELLA_BATCH_BASES
  * overrides it), so any number of pairs fits in memory. (For tests,
- * GALE_BELLA_CPU_CONTEXTS=k spreads the CPU path over k contexts the way the
- * GPU path spreads over GPUs.) Results do not depend on where or how they
+ * GALE_BELLA_CPU_CONTEXTS=k spreads the CPU path over k contexts, each with
+ * its own driver thread.) Results do not depend on where or how they
  * were computed.
  *
  * Contexts kept between calls: BELLA calls once per ~30,000 x numGPU pairs,
  * and a gale context is costly to make (a CUDA one allocates its device
  * memory pool - by default half the free device memory, at most 8 GiB - and
  * pinned host buffers; every one starts its CPU worker threads). So the plugin
- * makes a context on first use for each (GPU, CPU worker threads) - on the CPU
+ * makes a context on first use for each (number of GPUs, CPU worker threads) - on the CPU
  * path for each (GALE_BELLA_CPU_CONTEXTS slot, n_threads) - and keeps it, with
  * its memory and threads, for later calls; concurrent calls share them. A
  * caller that changes ngpus or n_threads from call to call gets one more kept
