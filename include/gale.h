@@ -212,21 +212,31 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  * would exceed the limit is recomputed by the CPU in low-memory (BiWFA) mode
  * and flagged GALE_RF_LOWMEM (same score; the CIGAR may differ in ties). The
  * codes never exceed the limit. The limit covers the codes only; the rest of
- * an alignment's memory, for lengths m and n and penalty s (lib/wfa.h has the
- * details), with R = max(x, o+e, o2+e2) + 1 and C = 3 (edit: R = 2, C = 1;
+ * an alignment's memory, for lengths m and n and penalty s, with
+ * R = max(x, o+e, o2+e2) + 1 and C = 3 (edit: R = 2, C = 1;
  * two-piece: C = 5):
  *   wavefronts: at most R*C + 2 arrays of 4-byte offsets, each at most
  *     m + n + 18 long (about 1.5 times the widest diagonal range, at most
  *     2 s / min(e, e2) + 1 plus the begin-free lengths, when that is less);
  *   low-memory mode: instead of the codes, 2 ((R + max(o, o2) + 2) C + 1) + 1
- *     such arrays, m + n bytes, and at most min(limit, 8 MiB) of codes
- *     (more only with extreme penalties: see lib/wfa.h);
+ *     such arrays, m + n bytes, and at most min(limit, 8 MiB) of codes; more
+ *     only with extreme penalties: a base case whose score is at most about 2 M,
+ *     M = R - 1 + max(o, o2), runs in full memory whatever its codes, at most
+ *     (2M + 1) (4M / min(e, e2) + 3) bytes (under 1 KB at the default penalties,
+ *     0.5 GB at x = o = 4096, e = 1);
  *   GALE_SCOPE_SCORE: the wavefronts only (the limit does not apply);
- *   and 16 bytes per score, the sequences (m + n bytes) and the CIGAR.
+ *   and 16 bytes per score, the sequences (m + n + 32 bytes), 8 bytes per
+ *   backtrace operation and the CIGAR (4 bytes per op).
+ * A CPU worker keeps these buffers for its next alignment, except codes or
+ * wavefronts of more than 64 MiB, which it frees after the alignment. The GPU
+ * sizes each alignment's memory from its lengths and GALE_P_EXPECTED_ERROR and
+ * rescues on the CPU what outgrows it.
  * Example: a 1 Mbp pair at the default penalties and limit: codes <= 256 MiB,
  * wavefronts <= 232 MB (low-memory mode: <= 840 MB), bounds reached only when
  * the wavefronts span all 2,000,001 diagonals. At 0.4% divergence (s = 28,170):
- * 201 MB in full memory, 12 MB in low-memory mode, 6.5 MB for the score only. */
+ * 201 MB in full memory, 12 MB in low-memory mode, 6.5 MB for the score only.
+ * This comment is the one statement of the WFA memory model; README.md and
+ * lib/wfa.h refer to it. */
 #define GALE_P_MEMORY_LIMIT 405
 /* Expected divergence in per mille (default 100 = 10%; [1, 1000]). Sizes the
  * GPU's per-alignment memory; alignments that exceed it are rescued on the CPU.

@@ -78,46 +78,14 @@
 // tasks exceed the GPU budget and are rescued on the CPU, so a result never
 // depends on the backend.
 //
-// Memory of one alignment on the CPU (lib/cpu/wfa.cpp; the GPU sizes its own).
-// m, n: the lengths; s: the penalty (edit: the distance); R = max(x, o+e, o2+e2)
-// + 1 (edit: 2), the scores the recurrence reads back; C = 3 (gap-affine), 5
-// (two-piece), 1 (edit), the components; W: the widest range of M, at most
-// min(m + n + 1, pb + tb + 1 + 2 floor(s / min(e, e2))) diagonals (a range gains
-// at most one diagonal per side per e of score; edit: e = 1).
-//  - An offset array (one component at one score, or a row of nulls) holds at
-//    most m + n + 18 int32s, the diagonals -m - 1 .. n + 16 that the cell loops
-//    touch; fewer, about 1.5 W + 60, while W is narrower (an array keeps some
-//    slack to grow into).
-//  - Wavefronts: R x C arrays, the null row and one array while it is being
-//    reallocated: at most R C + 2 arrays.
-//  - Scope ALIGNMENT, full memory: the codes, exactly cells bytes, and never more
-//    than GALE_P_MEMORY_LIMIT: the row that would take them past it is not
-//    stored, and the alignment is recomputed in low-memory mode. They are kept in
-//    1 MiB blocks (never copied on growth), plus one staging row of at most
-//    m + n + 16 bytes, plus 16 bytes per score of row headers (a vector: up to
-//    twice that).
-//  - Scope SCORE: the wavefronts only; the limit does not apply.
-//  - Low-memory mode: the abandoned attempt's codes are freed first. Then two
-//    rings (forward and reverse) of R + max(o, o2) + 2 scores (edit: 4): at most
-//    2 ((R + max(o, o2) + 2) C + 1) + 1 arrays; reversed copies of the sequences
-//    (m + n bytes); codes of the base cases, at most min(limit, 8 MiB) (a half
-//    where one sequence is empty is a single gap and runs without codes).
-//    Exception: a base case whose score is at most about 2 M, M = R - 1 +
-//    max(o, o2), runs in full memory whatever its codes, at most (2M + 1)
-//    (4M / min(e, e2) + 3) bytes: under 1 KB at the default penalties, 0.5 GB at
-//    x = o = 4096, e = 1.
-//  - Both scopes: copies of the sequences with sentinels (m + n + 32 bytes; none
-//    when m + n > 2^24), the operations (8 bytes each) and the CIGAR (4 bytes
-//    per op).
-// A worker thread keeps these buffers for its next task, except codes or
-// wavefronts of more than 64 MiB, which are freed after the task.
-// Example: a 1 Mbp pair (m = n = 10^6) at the default penalties (x 4, o 6, e 2:
-// R = 9, C = 3) and limit (256 MiB). An array is at most 8.0 MB, so the
-// wavefronts take at most 29 x 8.0 = 232 MB, low-memory mode's at most
-// 105 x 8.0 = 840 MB; these bounds need a range over all 2,000,001 diagonals
-// (s of 2,000,000 or more). At 0.4% divergence (s = 28,170, so W <= 28,171) the
-// peak RSS grows by 201 MB in full memory (189 MiB of it codes), 6.5 MB with
-// scope SCORE and 12 MB in low-memory mode (forced with a 1 MiB limit).
+// Memory of one alignment: the bounds are documented once, in gale.h
+// (GALE_P_MEMORY_LIMIT). How lib/cpu/wfa.cpp keeps to them: an offset array holds
+// the diagonals -m - 1 .. n + 16 that the cell loops touch (about 1.5 W + 60 while
+// the range W is narrower, with slack to grow into); the codes are kept in 1 MiB
+// blocks (never copied on growth) plus one staging row, and the row that would take
+// them past the limit is not stored (the alignment is then recomputed in low-memory
+// mode, after the abandoned attempt's codes are freed); a half of a low-memory split
+// where one sequence is empty is a single gap and runs without codes.
 #ifndef GALE_WFA_H
 #define GALE_WFA_H
 
