@@ -1,6 +1,14 @@
 // CPU kernel of wavefront alignment (GALE_WFA, GALE_EDIT): the recurrence, ranges,
 // tie-break and backtrace of lib/wfa.h, computed score by score.
 //
+// Why this file is over 1,000 lines: the full-memory alignment, the low-memory
+// (BiWFA) mode and the CIGAR replay share one set of private types (the score ring
+// Dir, the code rows, the sentinel-padded sequences) and the vectorized cell loops;
+// split across files they would have to become an internal header that nothing
+// else uses. In order: code storage, base comparison and extension, the cell loops,
+// the score ring (Dir) and the end test, the CIGAR replay, the backtrace, the
+// low-memory mode (Bi), and the entry point wfa_task_cpu.
+//
 // Layout. Each score s has up to five components (M, D1, I1, D2, I2), each a
 // diagonal range and an int32 offset per diagonal. Only the last R scores are
 // kept, in a ring (R = max(x, o+e, o2+e2) + 1; edit: 2): that is all the
