@@ -55,6 +55,14 @@ const uint8_t *encode_into(Arena &arena, const char *seq, int64_t n, const char 
     return mem;
 }
 
+// Makes room for one more element before anything is encoded, so that the push_back
+// after the encoding cannot throw (and leave encoded bases behind). Geometric, as
+// push_back's own growth: reserve(size + 1) alone would copy the vector every time.
+template <class V>
+void grow_for_one(V &v) {
+    if (v.size() == v.capacity()) v.reserve(std::max<size_t>(16, 2 * v.capacity()));
+}
+
 }  // namespace
 
 gale_batch *batch_create(gale_ctx *ctx, int kind_id) {
@@ -139,7 +147,7 @@ uint32_t batch_add_sequence(gale_batch *b, const char *seq, int64_t len) {
         fail(GALE_E_INVALID, "sequence %zu: length must be in [0, 2^40] (got %lld)", index + 1, (long long)len);
     if (len > 0 && !seq) fail(GALE_E_INVALID, "sequence %zu: NULL with a nonzero length", index + 1);
     if (index + 1 > UINT32_MAX) fail(GALE_E_LIMIT, "a batch holds at most 2^32 - 1 registered sequences");
-    b->seqs.reserve(index + 1);  // may throw before anything is encoded
+    grow_for_one(b->seqs);  // may throw before anything is encoded
     const uint8_t *data = encode_into(b->arena, seq, len, "registered sequence", index + 1, nullptr);
     b->seqs.push_back(SeqRef{data, len});
     return (uint32_t)(index + 1);
@@ -200,7 +208,7 @@ void batch_add(gale_batch *b, const gale_task &t) {
     x.user = t.user;
     b->kind->validate(x, b->params, index);
 
-    b->tasks.reserve(index + 1);  // may throw before anything is encoded
+    grow_for_one(b->tasks);  // may throw before anything is encoded
     const uint8_t *mem[2];
     for (int s = 0; s < 2; ++s) {
         if (refs[s]) {
