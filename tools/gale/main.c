@@ -1,0 +1,85 @@
+/*
+ * gale - command-line front end of the gale library.
+ *
+ *   gale xdrop [options] FILE
+ *   gale wfa [options] PATTERNS TEXTS | PAIRS.seq
+ *
+ * main dispatches to the subcommands (subcommands.h: xdrop.c, wfa.c); they
+ * share the common options (options.c), one input module (input.c: LOGAN TSV,
+ * FASTA/FASTQ, .seq over htslib's BGZF streams) and the writers (output.c).
+ * See doc/cli.md. Only the public API (gale.h) and htslib are used.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+#include "subcommands.h"
+
+static void usage_main(FILE *out)
+{
+    fprintf(out,
+        "Usage: gale <command> [options]\n"
+        "\n"
+        "Commands:\n"
+        "  xdrop    gapped X-drop seed extension (SeqAn 2.4 semantics) of pairs in\n"
+        "           LOGAN's demo format\n"
+        "  wfa      wavefront alignment (gap-affine, two-piece or edit distance; WFA2-lib\n"
+        "           scores) of pairs from FASTA/FASTQ files or a .seq file\n"
+        "\n"
+        "Options:\n"
+        "  -h, --help     show this help\n"
+        "  --version      show the versions of gale, libgale and htslib\n"
+        "\n"
+        "'gale xdrop --help' and 'gale wfa --help' describe the options of each\n"
+        "command. Manual: doc/cli.md.\n");
+}
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    void (*usage)(FILE *out);
+} commands[] = {
+    {"xdrop", cmd_xdrop, usage_xdrop},
+    {"wfa", cmd_wfa, usage_wfa},
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* The index of the command called name, or -1. */
+static int find_command(const char *name)
+{
+    size_t i;
+    for (i = 0; i < NCOMMANDS; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    int c;
+    if (argc < 2) {
+        msg("missing command");
+        usage_main(stderr);
+        return EXIT_USAGE;
+    }
+    c = find_command(argv[1]);
+    if (c >= 0)
+        return commands[c].run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+        /* "gale help COMMAND": that command's help */
+        c = argc > 2 && strcmp(argv[1], "help") == 0 ? find_command(argv[2]) : -1;
+        if (c >= 0)
+            commands[c].usage(stdout);
+        else
+            usage_main(stdout);
+        return stdout_status();
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        print_version();
+        return stdout_status();
+    }
+    msg("unknown command '%s'", argv[1]);
+    usage_main(stderr);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,350 @@
+/*
+ * gale CLI: messages, the common options and what they set up (options.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <htslib/hts.h>
+
+const char *const prog = "gale";
+
+/* ------------------------------------------------------------------ */
+/* Messages                                                            */
+/* ------------------------------------------------------------------ */
+
+static void vmsg(const char *fmt, va_list ap)
+{
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void msg(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(fmt, ap);
+    va_end(ap);
+}
+
+void gale_msg(const char *what, gale_status st)
+{
+    const char *detail = gale_last_error();
+    if (detail && *detail)
+        msg("%s: %s (%s)", what, gale_status_string(st), detail);
+    else
+        msg("%s: %s", what, gale_status_string(st));
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "Try 'gale %s --help'.\n", cmd);
+    return EXIT_USAGE;
+}
+
+int bad_value(const char *cmd, const char *opt, const char *val, const char *why)
+{
+    return usage_error(cmd, "invalid value '%s' for %s: %s", val, opt, why);
+}
+
+const char *strip_task_prefix(const char *e)
+{
+    if (strncmp(e, "task ", 5) == 0) {
+        const char *p = e + 5;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (p > e + 5 && p[0] == ':' && p[1] == ' ')
+            return p + 2;
+    }
+    return e;
+}
+
+/* ------------------------------------------------------------------ */
+/* Small helpers                                                       */
+/* ------------------------------------------------------------------ */
+
+int parse_int64(const char *s, int64_t *out)
+{
+    const char *p = s;
+    char *end = NULL;
+    long long v;
+    if (*p == '+' || *p == '-')
+        p++;
+    if (*p < '0' || *p > '9')
+        return -1;
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (errno == ERANGE || *end != '\0')
+        return -1;
+    *out = (int64_t)v;
+    return 0;
+}
+
+double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void print_version(void)
+{
+    unsigned f = gale_features();
+    printf("gale %s\n", GALE_VERSION_STRING);
+    printf("libgale %s (backends: cpu%s%s; CUDA devices: %d)\n", gale_version_string(),
+           (f & GALE_FEATURE_CUDA) ? ", cuda" : "", (f & GALE_FEATURE_DPX) ? " (DPX)" : "",
+           gale_cuda_device_count());
+    printf("htslib %s\n", hts_version());
+}
+
+void *grow_array(void *p, size_t *cap, size_t size, size_t first)
+{
+    size_t ncap = *cap ? 2 * *cap : first;
+    void *np = realloc(p, ncap * size);
+    if (np)
+        *cap = ncap;
+    return np;
+}
+
+int stdout_status(void)
+{
+    return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_FAIL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Common options                                                      */
+/* ------------------------------------------------------------------ */
+
+void common_opts_init(common_opts *o, int64_t batch_size)
+{
+    o->backend = GALE_BACKEND_AUTO;
+    o->threads = 0;
+    o->device = 0;
+    o->batch_size = batch_size;
+    o->quiet = 0;
+    o->output = NULL;
+}
+
+/* Help rows: each option padded to width, then its text; a text's second
+ * line goes under its first. */
+static void help_rows(FILE *out, int width, const char *const (*rows)[3], size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        fprintf(out, "  %-*s%s\n", width, rows[i][0], rows[i][1]);
+        if (rows[i][2])
+            fprintf(out, "  %*s%s\n", width, "", rows[i][2]);
+    }
+}
+
+void usage_backend_opts(FILE *out, int width)
+{
+    static const char *const rows[][3] = {
+        {"--backend B", "auto, cpu or cuda (default auto: cuda when a GPU is", "usable, else cpu)"},
+        {"--threads N", "CPU worker threads, 0 = one per core (default 0)", NULL},
+        {"--device N", "CUDA device index (default 0)", NULL},
+    };
+    help_rows(out, width, rows, sizeof rows / sizeof rows[0]);
+}
+
+void usage_output_opts(FILE *out, int width)
+{
+    static const char *const rows[][3] = {
+        {"-o, --output FILE", "write results to FILE (default stdout); FILE is",
+         "replaced only when the whole run succeeds"},
+        {"-q, --quiet", "no progress bar", NULL},
+        {"-h, --help", "show this help", NULL},
+        {"--version", "show versions", NULL},
+    };
+    help_rows(out, width, rows, sizeof rows / sizeof rows[0]);
+    fprintf(out, "\n"
+        "Exit status: 0 success, 1 bad input or run failure, 2 usage error.\n");
+}
+
+#define NOT_COMMON (-2)
+
+/* Handles getopt's answer c when it is a common option (or a getopt error) of
+ * command cmd. Returns -1 to go on, NOT_COMMON when c is the command's own,
+ * else an exit status. */
+static int parse_common_opt(int c, const char *cmd, void (*usage)(FILE *), char **argv, common_opts *o)
+{
+    int64_t v;
+    switch (c) {
+    case OPT_BACKEND:
+        if (strcmp(optarg, "auto") == 0) o->backend = GALE_BACKEND_AUTO;
+        else if (strcmp(optarg, "cpu") == 0) o->backend = GALE_BACKEND_CPU;
+        else if (strcmp(optarg, "cuda") == 0) o->backend = GALE_BACKEND_CUDA;
+        else return bad_value(cmd, "--backend", optarg, "expected auto, cpu or cuda");
+        return -1;
+    case OPT_THREADS:
+        if (parse_int64(optarg, &v) != 0 || v < 0 || v > 65536)
+            return bad_value(cmd, "--threads", optarg, "expected an integer in [0, 65536]");
+        o->threads = v;
+        return -1;
+    case OPT_DEVICE:
+        if (parse_int64(optarg, &v) != 0 || v < 0 || v > INT_MAX)
+            return bad_value(cmd, "--device", optarg, "expected a non-negative integer");
+        o->device = v;
+        return -1;
+    case OPT_BATCH:
+        if (parse_int64(optarg, &v) != 0 || v < 1 || v > INT32_MAX)
+            return bad_value(cmd, "--batch-size", optarg, "expected an integer in [1, 2147483647]");
+        o->batch_size = v;
+        return -1;
+    case 'o':
+        if (*optarg == '\0')
+            return bad_value(cmd, "-o", optarg, "empty file name");
+        o->output = strcmp(optarg, "-") == 0 ? NULL : optarg;
+        return -1;
+    case 'q':
+        o->quiet = 1;
+        return -1;
+    case 'h':
+        usage(stdout);
+        return stdout_status();
+    case OPT_VERSION:
+        print_version();
+        return stdout_status();
+    case ':':
+        if (optopt && optopt < 256)
+            return usage_error(cmd, "option -%c needs a value", optopt);
+        return usage_error(cmd, "option %s needs a value", argv[optind - 1]);
+    case '?':
+        if (optopt && optopt < 256)
+            return usage_error(cmd, "unknown option -%c", optopt);
+        return usage_error(cmd, "unknown option %s", argv[optind - 1]);
+    default:
+        return NOT_COMMON;
+    }
+}
+
+void opts_begin(void)
+{
+    opterr = 0;
+    optind = 1;
+}
+
+int next_opt(int argc, char **argv, const char *shortopts, const struct option *longopts, const char *cmd,
+             void (*usage)(FILE *), common_opts *com, int *status)
+{
+    int c, rc;
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        rc = parse_common_opt(c, cmd, usage, argv, com);
+        if (rc == NOT_COMMON)
+            return c;
+        if (rc >= 0) {
+            *status = rc;
+            return OPTS_EXIT;
+        }
+    }
+    return OPTS_END;
+}
+
+/* ------------------------------------------------------------------ */
+/* What the options set up                                             */
+/* ------------------------------------------------------------------ */
+
+int start_context(const common_opts *o, gale_ctx **ctx)
+{
+    gale_ctx_opts co;
+    gale_status st;
+    gale_ctx_opts_init(&co);
+    co.backend = o->backend;
+    co.device = (int)o->device;
+    co.threads = (int)o->threads;
+    st = gale_ctx_create(ctx, &co);
+    if (st != GALE_OK) {
+        const char *b = o->backend == GALE_BACKEND_CUDA ? "cuda" : o->backend == GALE_BACKEND_CPU ? "cpu" : "auto";
+        char what[64];
+        snprintf(what, sizeof what, "cannot start the %s backend", b);
+        gale_msg(what, st);
+        return (st == GALE_E_RANGE || st == GALE_E_INVALID) ? EXIT_USAGE : EXIT_FAIL;
+    }
+    return EXIT_OK;
+}
+
+const char *ctx_backend_name(gale_ctx *ctx)
+{
+    int backend = 0;
+    gale_ctx_backend(ctx, &backend);
+    return backend == GALE_BACKEND_CUDA ? "cuda" : "cpu";
+}
+
+int set_param_values(gale_batch *b, const param_value *p, int n, const char *cmd)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        gale_status st = gale_batch_set(b, p[i].id, p[i].v);
+        if (st == GALE_E_RANGE) {
+            const char *detail = gale_last_error();
+            return usage_error(cmd, "invalid value %" PRId64 " for %s: out of range%s%s%s", p[i].v, p[i].name,
+                               *detail ? " (" : "", detail, *detail ? ")" : "");
+        }
+        if (st != GALE_OK) {
+            char what[64];
+            snprintf(what, sizeof what, "cannot set %s", p[i].name);
+            gale_msg(what, st);
+            return EXIT_FAIL;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Progress bar                                                        */
+/* ------------------------------------------------------------------ */
+
+void progress_init(progress *p, int quiet)
+{
+    p->enabled = !quiet && isatty(STDERR_FILENO);
+    p->shown = 0;
+    p->start = now_s();
+    p->last = 0.0;
+}
+
+int progress_due(progress *p)
+{
+    double t;
+    if (!p->enabled)
+        return 0;
+    t = now_s();
+    if (t - p->start < 0.5 || t - p->last < 0.1)
+        return 0;
+    p->last = t;
+    return 1;
+}
+
+void progress_show(progress *p, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "\r\033[K%s: ", prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fflush(stderr);
+    p->shown = 1;
+}
+
+void progress_clear(progress *p)
+{
+    if (p->shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        p->shown = 0;
+    }
+}

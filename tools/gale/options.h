@@ -1,0 +1,137 @@
+/*
+ * gale CLI: what every subcommand shares before and around its own work -
+ * messages and exit statuses, the common options (--backend, --threads,
+ * --device, --batch-size, -o, -q, -h, --version) and what they set up: the
+ * context, the batches' parameters and the progress bar.
+ */
+#ifndef GALE_CLI_OPTIONS_H
+#define GALE_CLI_OPTIONS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gale.h"
+
+#define EXIT_OK    0
+#define EXIT_FAIL  1
+#define EXIT_USAGE 2
+
+#if defined(__GNUC__)
+#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLI_PRINTF(f, a)
+#endif
+
+/* The program's name in every message. */
+extern const char *const prog;
+
+/* "gale: MESSAGE" on stderr. */
+void msg(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* A failed gale call: "gale: WHAT: STATUS (DETAIL)". */
+void gale_msg(const char *what, gale_status st);
+/* A usage error of command cmd: the message, then where to read more.
+ * Returns EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
+/* "invalid value 'VAL' for OPT: WHY" as a usage error of cmd. */
+int bad_value(const char *cmd, const char *opt, const char *val, const char *why);
+/* The library names a task of a batch "task N: ..."; the CLI knows better
+ * (line, record): the message without that prefix. */
+const char *strip_task_prefix(const char *e);
+
+/* Strict signed decimal integer: optional sign, digits, nothing else. */
+int parse_int64(const char *s, int64_t *out);
+/* Seconds on a monotonic clock. */
+double now_s(void);
+
+/* A larger array for a full one (NULL when out of memory, p and *cap
+ * unchanged): twice *cap elements of size bytes, first when there were none. */
+void *grow_array(void *p, size_t *cap, size_t size, size_t first);
+
+/* --version: gale, libgale (backends, devices) and htslib. */
+void print_version(void);
+/* Flushes stdout after a help or version text: EXIT_OK or EXIT_FAIL. */
+int stdout_status(void);
+
+/* The options every command has. */
+typedef struct common_opts {
+    int backend;
+    int64_t threads, device, batch_size;
+    int quiet;
+    const char *output; /* NULL = stdout */
+} common_opts;
+
+/* getopt codes of the common long options; each command numbers its own from
+ * a base of its own above these. */
+enum {
+    OPT_BACKEND = 256,
+    OPT_THREADS,
+    OPT_DEVICE,
+    OPT_BATCH,
+    OPT_VERSION
+};
+
+#define COMMON_LONGOPTS \
+        {"backend",     required_argument, NULL, OPT_BACKEND}, \
+        {"threads",     required_argument, NULL, OPT_THREADS}, \
+        {"device",      required_argument, NULL, OPT_DEVICE}, \
+        {"batch-size",  required_argument, NULL, OPT_BATCH}, \
+        {"output",      required_argument, NULL, 'o'}, \
+        {"quiet",       no_argument,       NULL, 'q'}, \
+        {"help",        no_argument,       NULL, 'h'}, \
+        {"version",     no_argument,       NULL, OPT_VERSION}
+
+void common_opts_init(common_opts *o, int64_t batch_size);
+
+/* The help of the common options, their names padded to width: --backend,
+ * --threads and --device; then -o, -q, -h, --version and the exit statuses. */
+void usage_backend_opts(FILE *out, int width);
+void usage_output_opts(FILE *out, int width);
+
+#define OPTS_END  (-1)
+#define OPTS_EXIT (-3)
+
+struct option;
+
+/* Starts reading a command's options (getopt_long's state). */
+void opts_begin(void);
+/* getopt_long over argv for command cmd, handling the common options (into
+ * com) and getopt's errors on the way. Returns the next option that is the
+ * command's own; OPTS_END after the last option; OPTS_EXIT with *status the
+ * exit status once --help or --version was printed or after a usage error. */
+int next_opt(int argc, char **argv, const char *shortopts, const struct option *longopts, const char *cmd,
+             void (*usage)(FILE *), common_opts *com, int *status);
+
+/* Creates the context the common options ask for. On failure prints a message
+ * and returns EXIT_USAGE (a backend, device or thread count the library
+ * refuses) or EXIT_FAIL. */
+int start_context(const common_opts *o, gale_ctx **ctx);
+/* "cuda" or "cpu": the backend ctx runs on, for the closing summary. */
+const char *ctx_backend_name(gale_ctx *ctx);
+
+/* A batch parameter and the option that gave it (for messages). */
+typedef struct param_value {
+    int id;
+    int64_t v;
+    const char *name;
+} param_value;
+
+/* Sets p[0..n) on b; on failure prints a message and returns the exit status
+ * (2, with a hint to cmd's help, for a value out of the library's bounds). */
+int set_param_values(gale_batch *b, const param_value *p, int n, const char *cmd);
+
+/* Progress bar on stderr, only when it is a terminal and -q was not given. */
+typedef struct progress {
+    int enabled;
+    int shown;
+    double start;
+    double last;
+} progress;
+
+void progress_init(progress *p, int quiet);
+/* Whether to redraw now: only after half a second, at most ten times a second. */
+int progress_due(progress *p);
+/* Replaces the bar with "gale: TEXT" (printf-style). */
+void progress_show(progress *p, const char *fmt, ...) CLI_PRINTF(2, 3);
+void progress_clear(progress *p);
+
+#endif
