@@ -11,8 +11,9 @@
 // else a block of 256 threads (pick_group). The backtrace is walked on the GPU by
 // one thread (start diagonal and ops); the host rebuilds the CIGAR with wfa_replay().
 // WFA-GPU's own backtrace, 2-bit steps carried beside every offset and spilled in
-// blocks, is the other layout (GALE_P_GPU_BACKTRACE, kBtPiggy in wfa_core.cuh): the
-// same results, but 2.9x to 11x slower at 10 kbp here (bench/RESULTS.md, steps 15-19).
+// blocks, gave the same results 2.9x to 11x slower at 10 kbp here (bench/RESULTS.md,
+// steps 15-19); it is kept as bench/experiments/wfa-piggyback-bt-layout.diff, and
+// GALE_P_GPU_BACKTRACE no longer has an effect.
 //
 // A cell reads five offsets from the rings, then the sequence words of its first
 // extension step, and writes three offsets. So each thread computes its cells of a
@@ -143,10 +144,9 @@ constexpr int kSharedRingScores = 32;
 constexpr int kSharedRingInts = kSharedRingScores * kComps * 2;
 
 template <int METRIC, int BT, class OFF, bool RRS, class G>
-__device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem, Plan *plans, uint32_t *ctr) {
+__device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem, Plan *plans) {
     char *base = unit < a.units_a ? a.base_a + unit * a.shape.bytes : a.base_b + (unit - a.units_a) * a.shape.bytes;
     Unit u = unit_at(base, a.shape);
-    u.ctr = ctr;
     if (RRS) u.rr = rr_smem;
     for (;;) {
         int i = 0;
@@ -155,10 +155,10 @@ __device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem,
         if (i >= a.n_tasks) return;
         const Task t = a.tasks[i];
         const Seqs sq{a.code, a.mask, t.p0, t.t0, t.has_n, a.n_policy};
-        // Cells per thread in flight: 4, or 2 for two-piece and the piggyback (more live
-        // values per cell; 4 spilled under the 64-register cap).
-        align<METRIC, BT, OFF, (METRIC == kMetricAffine2p || BT == kBtPiggy) ? 2 : 4>(g, a.pen, t, sq, a.shape, u,
-                                                                                      a.outs + i, a.ops + t.ops_at, plans);
+        // Cells per thread in flight: 4, or 2 for two-piece (more live values per cell; 4
+        // spilled under the 64-register cap).
+        align<METRIC, BT, OFF, METRIC == kMetricAffine2p ? 2 : 4>(g, a.pen, t, sq, a.shape, u, a.outs + i,
+                                                                  a.ops + t.ops_at, plans);
     }
 }
 
@@ -169,12 +169,10 @@ template <int METRIC, int BT, class OFF, bool RRS>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32, 8) wfa_warps(KArgs a) {
     __shared__ int32_t rr[RRS ? kWarpsPerBlock : 1][RRS ? kSharedRingInts : 1];
     __shared__ Plan plans[kWarpsPerBlock][2];
-    __shared__ uint32_t ctr[BT == kBtPiggy ? kWarpsPerBlock : 1][3];  // piggyback: spill counters
     WarpGroup g;
     const uint64_t unit = (uint64_t)blockIdx.x * kWarpsPerBlock + (threadIdx.x >> 5);
     if (unit >= a.units) return;
-    run_group<METRIC, BT, OFF, RRS>(g, a, unit, rr[RRS ? threadIdx.x >> 5 : 0], plans[threadIdx.x >> 5],
-                                    ctr[BT == kBtPiggy ? threadIdx.x >> 5 : 0]);
+    run_group<METRIC, BT, OFF, RRS>(g, a, unit, rr[RRS ? threadIdx.x >> 5 : 0], plans[threadIdx.x >> 5]);
 }
 
 template <int METRIC, int BT, class OFF, bool RRS, int T>
@@ -182,10 +180,9 @@ __global__ void __launch_bounds__(T, 1024 / T) wfa_block(KArgs a) {
     __shared__ int32_t red[2 * (T / 32) + 1];
     __shared__ int32_t rr[RRS ? kSharedRingInts : 1];
     __shared__ Plan plans[2];
-    __shared__ uint32_t ctr[3];  // piggyback: spill counters
     BlockGroup<T> g{red};
     if (blockIdx.x >= a.units) return;
-    run_group<METRIC, BT, OFF, RRS>(g, a, blockIdx.x, rr, plans, ctr);
+    run_group<METRIC, BT, OFF, RRS>(g, a, blockIdx.x, rr, plans);
 }
 
 typedef void (*KernelFn)(KArgs);
@@ -207,9 +204,7 @@ KernelFn pick_off(bool off16, bool rrs, int threads) {
 }
 template <int M>
 KernelFn pick_bt(int bt, bool off16, bool rrs, int threads) {
-    return bt == kBtPiggy   ? pick_off<M, kBtPiggy>(off16, rrs, threads)
-           : bt == kBtCodes ? pick_off<M, kBtCodes>(off16, rrs, threads)
-                            : pick_off<M, kBtNone>(off16, rrs, threads);
+    return bt == kBtCodes ? pick_off<M, kBtCodes>(off16, rrs, threads) : pick_off<M, kBtNone>(off16, rrs, threads);
 }
 // rrs: the range ring fits shared memory (Pen::rm <= kSharedRingScores).
 KernelFn pick_kernel(int metric, int bt, bool off16, bool rrs, int threads) {
@@ -224,9 +219,8 @@ size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
 // What one task needs, computed before chunking.
 struct Est {
-    int32_t s_limit = 0, klo = 0, khi = 0, max_ops = 0;  // max_ops: backtrace ops (codes) or words (piggyback)
+    int32_t s_limit = 0, klo = 0, khi = 0, max_ops = 0;  // max_ops: backtrace ops
     uint64_t cells = 0;  // cells up to s_limit (alignment scope): code bytes
-    uint64_t spill = 0;  // piggyback: spill blocks (Shape::spill_cap)
     uint64_t bytes = 0;  // its unit alone
     bool gpu = false;
     bool off16 = false;  // both lengths < kOff16Limit: int16 offsets
@@ -296,13 +290,12 @@ void wfa_run(Device *dev, WfaJob &job) {
     GALE_CUDA_CHECK(cudaSetDevice(dev->index));
     const WfaParams &p = job.params;
     const Pen q = make_pen(p);
-    const bool trace = p.scope == 1;  // GALE_SCOPE_ALIGNMENT: a backtrace, of layout bt
-    const int bt = !trace ? kBtNone : p.gpu_backtrace == 1 /* GALE_GPU_BT_PIGGYBACK */ ? kBtPiggy : kBtCodes;
+    const bool trace = p.scope == 1;  // GALE_SCOPE_ALIGNMENT: a backtrace
+    const int bt = trace ? kBtCodes : kBtNone;
 #ifdef GALE_WFA_PROFILE
     Prof prof;
     const auto prof_t_all = std::chrono::steady_clock::now();
 #endif
-    auto max_ops_of = [&](int64_t s_limit) { return bt == kBtPiggy ? bt_max_words(q, s_limit) : codes_max_ops(q, s_limit); };
 
     // The work area: the scratch and what the slots leave of the pool, half per slot.
     char *const slots_end = dev->slots[kSlots - 1].dev + dev->slots[kSlots - 1].bytes;
@@ -380,8 +373,7 @@ void wfa_run(Device *dev, WfaJob &job) {
     // S, but most tasks end far below it (the budget is an upper bound on the
     // divergence). When S's codes would leave fewer units than resident groups, pass 1
     // runs each task with the codes that a slot's work area holds for every resident
-    // group; a task that outgrows them is run again in pass 2 with its full S. The
-    // piggyback does the same with its spill list (sized for S's cells in pass 2). Results
+    // group; a task that outgrows them is run again in pass 2 with its full S. Results
     // never depend on the pass: both compute the same recurrence, pass 1 only stops
     // earlier.
     std::vector<Est> sest(keys.size()), sest_full(keys.size());
@@ -401,50 +393,36 @@ void wfa_run(Device *dev, WfaJob &job) {
             if (t.v_len + t.h_len + bases >= ((int64_t)1 << 27) || S >= ((int64_t)1 << 26)) continue;  // longer recurrences: the CPU
             // The cells stop at the CPU's full-memory limit (its codes take a byte a cell;
             // beyond it the CPU runs BiWFA, whose CIGAR may break ties otherwise) and at what
-            // a slot's work area holds of codes, or of the spill blocks budgeted for them: the
-            // score budget shrinks to the last score within both.
-            const uint64_t area_cells =
-                bt == kBtPiggy ? work_bytes / 2 / (spill_blocks(q, 1000) * sizeof(BtBlock)) * 1000 : work_bytes / 2;
+            // a slot's work area holds of codes: the score budget shrinks to the last score
+            // within both.
+            const uint64_t area_cells = work_bytes / 2;
             const uint64_t limit = std::min<uint64_t>({area_cells, (uint64_t)p.memory_limit_mib << 20, 0xffffff00ull});
             const Need nd = simulate_ranges(q, (int32_t)t.v_len, (int32_t)t.h_len, (int32_t)f.pb, (int32_t)f.tb, S,
                                             limit, trace, ring.data());
             if (nd.s_reached < 0) continue;
-            // The unit of x (piggyback: with a spill list of `spill` blocks).
-            auto layout = [&](Est &x, uint64_t spill) {
+            // The unit of x.
+            auto layout = [&](Est &x) {
                 Shape sh{};
                 sh.cap = x.khi - x.klo + 1;
                 sh.off_bytes = x.off16 ? 2 : 4;
                 sh.hdr_scores = x.s_limit + 1;
                 sh.code_cap = x.cells;
-                sh.seg_scores = x.s_limit + 2;
-                sh.spill_cap = spill;
                 shape_layout(sh, q, bt);
-                x.spill = sh.spill_cap;
                 x.bytes = sh.bytes;
-                // Piggyback: word rows are indexed with int32, spill blocks with uint32, and
-                // keys hold (k - kbase) << 3 (wfa_core.cuh, align).
-                const bool bt_ok = bt != kBtPiggy || ((uint64_t)bt_rows(q) * (uint64_t)sh.cap < ((uint64_t)1 << 31) &&
-                                                      sh.spill_cap < ((uint64_t)1 << 31) && sh.cap < (1 << 28));
-                x.gpu = bt_ok && sh.bytes <= work_bytes && task_slot_bytes(t, x, trace) + kSlack + 16 * 1024 <= slot_bytes;
+                x.gpu = sh.bytes <= work_bytes && task_slot_bytes(t, x, trace) + kSlack + 16 * 1024 <= slot_bytes;
             };
             e.s_limit = (int32_t)nd.s_reached;
             e.klo = nd.klo;
             e.khi = nd.khi;
             e.cells = trace ? nd.cells : 0;
-            e.max_ops = trace ? max_ops_of(e.s_limit) : 0;
-            layout(e, spill_blocks(q, e.cells));
+            e.max_ops = trace ? codes_max_ops(q, e.s_limit) : 0;
+            layout(e);
             sest[j] = e;
             if (!trace || !e.gpu) continue;
             const uint64_t per_unit = slot_area / std::max<uint64_t>(1, groups_of(e.off16, pick_group(e.khi - e.klo + 1)));
             const uint64_t share = per_unit / 4 * 3;
             Est &e1 = sest[j];
-            if (bt == kBtPiggy) {  // pass 1: the spill list that the share leaves
-                const uint64_t rest = e.bytes - e.spill * sizeof(BtBlock);
-                if (e.bytes <= share || rest >= share) continue;
-                layout(e1, std::max<uint64_t>((share - rest) / sizeof(BtBlock), spill_blocks(q, 0)));
-                continue;
-            }
-            if (e.cells <= share) continue;  // codes: pass 1 stops at the share's cells
+            if (e.cells <= share) continue;  // pass 1 stops at the share's cells
             const Need n1 = simulate_ranges(q, (int32_t)t.v_len, (int32_t)t.h_len, (int32_t)f.pb, (int32_t)f.tb,
                                             e.s_limit, share, trace, ring.data());
             if (n1.s_reached < 1 || n1.s_reached >= e.s_limit) continue;
@@ -452,8 +430,8 @@ void wfa_run(Device *dev, WfaJob &job) {
             e1.klo = n1.klo;
             e1.khi = n1.khi;
             e1.cells = n1.cells;
-            e1.max_ops = max_ops_of(e1.s_limit);
-            layout(e1, 0);
+            e1.max_ops = codes_max_ops(q, e1.s_limit);
+            layout(e1);
         }
     });
     parallel_for((size_t)est_threads, est_threads, 1, [&](size_t lo, size_t hi) {
@@ -466,24 +444,12 @@ void wfa_run(Device *dev, WfaJob &job) {
     });
     int pass = 1;
     auto E = [&](size_t i) -> const Est & { return pass == 1 ? sest[sid[i]] : sest_full[sid[i]]; };
-    // Piggyback: pass 1's spill lists are the share of the work area that every resident
-    // group would get, but a unit's need depends on the data (measured: ~3.4 bytes a cell
-    // at 5% edits): when more than an eighth of a pass-1 chunk's tasks outgrow their
-    // lists, the later chunks get lists twice as long (fewer units in flight, fewer tasks
-    // run twice), up to the full ones. At 10 kbp with the default 8 GiB, every task went
-    // to pass 2 without this (bench/RESULTS.md, step 19).
-    uint64_t spill_scale = 1;
-    auto pass1_spill = [&](size_t i) {
-        const Est &a = sest[sid[i]], &b = sest_full[sid[i]];
-        return std::min(b.spill, a.spill * spill_scale);
-    };
-    // Pass 2 runs a task again when pass 1 stopped it where pass 2 would go on: codes at a
-    // lower score budget, the piggyback with a shorter spill list (the chunk's, `spill`).
-    auto retry_ok = [&](size_t i, int32_t status, uint64_t spill) {
+    // Pass 2 runs a task again when pass 1 stopped it where pass 2 would go on (at a
+    // lower score budget).
+    auto retry_ok = [&](size_t i, int32_t status) {
         const Est &a = sest[sid[i]], &b = sest_full[sid[i]];
         if (pass != 1) return false;
-        return bt == kBtPiggy ? status == kOutSpill && spill < b.spill
-                              : status == kOutOverflow && a.s_limit < b.s_limit;
+        return status == kOutOverflow && a.s_limit < b.s_limit;
     };
     std::vector<size_t> retry;  // pass 1 overflows that pass 2 runs with the full budget
     GALE_PROF_STOP(est);
@@ -539,7 +505,7 @@ void wfa_run(Device *dev, WfaJob &job) {
                 const Out &o = outs[j];
                 const size_t ti = c.tasks[j];
                 if (o.status != kOutOk) {  // 2: run again in pass 2; 1: rescue on the CPU; 3: a bug
-                    bad[j] = bt == kBtPiggy && o.status == kOutBroken ? 3 : retry_ok(ti, o.status, c.shape.spill_cap) ? 2 : 1;
+                    bad[j] = retry_ok(ti, o.status) ? 2 : 1;
                     continue;
                 }
                 const PairTask &t = job.tasks[ti];
@@ -555,9 +521,7 @@ void wfa_run(Device *dev, WfaJob &job) {
                     const uint32_t *w = ops + tasks[j].ops_at;
                     int64_t k0 = o.k0;
                     bool ok = o.n_ops >= 0 && o.n_ops <= tasks[j].max_ops;
-                    if (ok && bt == kBtPiggy) {
-                        ok = bt_decode(q, w, o.n_ops, o.k_end, o.score, path, &k0);
-                    } else if (ok) {
+                    if (ok) {
                         path.resize((size_t)o.n_ops);
                         for (int32_t x = 0; x < o.n_ops; ++x) {  // the kernel wrote them last first
                             const uint32_t op = w[o.n_ops - 1 - x];
@@ -582,16 +546,13 @@ void wfa_run(Device *dev, WfaJob &job) {
             }
         });
         std::vector<size_t> rescue;
-        size_t spilled = 0;  // pass 1, piggyback: tasks that outgrew their spill lists
         for (size_t j = 0; j < c.tasks.size(); ++j) {
             if (bad[j] == 3)
                 fail(GALE_E_INTERNAL, "GPU backtrace of task %zu does not rebuild into the alignment it scored",
                      c.tasks[j]);
-            spilled += bad[j] == 2 && bt == kBtPiggy;
             if (bad[j] == 2) retry.push_back(c.tasks[j]);
             else if (bad[j]) rescue.push_back(c.tasks[j]);
         }
-        if (spilled * 8 > c.tasks.size() && spill_scale < ((uint64_t)1 << 20)) spill_scale *= 2;
         if (!rescue.empty()) job.rescue(std::move(rescue));
         c.busy = false;
         GALE_PROF_STOP(replay);
@@ -630,11 +591,8 @@ void wfa_run(Device *dev, WfaJob &job) {
                 x.cap = std::max(x.cap, e.khi - e.klo + 1);
                 x.hdr_scores = std::max(x.hdr_scores, e.s_limit + 1);
                 x.code_cap = std::max(x.code_cap, e.cells);
-                x.seg_scores = std::max(x.seg_scores, e.s_limit + 2);
-                x.spill_cap = std::max(x.spill_cap, pass == 1 && bt == kBtPiggy ? pass1_spill(ti) : e.spill);
                 // Alike tasks mostly leave the shape as it is: no layout to redo.
-                if (c.tasks.empty() || x.cap != sh.cap || x.hdr_scores != sh.hdr_scores || x.code_cap != sh.code_cap ||
-                    x.seg_scores != sh.seg_scores || x.spill_cap != sh.spill_cap)
+                if (c.tasks.empty() || x.cap != sh.cap || x.hdr_scores != sh.hdr_scores || x.code_cap != sh.code_cap)
                     shape_layout(x, q, bt);
                 if (c.tasks.empty()) first_bytes = x.bytes;
                 else if (x.bytes > first_bytes + first_bytes / 4 || x.bytes > work_bytes) break;

@@ -12,15 +12,11 @@
 //          halves most of the kernel's memory traffic. Any negative stored value
 //          means null (a null int16 widens to a negative int32, and every test
 //          below is "valid iff >= 0"), so both widths compute the same cells.
-//   alignment scope, one of two backtrace layouts (BtMode, GALE_P_GPU_BACKTRACE):
-//   codes (kBtCodes, the default):
+//   alignment scope, the backtrace codes (kBtCodes):
 //   hdr    per score s <= s_limit: lo of M's range and where its codes start
 //   codes  one byte per cell of M's range at every score (lib/wfa.h's layout)
-//   piggyback (kBtPiggy, WFA-GPU's):
-//   bt     the piggybacked backtrace words (below), one ring per component beside the
-//          offsets' (same scores and diagonals), 2 bytes a cell and component
-//   seg    per score: where its spilled words start in the spill list
-//   spill  the words that filled up, with the key of the cell that spilled them
+// (WFA-GPU's piggybacked backtrace, once a second layout here, is kept as
+// bench/experiments/wfa-piggyback-bt-layout.diff; bench/RESULTS.md, steps 15-19.)
 // Offsets are indexed by absolute diagonal: [k - kbase], k in [kbase, kbase + cap).
 #ifndef GALE_CUDA_WFA_CORE_CUH
 #define GALE_CUDA_WFA_CORE_CUH
@@ -29,7 +25,6 @@
 #include <climits>
 #include <cstdint>
 #include <type_traits>
-#include <vector>
 
 #include "wfa.h"
 
@@ -40,14 +35,12 @@ namespace wfag {
 #define GALE_WFA_DEV __device__ __forceinline__
 __device__ __forceinline__ uint32_t funnel_r(uint32_t lo, uint32_t hi, uint32_t sh) { return __funnelshift_r(lo, hi, sh); }
 __device__ __forceinline__ int ffs32(uint32_t x) { return __ffs((int)x); }
-__device__ __forceinline__ uint32_t inc_shared(uint32_t *c) { return atomicAdd(c, 1u); }
 #else
 #define GALE_WFA_DEV inline
 inline uint32_t funnel_r(uint32_t lo, uint32_t hi, uint32_t sh) {
     return (uint32_t)((((uint64_t)hi << 32) | lo) >> (sh & 31));
 }
 inline int ffs32(uint32_t x) { return __builtin_ffs((int)x); }
-inline uint32_t inc_shared(uint32_t *c) { return (*c)++; }
 #endif
 GALE_HD int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
 GALE_HD int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
@@ -191,134 +184,29 @@ struct Task {
     int32_t pb, pe, tb, te;  // begin/end-free lengths, clamped (lib/wfa.h wfa_free)
     int32_t s_limit;       // the score budget: beyond it the task is rescued
     int32_t kbase;         // first diagonal of the unit's offset arrays
-    uint32_t ops_at;       // where its backtrace ops (codes) or words (piggyback) go (uint32 index)
+    uint32_t ops_at;       // where its backtrace ops go (uint32 index)
     int32_t max_ops;       // how many it may write
     int32_t has_n;
     int32_t pad;
 };
 
-// kOutSpill (piggyback): the spilled words outgrew the unit's spill list.
-enum OutStatus : int32_t { kOutOk = 0, kOutOverflow = 1, kOutBroken = 2, kOutSpill = 3 };
+enum OutStatus : int32_t { kOutOk = 0, kOutOverflow = 1, kOutBroken = 2 };
 
 struct Out {
     int32_t status;
     int32_t score;   // final s
     int32_t k_end, h_end;
-    int32_t k0;      // start diagonal (codes; piggyback: 0, bt_decode finds it)
-    int32_t n_ops;   // ops (codes) or words (piggyback) written, the path's last first
+    int32_t k0;      // start diagonal
+    int32_t n_ops;   // ops written, the path's last first
     uint64_t cells;
 };
 
-// The backtrace the GPU keeps in alignment scope (GALE_P_GPU_BACKTRACE). Both give the
-// same path: the choices of lib/wfa.h's tie-break, recorded per cell.
+// The backtrace the GPU keeps: none in score scope, lib/wfa.h's code byte per cell in
+// alignment scope (the choices of its tie-break, walked back on the GPU at the end).
 enum BtMode : int {
     kBtNone = 0,   // score scope: no backtrace
     kBtCodes = 1,  // lib/wfa.h's code byte per cell, walked back on the GPU at the end
-    kBtPiggy = 2   // WFA-GPU's piggybacked 2-bit steps (below)
 };
-
-// ---- the piggybacked backtrace (kBtPiggy) -------------------------------------------
-// As in WFA-GPU, every cell of every component carries, beside its offset, the last
-// steps of the path that reaches it: a 16-bit word of 2-bit steps, the latest in the
-// low bits, after a leading 1 bit that marks where they start (kBtSteps = 7 fit; 1 is
-// an empty word). A cell takes the word of the source it chose (the choices that the
-// code bytes record) and appends its step; a full word is first spilled to the unit's
-// spill list and the cell goes on with an empty one.
-// Unlike WFA-GPU's, a word carries no link to the block spilled before it (WFA-GPU
-// keeps a 32-bit pointer beside every word): the steps say where the path goes, so
-// walking back from a cell through its word's steps ends at the cell that spilled the
-// block before them, and that cell's key finds the block in the list (align, at the
-// end). That halves what every cell reads and writes for its backtrace. At the end the
-// group walks the final cell's chain and writes its words; the host decodes them
-// (bt_decode) and rebuilds the CIGAR with wfa_replay.
-// Why it is not the default: it keeps more memory (~3.4 bytes a cell of spills against
-// 1 byte of codes) and runs slower: 10 kbp CIGAR kernels 2.9x slower than the codes' on
-// an H100 with device memory to spare, 11x with the default budget (bench/RESULTS.md,
-// steps 15-19).
-// Steps, read in the context of the component whose cell appended them:
-//   M:    X (from M x back, same diagonal), CLOSE_D / CLOSE_I (from the gap component's
-//         cell at the same score and diagonal), and for a gap of the second piece ESC2
-//         after CLOSE_D / CLOSE_I (M appends both)
-//   gap:  EXT (from the same component e back, one diagonal over), OPEN (from M o + e back)
-//   edit: X (from M s-1, diagonal k), D (k - 1), I (k + 1)
-enum BtStep : uint32_t {
-    kStEsc2 = 0, kStX = 1, kStCloseD = 2, kStCloseI = 3,  // M
-    kStExt = 0, kStOpen = 1,                               // D1, I1, D2, I2
-    kStEditX = 1, kStEditD = 2, kStEditI = 3               // edit's M
-};
-constexpr uint32_t kBtSteps = 7;
-constexpr uint32_t kBtFull = 1u << (2 * kBtSteps);  // the marker of a word with kBtSteps steps
-
-// A spilled word and the cell that spilled it: key = (k - kbase) << 3 | component (its
-// score is that of the list's segment, Unit::seg).
-struct alignas(8) BtBlock {
-    uint32_t key, w;
-};
-
-// A cell's source words (align): X's, and each gap component's open and extension
-// sources (the second piece's too).
-struct BtSrc {
-    uint32_t x, od, gd, oi, gi, od2, gd2, oi2, gi2;
-};
-
-// Word rows of a unit: one ring per component like the offsets', one after the other:
-// M's rm rows, D1's and I1's rd, D2's and I2's rd2, cap cells each.
-GALE_HD int64_t bt_rows(const Pen &q) { return (int64_t)q.rm + 2 * (int64_t)q.rd + 2 * (int64_t)q.rd2; }
-
-// Where a walk back along a path stands: the component and diagonal of its cell, the
-// score, an ESC2 read at M (its CLOSE comes next) and the gap bases read so far.
-struct BtState {
-    int32_t comp;
-    int64_t k, s;
-    bool esc2;
-    uint32_t run;
-};
-
-// The walk back through one step, read in the context of st.comp. When the step begins
-// an operation of the path (X, or a whole gap once its OPEN is read), *op and *len are
-// set to it (lib/wfa.h's ops: 8 'X', 2 'D', 1 'I'); else *len is 0. False for a step
-// that cannot be there (a bug).
-GALE_HD bool bt_step_back(const Pen &q, BtState &st, uint32_t step, uint32_t &op, uint32_t &len) {
-    len = 0;
-    if (q.metric == kMetricEdit) {
-        if (step == kStEditX) op = 8;
-        else if (step == kStEditD) op = 2, st.k -= 1;
-        else if (step == kStEditI) op = 1, st.k += 1;
-        else return false;
-        st.s -= 1;
-        len = 1;
-        return true;
-    }
-    if (st.comp == cM) {
-        if (step == kStEsc2) {
-            if (st.esc2 || q.metric != kMetricAffine2p) return false;
-            st.esc2 = true;
-        } else if (step == kStX) {
-            if (st.esc2) return false;
-            st.s -= q.x;
-            op = 8;
-            len = 1;
-        } else {  // a CLOSE: on to the gap component's cell (same score and diagonal)
-            const bool del = step == kStCloseD;
-            st.comp = st.esc2 ? (del ? cD2 : cI2) : (del ? cD1 : cI1);
-            st.esc2 = false;
-            st.run = 0;
-        }
-        return true;
-    }
-    if (step != kStExt && step != kStOpen) return false;
-    const bool del = st.comp == cD1 || st.comp == cD2, piece1 = st.comp == cD1 || st.comp == cI1;
-    ++st.run;
-    st.k += del ? -1 : 1;  // a D base comes from diagonal k - 1, an I base from k + 1
-    st.s -= piece1 ? q.e : q.e2;
-    if (step == kStOpen) {
-        st.s -= piece1 ? q.o : q.o2;
-        op = del ? 2 : 1;
-        len = st.run;
-        st.comp = cM;
-    }
-    return true;
-}
 
 // The chunk-wide shape of a unit (same for every unit of a launch).
 struct Shape {
@@ -326,10 +214,8 @@ struct Shape {
     int32_t off_bytes;     // bytes per stored offset: 4 (int32) or 2 (int16, lengths < 32768)
     int32_t hdr_scores;    // codes: hdr entries (max s_limit + 1); else 0
     uint64_t code_cap;     // codes: code bytes; else 0
-    int32_t seg_scores;    // piggyback: spill segments (max s_limit + 2); else 0
-    uint64_t spill_cap;    // piggyback: spill blocks; else 0
     // byte offsets inside a unit
-    uint64_t off_rr, off_m, off_d1, off_i1, off_d2, off_i2, off_hdr, off_codes, off_bt, off_seg, off_spill, bytes;
+    uint64_t off_rr, off_m, off_d1, off_i1, off_d2, off_i2, off_hdr, off_codes, bytes;
 };
 
 inline uint64_t align_up8(uint64_t x) { return (x + 255) / 256 * 256; }
@@ -351,16 +237,9 @@ inline void shape_layout(Shape &sh, const Pen &q, int bt /* BtMode */) {
     at = align_up8(at + (uint64_t)q.rd2 * cap);
     sh.off_hdr = at;
     if (bt != kBtCodes) sh.hdr_scores = 0, sh.code_cap = 0;
-    if (bt != kBtPiggy) sh.seg_scores = 0, sh.spill_cap = 0;
     at = align_up8(at + (uint64_t)sh.hdr_scores * 8);
     sh.off_codes = at;
     at = align_up8(at + sh.code_cap);
-    sh.off_bt = at;
-    at = align_up8(at + (bt == kBtPiggy ? (uint64_t)bt_rows(q) * (uint64_t)sh.cap * 2 : 0));
-    sh.off_seg = at;
-    at = align_up8(at + (uint64_t)sh.seg_scores * 4);
-    sh.off_spill = at;
-    at = align_up8(at + sh.spill_cap * sizeof(BtBlock));
     sh.bytes = at;
 }
 
@@ -544,11 +423,6 @@ struct Unit {
     char *M, *D1, *I1, *D2, *I2;  // offsets rings (int32 or int16, Shape::off_bytes)
     int32_t *hdr;  // codes: [s][2]: lo of M, code start (uint32)
     uint8_t *codes;
-    uint16_t *bt;     // piggyback: word rings (bt_rows)
-    uint32_t *seg;    // piggyback: seg[s] = blocks spilled before score s
-    BtBlock *spill;   // piggyback: Shape::spill_cap blocks, in score order
-    uint32_t *ctr;    // piggyback: 3 spill counters the group shares (shared memory on
-                      // the GPU; set by the caller)
 };
 
 GALE_HD Unit unit_at(char *base, const Shape &sh) {
@@ -561,10 +435,6 @@ GALE_HD Unit unit_at(char *base, const Shape &sh) {
     u.I2 = base + sh.off_i2;
     u.hdr = reinterpret_cast<int32_t *>(base + sh.off_hdr);
     u.codes = reinterpret_cast<uint8_t *>(base + sh.off_codes);
-    u.bt = reinterpret_cast<uint16_t *>(base + sh.off_bt);
-    u.seg = reinterpret_cast<uint32_t *>(base + sh.off_seg);
-    u.spill = reinterpret_cast<BtBlock *>(base + sh.off_spill);
-    u.ctr = nullptr;
     return u;
 }
 
@@ -580,8 +450,8 @@ struct Plan {
 // One whole alignment by a group G of threads:
 //   G::size, g.tid(), g.min(int32_t) (a group-wide minimum that is also a barrier).
 // plans: 2 Plan of memory the group shares (affine metrics; shared memory on the GPU).
-// BT: the backtrace (BtMode): none (GALE_SCOPE_SCORE); codes, walked back at the end
-// (CODES); or the piggybacked words, whose chain is written out at the end (PIGGY).
+// BT: the backtrace (BtMode): none (GALE_SCOPE_SCORE), or codes, walked back at the
+// end (CODES).
 // OFF: the stored offset type (int32_t, or int16_t when sh.off_bytes == 2).
 // U: cells per thread computed together. A cell costs two dependent memory round
 // trips (its source offsets, then the sequence words of its first extension step);
@@ -591,7 +461,7 @@ struct Plan {
 template <int METRIC, int BT, class OFF, int U = 4, class G>
 GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const Shape &sh, const Unit &u,
                         Out *out, uint32_t *ops, Plan *plans) {
-    constexpr bool CODES = BT == kBtCodes, PIGGY = BT == kBtPiggy;
+    constexpr bool CODES = BT == kBtCodes;
     const int tid = g.tid();
     constexpr int T = G::size;
     const int32_t m = t.m, n = t.n, kb = t.kbase, cap = sh.cap;
@@ -671,35 +541,6 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
     for (int32_t i = kComps * 2 + tid; i < q.rm * kComps * 2; i += T) rr[i] = (i & 1) ? kNoHi : kNoLo;
     uint64_t cum = 0;
     if (CODES && tid == 0) { u.hdr[0] = r0.r[cM].lo; u.hdr[1] = 0; }
-    // The piggybacked backtrace. Word rings indexed like the offsets: bt[row + k] with row
-    // an int32 (bt_rows x cap < 2^31, checked by the dispatcher).
-    uint16_t *const bt = u.bt;
-    auto btM = [&](int32_t slot) { return slot * cap - kb; };
-    auto btD1 = [&](int32_t slot) { return (q.rm + slot) * cap - kb; };
-    auto btI1 = [&](int32_t slot) { return (q.rm + q.rd + slot) * cap - kb; };
-    auto btD2 = [&](int32_t slot) { return (q.rm + 2 * q.rd + slot) * cap - kb; };
-    auto btI2 = [&](int32_t slot) { return (q.rm + 2 * q.rd + q.rd2 + slot) * cap - kb; };
-    // Spills of score s take blocks seg[s] + i, i from the group's counter ctr[s % 3]:
-    // every thread adds the counter of score s - 1 to its copy of seg (after the
-    // barrier that ends s - 1), and thread 0 clears the counter of s + 1 (last used at
-    // s - 2, read during s - 1) and writes seg[s].
-    uint32_t seg_s = 0, ci = 0;  // seg[s] and s % 3
-    bool over = false;           // this thread found the spill list full (kOutSpill)
-    const uint32_t spill_cap = (uint32_t)sh.spill_cap;
-    // Appends step op to word w of the cell (k, comp), spilling a full word first.
-    auto bt_push = [&](uint32_t w, uint32_t op, int32_t k, uint32_t comp) -> uint32_t {
-        if (w >= kBtFull) {
-            const uint32_t i = seg_s + inc_shared(u.ctr + ci);
-            if (i < spill_cap) u.spill[i] = BtBlock{((uint32_t)(k - kb) << 3) | comp, w};
-            else over = true;
-            w = 1;
-        }
-        return (w << 2) | op;
-    };
-    if (PIGGY && tid == 0) {
-        u.ctr[0] = u.ctr[1] = u.ctr[2] = 0;
-        u.seg[0] = 0;
-    }
     int32_t found = INT32_MAX;
     // is_end needs h >= n - te (h == n, or n - h <= te): one test per cell in the common case.
     const int32_t end_min = n - t.te;
@@ -707,22 +548,15 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
     // A thread that stores one sets reached; the score's minimum carries it to the group
     // as kReached (below every k that ends the alignment's search, INT32_MAX), and from
     // then on the alignment is never clear again.
-    // Piggyback: a thread that found the spill list full (over) sends INT32_MIN, below
-    // every k: the alignment stops (kOutSpill).
     constexpr int32_t kReached = INT32_MAX - 1;
     bool clear = true, reached = false;
-    auto reduce = [&]() -> bool {
-        int32_t f = g.min(PIGGY && over ? INT32_MIN : found != INT32_MAX ? found : reached ? kReached : INT32_MAX);
-        if (PIGGY && f == INT32_MIN) {
-            status(kOutSpill);
-            return false;
-        }
+    auto reduce = [&]() {
+        int32_t f = g.min(found != INT32_MAX ? found : reached ? kReached : INT32_MAX);
         if (f == kReached) {
             clear = false;
             f = INT32_MAX;
         }
         found = f;
-        return true;
     };
     {
         OFF *M0 = Mrow(0);
@@ -730,24 +564,15 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
             const int32_t h = extend(sq, k > 0 ? k : 0, k, m, n);
             M0[k] = to_off<OFF>(h);
             if (CODES) u.codes[k - r0.r[cM].lo] = 0;
-            if (PIGGY) bt[btM(0) + k] = 1;  // empty words
             if (h >= end_min && found == INT32_MAX && is_end(h, k, m, n, t.pe, t.te)) found = k;
             if (h >= imin(n, m + k)) reached = true;
         }
     }
-    reduce();  // (nothing spilled yet)
+    reduce();
     uint64_t cells = (uint64_t)rwidth(r0.r[cM]);
     cum = cells;
     while (found == INT32_MAX) {
         ++s;
-        if (PIGGY) {  // the spill segment of s (see bt_push)
-            seg_s += u.ctr[ci];
-            ci = step(ci, 3);
-            if (tid == 0) {
-                u.ctr[step(ci, 3)] = 0;
-                u.seg[s] = seg_s;
-            }
-        }
         sm = step(sm, q.rm);
         if (METRIC != kMetricEdit) {
             sd = step(sd, q.rd);
@@ -792,7 +617,6 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                 const Range r1 = get(cM, s - 1);
                 put(r);
                 const OFF *M1 = Mrow(back(sm, 1, q.rm));
-                const int32_t bt1 = btM(back(sm, 1, q.rm)), btc = btM(sm);  // PIGGY: word rows of s - 1, s
                 for (int32_t k0 = mr.lo + tid; k0 <= mr.hi; k0 += T * U) {
                     int32_t h[U];
                     uint32_t code[U];
@@ -818,13 +642,6 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                         if (k > mr.hi) break;
                         Mc[k] = to_off<OFF>(h[j]);
                         if (CODES) cc[k] = (uint8_t)code[j];
-                        if (PIGGY && h[j] >= 0) {
-                            // X from M[s-1][k], D from k - 1, I from k + 1: each a step.
-                            const uint32_t src = code[j] & 7u;
-                            const int32_t from = src == kSrcX ? k : src == kSrcD1 ? k - 1 : k + 1;
-                            const uint32_t op = src == kSrcX ? kStEditX : src == kSrcD1 ? kStEditD : kStEditI;
-                            bt[btc + k] = (uint16_t)bt_push(bt[bt1 + from], op, k, cM);
-                        }
                         if (h[j] >= end_min && found == INT32_MAX && is_end(h[j], k, m, n, t.pe, t.te)) found = k;
                     }
                 }
@@ -861,72 +678,6 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                 const int32_t sl_x = back(sm, q.x, q.rm), sl_oe = back(sm, q.o + q.e, q.rm),
                               sl_e = back(sm, q.e, q.rm), sl_oe2 = TWO ? back(sm, q.o2 + q.e2, q.rm) : 0,
                               sl_e2 = TWO ? back(sm, q.e2, q.rm) : 0;
-                // The piggybacked backtrace (PIGGY): rows of the word rings that the cells read
-                // (X's and the opens' in M, the extensions' e or e2 scores back) and write.
-                const int32_t rx = btM(sl_x), roe = btM(sl_oe), rmc = btM(sm), rd1e = btD1(back(sd, q.e, q.rd)),
-                              ri1e = btI1(back(sd, q.e, q.rd)), rd1c = btD1(sd), ri1c = btI1(sd);
-                const int32_t roe2 = TWO ? btM(sl_oe2) : 0, rd2e = TWO ? btD2(back(sd2, q.e2, q.rd2)) : 0,
-                              ri2e = TWO ? btI2(back(sd2, q.e2, q.rd2)) : 0, rd2c = TWO ? btD2(sd2) : 0,
-                              ri2c = TWO ? btI2(sd2) : 0;
-                // A cell's source words: X's, and each gap component's open and extension
-                // sources. Interior cells load all of them with their offsets (no test waits
-                // for the cell's choices; every source diagonal lies in the window), edge
-                // cells only the chosen ones.
-                auto bt_load_all = [&](int32_t k, BtSrc &b) {
-                    b.x = bt[rx + k];
-                    b.od = bt[roe + k - 1];
-                    b.gd = bt[rd1e + k - 1];
-                    b.oi = bt[roe + k + 1];
-                    b.gi = bt[ri1e + k + 1];
-                    if (TWO) {
-                        b.od2 = bt[roe2 + k - 1];
-                        b.gd2 = bt[rd2e + k - 1];
-                        b.oi2 = bt[roe2 + k + 1];
-                        b.gi2 = bt[ri2e + k + 1];
-                    }
-                };
-                auto bt_load_chosen = [&](int32_t k, int32_t h, int32_t d1, int32_t i1, int32_t d2, int32_t i2,
-                                          uint32_t code, BtSrc &b) {
-                    if (d1 >= 0) b.od = b.gd = bt[((code & kExtD1) ? rd1e : roe) + k - 1];
-                    if (i1 >= 0) b.oi = b.gi = bt[((code & kExtI1) ? ri1e : roe) + k + 1];
-                    if (TWO) {
-                        if (d2 >= 0) b.od2 = b.gd2 = bt[((code & kExtD2) ? rd2e : roe2) + k - 1];
-                        if (i2 >= 0) b.oi2 = b.gi2 = bt[((code & kExtI2) ? ri2e : roe2) + k + 1];
-                    }
-                    if (h >= 0 && (code & 7u) == kSrcX) b.x = bt[rx + k];
-                };
-                // Appends each valid component's step to its chosen source's word and stores it
-                // (a null cell's word is never read: no chosen source is null); M appends its
-                // step to X's word or to the gap component's new one. h: M's value before the
-                // extension.
-                auto bt_store = [&](int32_t k, int32_t h, int32_t d1, int32_t i1, int32_t d2, int32_t i2, uint32_t code,
-                                    const BtSrc &b) {
-                    // A gap component's word (0 for a null cell): its extension's source word g or
-                    // its opening's o, with the step appended, stored at row + k.
-                    auto gap_word = [&](int32_t val, bool ext, uint32_t g, uint32_t o, int32_t row, uint32_t comp) {
-                        if (val < 0) return 0u;
-                        const uint32_t w = bt_push(ext ? g : o, ext ? kStExt : kStOpen, k, comp);
-                        bt[row + k] = (uint16_t)w;
-                        return w;
-                    };
-                    const uint32_t wd1 = gap_word(d1, code & kExtD1, b.gd, b.od, rd1c, cD1);
-                    const uint32_t wi1 = gap_word(i1, code & kExtI1, b.gi, b.oi, ri1c, cI1);
-                    uint32_t wd2 = 0, wi2 = 0;
-                    if (TWO) {
-                        wd2 = gap_word(d2, code & kExtD2, b.gd2, b.od2, rd2c, cD2);
-                        wi2 = gap_word(i2, code & kExtI2, b.gi2, b.oi2, ri2c, cI2);
-                    }
-                    if (h >= 0) {
-                        const uint32_t src = code & 7u;
-                        uint32_t wm;
-                        if (src == kSrcX) wm = bt_push(b.x, kStX, k, cM);
-                        else if (src == kSrcD1) wm = bt_push(wd1, kStCloseD, k, cM);
-                        else if (src == kSrcI1) wm = bt_push(wi1, kStCloseI, k, cM);
-                        else wm = bt_push(bt_push(src == kSrcD2 ? wd2 : wi2, src == kSrcD2 ? kStCloseD : kStCloseI, k, cM),
-                                       kStEsc2, k, cM);
-                        bt[rmc + k] = (uint16_t)wm;
-                    }
-                };
                 // Stores a cell; lim = min(n, m + k). Only a cell at h >= lim (the end of a
                 // sequence) can end the alignment (is_end), and it makes it no longer clear.
                 // RAW: the values need no clamp to OFF (cell_clear's stay within int16).
@@ -957,12 +708,6 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                     auto lim = [&](int j) { return imin(n, m + k0 + j * T); };
                     uint32_t code[U];
                     bool more[U];
-                    BtSrc bw[U];  // PIGGY: the source words, loaded with the offsets
-                    if (PIGGY) {
-#pragma unroll
-                        for (int j = 0; j < U; ++j)
-                            if (k0 + j * T <= ihi) bt_load_all(k0 + j * T, bw[j]);
-                    }
 #pragma unroll
                     for (int j = 0; j < U; ++j) {
                         const int32_t k = k0 + j * T;
@@ -974,13 +719,6 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                             else
                                 h[j] = cell_affine<TWO, OFF, false>(a, k, m, n, d1[j], i1[j], d2[j], i2[j], code[j]);
                         }
-                    }
-                    if (PIGGY) {
-                        // The backtrace needs the choices only (not the extension): done here, so
-                        // that its registers are free again before the extension's.
-#pragma unroll
-                        for (int j = 0; j < U; ++j)
-                            if (k0 + j * T <= ihi) bt_store(k0 + j * T, h[j], d1[j], i1[j], d2[j], i2[j], code[j], bw[j]);
                     }
                     bool any = false;
 #pragma unroll
@@ -1035,11 +773,6 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
                         int32_t d1, i1, d2, i2;
                         uint32_t code = 0;
                         int32_t h = cell_affine<TWO, OFF>(b, k, m, n, d1, i1, d2, i2, code);
-                        if (PIGGY) {
-                            BtSrc bs{};
-                            bt_load_chosen(k, h, d1, i1, d2, i2, code, bs);
-                            bt_store(k, h, d1, i1, d2, i2, code, bs);
-                        }
                         if (h >= 0) h = extend(sq, h, k, m, n);
                         finish(std::false_type{}, k, imin(n, m + k), h, d1, i1, d2, i2, code);
                     }
@@ -1047,7 +780,7 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
             }
         }
         // The minimum is also the barrier: this score's ranges and cells are visible to the next.
-        if (!reduce()) return;  // (piggyback only: the spill list is full)
+        reduce();
         cells += (uint64_t)w;
         cum += (uint64_t)w;
     }
@@ -1061,55 +794,6 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
         out->n_ops = 0;
         out->status = kOutOk;
     };
-    if (PIGGY) {
-        if (tid == 0) write_out();
-        // The group walks the path back from the final M cell (bt_step_back), every thread
-        // the same steps, and shares out only the search for each spilled block; thread 0
-        // writes the words, the last first (the host decodes them again: bt_decode).
-        const uint32_t seg_end = seg_s + u.ctr[ci];  // the blocks of score s end there
-        BtState st{cM, k_end, s, false, 0};
-        uint32_t w = bt[btM(sm) + k_end];
-        int32_t n_words = 0;
-        bool ok = true;
-        for (;;) {
-            if (n_words >= t.max_ops || w == 0) { ok = false; break; }
-            if (tid == 0) ops[n_words] = w;
-            ++n_words;
-            // The cell that appended the step read last (its owner: score, diagonal, component).
-            int64_t own_s = st.s, own_k = st.k;
-            int32_t own_c = st.comp;
-            for (; w > 1; w >>= 2) {
-                own_s = st.s;
-                own_k = st.k;
-                own_c = st.comp;
-                uint32_t op, len;
-                if (!bt_step_back(q, st, w & 3u, op, len)) { ok = false; break; }
-            }
-            if (!ok || st.s < 0) { ok = false; break; }
-            if (st.s == 0 && st.comp == cM && !st.esc2) break;  // the start: its word was empty
-            // Not the start: the owner spilled the block before this word (bt_push), in the
-            // segment of its score; its key is unique there (a cell spills at most once).
-            if (own_k < kb || own_k >= (int64_t)kb + cap || own_s > s) { ok = false; break; }
-            const uint32_t lo = u.seg[own_s],
-                           hi = imin((int32_t)(own_s == s ? seg_end : u.seg[own_s + 1]), (int32_t)spill_cap);
-            const uint32_t key = ((uint32_t)(own_k - kb) << 3) | (uint32_t)own_c;
-            int32_t hit = INT32_MAX;
-            for (uint32_t i = lo + (uint32_t)tid; i < hi; i += T)
-                if (u.spill[i].key == key) {
-                    hit = (int32_t)i;
-                    break;
-                }
-            hit = g.min(hit);
-            if (hit == INT32_MAX) { ok = false; break; }
-            w = u.spill[hit].w;
-            if ((w >> (2 * kBtSteps)) != 1u) { ok = false; break; }  // a spilled word is full
-        }
-        if (tid == 0) {
-            if (ok) out->n_ops = n_words;
-            else out->status = kOutBroken;  // cannot happen: a bug, never hidden
-        }
-        return;
-    }
     if (tid != 0) return;
     write_out();
     if (!CODES) return;
@@ -1169,30 +853,6 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
     out->n_ops = n_ops;
 }
 
-// The operations of a piggybacked backtrace in path order, from the words align() wrote
-// (the last word first), the end diagonal and the score: X (8, 1), a gap run as one op
-// (2 'D' or 1 'I', its length); edit's D and I steps are runs of 1. *k0: the start
-// diagonal. False if the words are not a valid backtrace from score `score` to 0 (a bug).
-inline bool bt_decode(const Pen &q, const uint32_t *words, int32_t n_words, int32_t k_end, int32_t score,
-                      std::vector<WfaOp> &ops, int64_t *k0) {
-    ops.clear();
-    BtState st{cM, k_end, score, false, 0};
-    for (int32_t i = 0; i < n_words; ++i) {
-        uint32_t w = words[i];
-        // The final cell's word holds 0 .. kBtSteps steps; every spilled word kBtSteps.
-        if (w == 0 || w >= 2 * kBtFull || (i > 0 && w < kBtFull)) return false;
-        for (; w > 1; w >>= 2) {
-            uint32_t op = 0, len = 0;
-            if (!bt_step_back(q, st, w & 3u, op, len)) return false;
-            if (len) ops.push_back(WfaOp{op, len});
-        }
-    }
-    if (st.s != 0 || st.comp != cM || st.esc2) return false;
-    std::reverse(ops.begin(), ops.end());
-    *k0 = st.k;
-    return true;
-}
-
 // ---- host side: what a task needs ------------------------------------------------
 
 // The ops a codes backtrace of a path up to score s may write: each costs at least the
@@ -1203,27 +863,6 @@ inline int32_t codes_max_ops(const Pen &q, int64_t s) {
                                                                       q.metric == kMetricAffine2p ? q.o2 + q.e2 : INT32_MAX});
     return (int32_t)std::min<int64_t>(s / minc + 2, INT32_MAX);
 }
-
-// The words a piggybacked backtrace of a path up to score s may write: a step costs at
-// least min(x, e [, e2]) but a CLOSE and an ESC2, one each per gap at most, cost
-// nothing (every gap costs o + e at least).
-inline int32_t bt_max_words(const Pen &q, int64_t s) {
-    if (q.metric == kMetricEdit) return (int32_t)(s / kBtSteps + 2);
-    const bool two = q.metric == kMetricAffine2p;
-    const int64_t min_step = std::min<int64_t>({q.x, q.e, two ? q.e2 : INT32_MAX});
-    const int64_t min_gap = std::min<int64_t>(q.o + q.e, two ? q.o2 + q.e2 : INT32_MAX);
-    const int64_t steps = s / min_step + 2 * (s / min_gap);
-    return (int32_t)std::min<int64_t>(steps / kBtSteps + 2, INT32_MAX);
-}
-
-// The components whose cells carry a word: M, D1, I1 [, D2, I2] (edit: M).
-inline int bt_comps(const Pen &q) { return q.metric == kMetricEdit ? 1 : q.metric == kMetricAffine2p ? 5 : 3; }
-
-// Spill blocks budgeted for `cells` cells: a quarter of a block per cell and component,
-// plus 64 for slack. Measured: at most ~0.16 in a pair (tests/unit/wfa_core_host.cpp
-// prints and checks the rate); pass 1 runs with less when the work area is short
-// (cuda/wfa.cu).
-inline uint64_t spill_blocks(const Pen &q, uint64_t cells) { return cells * (uint64_t)bt_comps(q) / 4 + 64; }
 
 // The score budget of a task (see cuda/wfa.cu, "Memory budget").
 inline int64_t score_budget(const Pen &q, int32_t err_permille, int64_t m, int64_t n) {
