@@ -44,7 +44,6 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
-#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <numeric>
@@ -322,12 +321,17 @@ void wfa_run(Device *dev, WfaJob &job) {
             &per_sm, (const void *)k, warps ? kWarpsPerBlock * 32 : threads, 0));
         return (uint64_t)std::max(1, per_sm) * sms * (warps ? kWarpsPerBlock : 1);
     };
-    // Tuning overrides for measurements only (results never depend on them):
-    // GALE_WFA_THREADS = 32, 128 or 256 threads per alignment; GALE_WFA_UNITS_PER_SM
-    // caps the alignments in flight per multiprocessor.
-    const char *env_threads = getenv("GALE_WFA_THREADS"), *env_units = getenv("GALE_WFA_UNITS_PER_SM");
-    const int force_threads = env_threads ? atoi(env_threads) : 0;
-    const uint64_t units_cap = env_units && atoi(env_units) > 0 ? (uint64_t)atoi(env_units) * sms : UINT64_MAX;
+    // Shape overrides for measurements only (results never depend on them), set by the
+    // experimental parameters GALE_PX_WFA_GROUP_THREADS (32, 128 or 256 threads per
+    // alignment) and GALE_PX_WFA_UNITS_PER_SM (alignments in flight per multiprocessor);
+    // 0 leaves the choice to the dispatcher.
+    const int force_threads = p.test_group_threads;
+    if (force_threads != 0 && force_threads != 32 && force_threads != 128 && force_threads != 256)
+        fail(GALE_E_RANGE, "WFA GPU group of %d threads: 32, 128 or 256 (0: automatic)", force_threads);
+    // An SM holds at most 64 warps, so at most 64 alignments (a warp each) in flight.
+    if (p.test_units_per_sm < 0 || p.test_units_per_sm > 64)
+        fail(GALE_E_RANGE, "WFA GPU units per multiprocessor %d: 1 to 64 (0: automatic)", p.test_units_per_sm);
+    const uint64_t units_cap = p.test_units_per_sm > 0 ? (uint64_t)p.test_units_per_sm * sms : UINT64_MAX;
     uint64_t res_groups[2][3];  // [off16][32, 256, 128 threads]
     for (int o16 = 0; o16 < 2; ++o16)
         for (int ti = 0; ti < 3; ++ti) res_groups[o16][ti] = resident(o16 != 0, ti == 0 ? 32 : ti == 1 ? 256 : 128);
