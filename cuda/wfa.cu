@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "common/device.cuh"
+#include "common/group.cuh"
 #include "common/pack.cuh"
 #include "common/wfa_core.cuh"
 #include "cuda_backend.h"
@@ -83,42 +84,6 @@ inline double ms_since(std::chrono::steady_clock::time_point t) {
 
 constexpr int kWarpsPerBlock = 4;
 constexpr int32_t kWarpCap = 1536;  // widest window computed by a warp
-
-struct WarpGroup {
-    static constexpr int size = 32;
-    __device__ int tid() const { return (int)(threadIdx.x & 31); }
-    __device__ int32_t min(int32_t v) const {
-        __syncwarp();  // orders this score's stores before the next score's loads
-        return __reduce_min_sync(0xffffffffu, v);
-    }
-    __device__ int32_t bcast(int32_t v) const { return __shfl_sync(0xffffffffu, v, 0); }
-};
-
-template <int T>
-struct BlockGroup {
-    static constexpr int size = T;
-    int32_t *red;  // 2 * (T / 32) + 1 ints of shared memory
-    int parity = 0;
-    __device__ int tid() const { return (int)threadIdx.x; }
-    __device__ int32_t min(int32_t v) {
-        constexpr int W = T / 32;
-        v = __reduce_min_sync(0xffffffffu, v);
-        int32_t *r = red + parity * W;
-        parity ^= 1;
-        if ((threadIdx.x & 31) == 0) r[threadIdx.x >> 5] = v;
-        __syncthreads();  // also orders this score's stores before the next score's loads
-        v = r[0];
-#pragma unroll
-        for (int i = 1; i < W; ++i) v = ::min(v, r[i]);
-        return v;
-    }
-    __device__ int32_t bcast(int32_t v) {
-        __syncthreads();
-        if (threadIdx.x == 0) red[2 * (T / 32)] = v;
-        __syncthreads();
-        return red[2 * (T / 32)];
-    }
-};
 
 struct KArgs {
     const Task *tasks;
@@ -168,7 +133,7 @@ template <int METRIC, int BT, class OFF, bool RRS>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32, 8) wfa_warps(KArgs a) {
     __shared__ int32_t rr[RRS ? kWarpsPerBlock : 1][RRS ? kSharedRingInts : 1];
     __shared__ Plan plans[kWarpsPerBlock][2];
-    WarpGroup g;
+    Group<32> g;
     const uint64_t unit = (uint64_t)blockIdx.x * kWarpsPerBlock + (threadIdx.x >> 5);
     if (unit >= a.units) return;
     run_group<METRIC, BT, OFF, RRS>(g, a, unit, rr[RRS ? threadIdx.x >> 5 : 0], plans[threadIdx.x >> 5]);
@@ -176,10 +141,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, 8) wfa_warps(KArgs a) {
 
 template <int METRIC, int BT, class OFF, bool RRS, int T>
 __global__ void __launch_bounds__(T, 1024 / T) wfa_block(KArgs a) {
-    __shared__ int32_t red[2 * (T / 32) + 1];
+    __shared__ int32_t red[Group<T>::kRedInts];
     __shared__ int32_t rr[RRS ? kSharedRingInts : 1];
     __shared__ Plan plans[2];
-    BlockGroup<T> g{red};
+    Group<T> g{red};
     if (blockIdx.x >= a.units) return;
     run_group<METRIC, BT, OFF, RRS>(g, a, blockIdx.x, rr, plans);
 }
@@ -245,42 +210,6 @@ struct Chunk {
 size_t task_slot_bytes(const PairTask &t, const Est &e, bool trace) {
     const int64_t bases = pack_round(t.h_len) + pack_round(t.v_len);
     return (size_t)(bases / 4 + bases / 8) + sizeof(Task) + sizeof(Out) + (trace ? (size_t)e.max_ops * 4 : 0);
-}
-
-// 8 encoded bases (bytes 0..4, little-endian in x) -> their 16 code bits (N packs as
-// A, code 0) and 8 N bits.
-inline uint32_t gather_codes8(uint64_t x) {
-    uint64_t t = x & 0x0303030303030303ull;  // N (4) has low bits 00
-    t = (t | (t >> 6)) & 0x000F000F000F000Full;
-    t = (t | (t >> 12)) & 0x000000FF000000FFull;
-    return (uint32_t)((t | (t >> 24)) & 0xFFFFu);
-}
-inline uint32_t gather_n8(uint64_t x) {
-    uint64_t t = (x >> 2) & 0x0101010101010101ull;
-    t = (t | (t >> 7)) & 0x0003000300030003ull;
-    t = (t | (t >> 14)) & 0x0000000F0000000Full;
-    return (uint32_t)((t | (t >> 28)) & 0xFFu);
-}
-
-// pack_bases (common/pack.cuh) eight bases at a time: the same words, several times
-// faster. Packing is the dispatcher's one per-base cost (hundreds of megabases per
-// batch), on the critical path between two chunks.
-inline void pack_fast(const uint8_t *in, int64_t n, int64_t at, uint32_t *code, uint32_t *mask) {
-    uint32_t *cw = code + at / 16, *mw = mask + at / 32;
-    uint8_t tail[32];
-    for (int64_t i = 0; i < n; i += 32) {
-        const uint8_t *b = in + i;
-        if (n - i < 32) {  // last, partial group: pad with A
-            memset(tail, 0, sizeof tail);
-            memcpy(tail, b, (size_t)(n - i));
-            b = tail;
-        }
-        uint64_t x[4];
-        memcpy(x, b, 32);
-        *cw++ = gather_codes8(x[0]) | gather_codes8(x[1]) << 16;
-        *cw++ = gather_codes8(x[2]) | gather_codes8(x[3]) << 16;
-        *mw++ = gather_n8(x[0]) | gather_n8(x[1]) << 8 | gather_n8(x[2]) << 16 | gather_n8(x[3]) << 24;
-    }
 }
 
 }  // namespace
@@ -661,8 +590,8 @@ void wfa_run(Device *dev, WfaJob &job) {
                     for (size_t j = lo; j < hi; ++j) {
                         const PairTask &t = job.tasks[c.tasks[j]];
                         Task &x = tasks[j];
-                        pack_fast(t.v, t.v_len, x.p0, code, mask);
-                        pack_fast(t.h, t.h_len, x.t0, code, mask);
+                        pack_bases(t.v, t.v_len, x.p0, code, mask);
+                        pack_bases(t.h, t.h_len, x.t0, code, mask);
                         uint32_t any = 0;
                         for (int64_t w = x.p0 / 32; w < (x.t0 + pack_round(t.h_len)) / 32; ++w) any |= mask[w];
                         x.has_n = any != 0;

@@ -23,6 +23,7 @@
 
 #include "common/device.cuh"
 #include "common/dpx.cuh"
+#include "common/group.cuh"
 #include "common/pack.cuh"
 #include "cuda_backend.h"
 #include "parallel.h"
@@ -48,46 +49,6 @@ struct Ext {
 struct ExtOut {
     int32_t score, rows, cols, status;
     uint64_t cells;
-};
-
-// ---- group primitives: a warp (T == 32) or a whole block ------------------------
-
-template <int T>
-struct Group {
-    int32_t *red;  // shared: 2 parities x 3 values x (T/32) warps
-    int parity = 0;
-    __device__ int tid() const { return T == 32 ? (int)(threadIdx.x & 31) : (int)threadIdx.x; }
-    __device__ void sync() const {
-        if (T == 32) __syncwarp();
-        else __syncthreads();
-    }
-    // Three reductions at once: max a, min b, max c. Also a full barrier.
-    __device__ void reduce(int32_t &a, int32_t &b, int32_t &c) {
-        a = __reduce_max_sync(0xffffffffu, a);
-        b = __reduce_min_sync(0xffffffffu, b);
-        c = __reduce_max_sync(0xffffffffu, c);
-        if (T == 32) {
-            __syncwarp();
-            return;
-        }
-        constexpr int W = T / 32;
-        int32_t *r = red + parity * 3 * W;
-        parity ^= 1;
-        const int w = threadIdx.x >> 5;
-        if ((threadIdx.x & 31) == 0) { r[w] = a; r[W + w] = b; r[2 * W + w] = c; }
-        __syncthreads();
-        a = r[0]; b = r[W]; c = r[2 * W];
-#pragma unroll
-        for (int i = 1; i < W; ++i) { a = max(a, r[i]); b = min(b, r[W + i]); c = max(c, r[2 * W + i]); }
-    }
-    // Broadcast a value from thread 0.
-    __device__ int32_t bcast(int32_t v) {
-        if (T == 32) return __shfl_sync(0xffffffffu, v, 0);
-        __syncthreads();
-        if (threadIdx.x == 0) red[6 * (T / 32)] = v;
-        __syncthreads();
-        return red[6 * (T / 32)];
-    }
 };
 
 // How an extension reads its bases: DP col c is v[v0 + step*(c-1)], row r is
@@ -148,7 +109,7 @@ __device__ __forceinline__ uint8_t h_n_code(const XdropParams &p) { return p.n_p
 
 // One extension, step for step as xdrop_extend_cpu. buf holds 3 * cap cells.
 template <int T, class Seq>
-__device__ void extend(Group<T> &g, const int32_t h_n, const int32_t v_n, Seq seq, const XdropParams &p,
+__device__ void extend(Group<T, 3> &g, const int32_t h_n, const int32_t v_n, Seq seq, const XdropParams &p,
                        int32_t *buf, int32_t cap, ExtOut *out) {
     const int tid = g.tid();
     const int32_t cols = v_n + 1, rows = h_n + 1;
@@ -252,9 +213,8 @@ xdrop_narrow(const Ext *__restrict__ exts, int n, ExtOut *outs, const uint32_t *
     __shared__ int32_t bufs[kNarrowWarps][3 * kNarrowCap];
     __shared__ uint8_t windows[kNarrowWarps][2][kWindow];
     static_assert(kWindow >= kNarrowCap + 2, "the base windows must cover a narrow band");
-    __shared__ int32_t red[kNarrowWarps][8];
     const int w = threadIdx.x >> 5;
-    Group<32> g{red[w]};
+    Group<32, 3> g;
     for (;;) {
         int i = 0;
         if (g.tid() == 0) i = atomicAdd(&counters[0], 1);
@@ -283,8 +243,8 @@ xdrop_block(const Ext *__restrict__ exts, ExtOut *outs, const uint32_t *__restri
             const uint32_t *__restrict__ mask, XdropParams p, int *counters, int at, const int *list_in,
             int *list_out, int32_t *scratch, int32_t scratch_cap) {
     extern __shared__ int32_t dyn[];
-    __shared__ int32_t red[6 * (T / 32) + 1];
-    Group<T> g{red};
+    __shared__ int32_t red[Group<T, 3>::kRedInts];
+    Group<T, 3> g{red};
     const int32_t cap = SMEM ? CAP : scratch_cap;
     int32_t *buf = SMEM ? dyn : scratch + (size_t)blockIdx.x * 3 * cap;
     uint8_t *codes = reinterpret_cast<uint8_t *>(dyn + (SMEM ? 3 * CAP : 0));
