@@ -193,26 +193,17 @@ void gpu_run(gale_ctx *ctx, gale_batch *b) {
                 throw;
             }
         };
-        cuda::XdropJob job;
+        cuda::GpuJob job;
         job.pack_threads = ctx->pool->size();
         job.tasks = b->tasks.data();
         job.n = b->tasks.size();
-        job.params = b->params;
-        job.results = b->results.data();
+        job.params = b->is_wfa() ? (const void *)&b->wfa : (const void *)&b->params;
+        job.results = b->is_wfa() ? (void *)b->wfa_results.data() : (void *)b->results.data();
+        job.var = &b->var;
         job.cancel = &b->cancel;
         job.rescue = rescue;
-        cuda::WfaJob wjob;
-        wjob.pack_threads = ctx->pool->size();
-        wjob.tasks = b->tasks.data();
-        wjob.n = b->tasks.size();
-        wjob.params = b->wfa;
-        wjob.results = b->wfa_results.data();
-        wjob.var = &b->var;
-        wjob.cancel = &b->cancel;
-        wjob.rescue = rescue;
         try {
-            if (b->is_wfa()) cuda::wfa_run(ctx->gpu, wjob);
-            else cuda::xdrop_run(ctx->gpu, job);
+            (b->is_wfa() ? cuda::kWfaGpu : cuda::kXdropGpu).run(ctx->gpu, job);
         } catch (const Error &e) {
             batch_fail(b, e.status, e.message);
         } catch (const std::bad_alloc &) {
@@ -220,7 +211,7 @@ void gpu_run(gale_ctx *ctx, gale_batch *b) {
         } catch (...) {
             batch_fail(b, GALE_E_INTERNAL, "unexpected exception in the GPU dispatcher");
         }
-        b->kernel_ns.store(job.kernel_ns + wjob.kernel_ns);
+        b->kernel_ns.store(job.kernel_ns);
     }
     part_done(b);
 }
