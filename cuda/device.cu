@@ -1,5 +1,7 @@
-// Device discovery and the per-context memory pool: one cudaMalloc sized once,
-// split into the wide kernel's scratch and two chunk slots with pinned mirrors.
+// Device discovery and the memory pool of one device of a context: one cudaMalloc
+// sized once, split into the two chunk slots' staging (with pinned mirrors) and
+// their work memory, which each kind asks for through its query (common/device.cuh,
+// slot_work).
 #include <algorithm>
 
 #include "common/device.cuh"
@@ -44,20 +46,23 @@ Device *device_open(int index, uint64_t budget) {
         if (budget > free_b)
             fail(GALE_E_NOMEM, "device memory budget of %llu bytes exceeds the %llu bytes free on device %d",
                  (unsigned long long)budget, (unsigned long long)free_b, index);
-        // A quarter for the wide kernel's anti-diagonals, the rest for two chunk slots.
-        d->pool_bytes = budget;
-        GALE_CUDA_CHECK(cudaMalloc(&d->pool, d->pool_bytes));
-        const size_t align = 256, counters = 256;  // kSlots groups of 16 ints
-        d->counters = reinterpret_cast<int *>(d->pool);
-        d->scratch_bytes = (budget / 4) / align * align;
-        d->scratch = reinterpret_cast<int32_t *>(d->pool + counters);
-        size_t slot_bytes = (budget - counters - d->scratch_bytes) / kSlots / align * align;
-        // Pinned mirrors cost host memory: more than 1 GiB per slot buys no overlap.
+        // Staging takes at most three quarters, and at most 1 GiB a slot (pinned mirrors
+        // cost host memory; more buys no overlap); the rest is the slots' work memory,
+        // half each. [counters | slot 0 | slot 1 | work 0 | work 1]
+        GALE_CUDA_CHECK(cudaMalloc(&d->pool, budget));
+        const size_t align = 256, counters = 256;  // kSlots x kSlotCounters ints
+        static_assert(kSlots * kSlotCounters * sizeof(int) <= counters, "slot counters");
+        size_t slot_bytes = (budget - counters - budget / 4) / kSlots / align * align;
         slot_bytes = std::min<size_t>(slot_bytes, 1ull << 30);
+        const size_t work_at = counters + kSlots * slot_bytes;
+        const size_t work_bytes = (budget - work_at) / kSlots / align * align;
         for (int i = 0; i < kSlots; ++i) {
             Slot &s = d->slots[i];
+            s.counters = reinterpret_cast<int *>(d->pool) + i * kSlotCounters;
             s.bytes = slot_bytes;
-            s.dev = d->pool + counters + d->scratch_bytes + i * slot_bytes;
+            s.dev = d->pool + counters + i * slot_bytes;
+            s.work = d->pool + work_at + i * work_bytes;
+            s.work_bytes = work_bytes;
             GALE_CUDA_CHECK(cudaMallocHost(&s.host, slot_bytes));
             GALE_CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
             GALE_CUDA_CHECK(cudaEventCreate(&s.start));
@@ -76,6 +81,31 @@ void device_close(Device *d) noexcept {
     for (auto &s : d->slots)
         if (s.stream) cudaStreamSynchronize(s.stream);
     release(d);
+}
+
+// True when some device present has compute capability 9.0 or more and the library
+// holds machine code of the X-drop kernel (its cell update is viaddmax) that runs
+// there as sm_90 or later code: then DPX is native, not emulated. A device of
+// compute capability 8.x would run the PTX with emulated DPX; one where the kernel
+// cannot load at all counts as none. Leaves the calling thread's device as it was.
+bool dpx_in_use() noexcept {
+    const int n = device_count();
+    int saved = -1;
+    if (n == 0 || cudaGetDevice(&saved) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    bool native = false;
+    for (int i = 0; i < n && !native; ++i) {
+        int major = 0;
+        if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, i) != cudaSuccess || major < 9) continue;
+        cudaFuncAttributes a{};
+        native = cudaSetDevice(i) == cudaSuccess && cudaFuncGetAttributes(&a, xdrop_dpx_kernel()) == cudaSuccess &&
+                 a.binaryVersion >= 90;
+    }
+    cudaGetLastError();  // leave no sticky error from a device that could not load the kernel
+    cudaSetDevice(saved);
+    return native;
 }
 
 }  // namespace cuda

@@ -11,8 +11,9 @@
 // else a block of 256 threads (pick_group). The backtrace is walked on the GPU by
 // one thread (start diagonal and ops); the host rebuilds the CIGAR with wfa_replay().
 // WFA-GPU's own backtrace, 2-bit steps carried beside every offset and spilled in
-// blocks, is the other layout (GALE_P_GPU_BACKTRACE, kBtPiggy in wfa_core.cuh): the
-// same results, but 2.9x to 11x slower at 10 kbp here (bench/RESULTS.md, steps 15-19).
+// blocks, gave the same results 2.9x to 11x slower at 10 kbp here (bench/RESULTS.md,
+// steps 15-19); it is kept as bench/experiments/wfa-piggyback-bt-layout.diff, and
+// GALE_P_GPU_BACKTRACE no longer has an effect.
 //
 // A cell reads five offsets from the rings, then the sequence words of its first
 // extension step, and writes three offsets. So each thread computes its cells of a
@@ -35,24 +36,20 @@
 // of M's widths). A unit (one alignment in flight) takes
 //     rings (max(x, o+e, o2+e2) + 1 + 2(e + 1) [+ 2(e2 + 1)]) * cap * 4 bytes
 //   + (S + 1) * 8 + C bytes (alignment scope only: per-score headers and codes).
-// The work area (the pool's scratch plus the part of the pool the slots leave, split
-// between the two slots) holds as many units as fit, at most one per resident
-// group. A task whose unit exceeds a slot's work area is rescued at once; a task
+// A slot's work area (all of the work memory the pool gives it: wfa_work_bytes asks
+// for every byte) holds as many units as fit, at most one per resident group. A task whose unit exceeds a slot's work area is rescued at once; a task
 // that reaches a score above S is stopped and rescued on the CPU (GALE_RF_RESCUED)
 // while the GPU goes on. The result never depends on the budget.
 #include <algorithm>
-#include <chrono>
 #include <climits>
-#include <cstdlib>
-#include <cstdio>
-#include <cstring>
 #include <numeric>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
 #include "common/device.cuh"
+#include "common/group.cuh"
 #include "common/pack.cuh"
+#include "common/pipeline.cuh"
 #include "common/wfa_core.cuh"
 #include "cuda_backend.h"
 #include "parallel.h"
@@ -64,61 +61,8 @@ namespace {
 
 using namespace wfag;
 
-// Host-side phase times of wfa_run, printed to stderr when built with
-// -DGALE_WFA_PROFILE (a measuring aid: the library itself never prints).
-#ifdef GALE_WFA_PROFILE
-struct Prof {
-    double est = 0, order = 0, plan = 0, fill = 0, pack = 0, sync = 0, replay = 0;
-    int chunks = 0;
-};
-inline double ms_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-#define GALE_PROF_START(x) const auto prof_t_##x = std::chrono::steady_clock::now()
-#define GALE_PROF_STOP(x) prof.x += ms_since(prof_t_##x)
-#else
-#define GALE_PROF_START(x) (void)0
-#define GALE_PROF_STOP(x) (void)0
-#endif
-
 constexpr int kWarpsPerBlock = 4;
 constexpr int32_t kWarpCap = 1536;  // widest window computed by a warp
-
-struct WarpGroup {
-    static constexpr int size = 32;
-    __device__ int tid() const { return (int)(threadIdx.x & 31); }
-    __device__ int32_t min(int32_t v) const {
-        __syncwarp();  // orders this score's stores before the next score's loads
-        return __reduce_min_sync(0xffffffffu, v);
-    }
-    __device__ int32_t bcast(int32_t v) const { return __shfl_sync(0xffffffffu, v, 0); }
-};
-
-template <int T>
-struct BlockGroup {
-    static constexpr int size = T;
-    int32_t *red;  // 2 * (T / 32) + 1 ints of shared memory
-    int parity = 0;
-    __device__ int tid() const { return (int)threadIdx.x; }
-    __device__ int32_t min(int32_t v) {
-        constexpr int W = T / 32;
-        v = __reduce_min_sync(0xffffffffu, v);
-        int32_t *r = red + parity * W;
-        parity ^= 1;
-        if ((threadIdx.x & 31) == 0) r[threadIdx.x >> 5] = v;
-        __syncthreads();  // also orders this score's stores before the next score's loads
-        v = r[0];
-#pragma unroll
-        for (int i = 1; i < W; ++i) v = ::min(v, r[i]);
-        return v;
-    }
-    __device__ int32_t bcast(int32_t v) {
-        __syncthreads();
-        if (threadIdx.x == 0) red[2 * (T / 32)] = v;
-        __syncthreads();
-        return red[2 * (T / 32)];
-    }
-};
 
 struct KArgs {
     const Task *tasks;
@@ -130,7 +74,10 @@ struct KArgs {
     Pen pen;
     int32_t n_policy;
     Shape shape;
-    char *base_a, *base_b;  // units [0, units_a) at base_a, the rest at base_b
+    // Units [0, units_a) at base_a, the rest at base_b. The pool now gives a slot one
+    // work area (launch: units_a = units); the second region stays so that the
+    // kernels' code stays as it was measured (bench/RESULTS.md).
+    char *base_a, *base_b;
     uint64_t units_a, units;
 };
 
@@ -143,10 +90,9 @@ constexpr int kSharedRingScores = 32;
 constexpr int kSharedRingInts = kSharedRingScores * kComps * 2;
 
 template <int METRIC, int BT, class OFF, bool RRS, class G>
-__device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem, Plan *plans, uint32_t *ctr) {
+__device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem, Plan *plans) {
     char *base = unit < a.units_a ? a.base_a + unit * a.shape.bytes : a.base_b + (unit - a.units_a) * a.shape.bytes;
     Unit u = unit_at(base, a.shape);
-    u.ctr = ctr;
     if (RRS) u.rr = rr_smem;
     for (;;) {
         int i = 0;
@@ -155,10 +101,10 @@ __device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem,
         if (i >= a.n_tasks) return;
         const Task t = a.tasks[i];
         const Seqs sq{a.code, a.mask, t.p0, t.t0, t.has_n, a.n_policy};
-        // Cells per thread in flight: 4, or 2 for two-piece and the piggyback (more live
-        // values per cell; 4 spilled under the 64-register cap).
-        align<METRIC, BT, OFF, (METRIC == kMetricAffine2p || BT == kBtPiggy) ? 2 : 4>(g, a.pen, t, sq, a.shape, u,
-                                                                                      a.outs + i, a.ops + t.ops_at, plans);
+        // Cells per thread in flight: 4, or 2 for two-piece (more live values per cell; 4
+        // spilled under the 64-register cap).
+        align<METRIC, BT, OFF, METRIC == kMetricAffine2p ? 2 : 4>(g, a.pen, t, sq, a.shape, u, a.outs + i,
+                                                                  a.ops + t.ops_at, plans);
     }
 }
 
@@ -169,23 +115,20 @@ template <int METRIC, int BT, class OFF, bool RRS>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32, 8) wfa_warps(KArgs a) {
     __shared__ int32_t rr[RRS ? kWarpsPerBlock : 1][RRS ? kSharedRingInts : 1];
     __shared__ Plan plans[kWarpsPerBlock][2];
-    __shared__ uint32_t ctr[BT == kBtPiggy ? kWarpsPerBlock : 1][3];  // piggyback: spill counters
-    WarpGroup g;
+    Group<32> g;
     const uint64_t unit = (uint64_t)blockIdx.x * kWarpsPerBlock + (threadIdx.x >> 5);
     if (unit >= a.units) return;
-    run_group<METRIC, BT, OFF, RRS>(g, a, unit, rr[RRS ? threadIdx.x >> 5 : 0], plans[threadIdx.x >> 5],
-                                    ctr[BT == kBtPiggy ? threadIdx.x >> 5 : 0]);
+    run_group<METRIC, BT, OFF, RRS>(g, a, unit, rr[RRS ? threadIdx.x >> 5 : 0], plans[threadIdx.x >> 5]);
 }
 
 template <int METRIC, int BT, class OFF, bool RRS, int T>
 __global__ void __launch_bounds__(T, 1024 / T) wfa_block(KArgs a) {
-    __shared__ int32_t red[2 * (T / 32) + 1];
+    __shared__ int32_t red[Group<T>::kRedInts];
     __shared__ int32_t rr[RRS ? kSharedRingInts : 1];
     __shared__ Plan plans[2];
-    __shared__ uint32_t ctr[3];  // piggyback: spill counters
-    BlockGroup<T> g{red};
+    Group<T> g{red};
     if (blockIdx.x >= a.units) return;
-    run_group<METRIC, BT, OFF, RRS>(g, a, blockIdx.x, rr, plans, ctr);
+    run_group<METRIC, BT, OFF, RRS>(g, a, blockIdx.x, rr, plans);
 }
 
 typedef void (*KernelFn)(KArgs);
@@ -207,9 +150,7 @@ KernelFn pick_off(bool off16, bool rrs, int threads) {
 }
 template <int M>
 KernelFn pick_bt(int bt, bool off16, bool rrs, int threads) {
-    return bt == kBtPiggy   ? pick_off<M, kBtPiggy>(off16, rrs, threads)
-           : bt == kBtCodes ? pick_off<M, kBtCodes>(off16, rrs, threads)
-                            : pick_off<M, kBtNone>(off16, rrs, threads);
+    return bt == kBtCodes ? pick_off<M, kBtCodes>(off16, rrs, threads) : pick_off<M, kBtNone>(off16, rrs, threads);
 }
 // rrs: the range ring fits shared memory (Pen::rm <= kSharedRingScores).
 KernelFn pick_kernel(int metric, int bt, bool off16, bool rrs, int threads) {
@@ -219,14 +160,17 @@ KernelFn pick_kernel(int metric, int bt, bool off16, bool rrs, int threads) {
 }
 
 // ---- host side ----------------------------------------------------------------------
+// A run goes through stages, each a member of WfaRun below: configure (kernel
+// shapes), estimate (what each task needs), order (largest first), then per chunk
+// plan, fill, launch and collect (driven by ChunkPipeline, common/pipeline.cuh), in
+// one or two passes.
 
 size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
 // What one task needs, computed before chunking.
 struct Est {
-    int32_t s_limit = 0, klo = 0, khi = 0, max_ops = 0;  // max_ops: backtrace ops (codes) or words (piggyback)
+    int32_t s_limit = 0, klo = 0, khi = 0, max_ops = 0;  // max_ops: backtrace ops
     uint64_t cells = 0;  // cells up to s_limit (alignment scope): code bytes
-    uint64_t spill = 0;  // piggyback: spill blocks (Shape::spill_cap)
     uint64_t bytes = 0;  // its unit alone
     bool gpu = false;
     bool off16 = false;  // both lengths < kOff16Limit: int16 offsets
@@ -238,15 +182,13 @@ constexpr size_t kMaxChunkTasks = 16384;
 constexpr size_t kMaxChunkBases = (size_t)64 << 20;
 constexpr size_t kSlack = 4096;
 
-struct Chunk {
-    std::vector<size_t> tasks;  // batch indices
+// A chunk in one slot: [code | mask | tasks] go to the device, [outs | ops] come back.
+struct Chunk : ChunkIO {
     Shape shape{};
     int threads = 32;    // per alignment (pick_group)
     bool off16 = false;  // int16 offsets (every task of the chunk allows them)
-    uint64_t units = 0;
-    size_t off_code = 0, off_mask = 0, off_task = 0, off_out = 0, off_ops = 0, in_bytes = 0, total = 0;
-    size_t bases = 0, ops_words = 0;
-    bool busy = false;
+    uint64_t units = 0;  // alignments in flight
+    size_t off_code = 0, off_mask = 0, off_task = 0, off_ops = 0;
 };
 
 size_t task_slot_bytes(const PairTask &t, const Est &e, bool trace) {
@@ -254,91 +196,51 @@ size_t task_slot_bytes(const PairTask &t, const Est &e, bool trace) {
     return (size_t)(bases / 4 + bases / 8) + sizeof(Task) + sizeof(Out) + (trace ? (size_t)e.max_ops * 4 : 0);
 }
 
-// 8 encoded bases (bytes 0..4, little-endian in x) -> their 16 code bits (N packs as
-// A, code 0) and 8 N bits.
-inline uint32_t gather_codes8(uint64_t x) {
-    uint64_t t = x & 0x0303030303030303ull;  // N (4) has low bits 00
-    t = (t | (t >> 6)) & 0x000F000F000F000Full;
-    t = (t | (t >> 12)) & 0x000000FF000000FFull;
-    return (uint32_t)((t | (t >> 24)) & 0xFFFFu);
-}
-inline uint32_t gather_n8(uint64_t x) {
-    uint64_t t = (x >> 2) & 0x0101010101010101ull;
-    t = (t | (t >> 7)) & 0x0003000300030003ull;
-    t = (t | (t >> 14)) & 0x0000000F0000000Full;
-    return (uint32_t)((t | (t >> 28)) & 0xFFu);
-}
+// Phase 1 of the pool's query (GpuKind::work_bytes): every byte of a slot's work
+// memory. The kind needs a unit per alignment in flight (cuda/wfa.cu's header,
+// "Memory budget": rings plus, in alignment scope, the codes), sized per task from
+// its lengths and score budget; more memory means more units in flight, up to one
+// per resident group, and fewer tasks stopped by pass 1.
+size_t wfa_work_bytes(Device *, const void *) { return SIZE_MAX; }
 
-// pack_bases (common/pack.cuh) eight bases at a time: the same words, several times
-// faster. Packing is the dispatcher's one per-base cost (hundreds of megabases per
-// batch), on the critical path between two chunks.
-inline void pack_fast(const uint8_t *in, int64_t n, int64_t at, uint32_t *code, uint32_t *mask) {
-    uint32_t *cw = code + at / 16, *mw = mask + at / 32;
-    uint8_t tail[32];
-    for (int64_t i = 0; i < n; i += 32) {
-        const uint8_t *b = in + i;
-        if (n - i < 32) {  // last, partial group: pad with A
-            memset(tail, 0, sizeof tail);
-            memcpy(tail, b, (size_t)(n - i));
-            b = tail;
+class WfaRun {
+public:
+    WfaRun(Device *dev, GpuJob &job)
+        : dev_(dev), job_(job), tasks_(job.tasks), results_(static_cast<WfaResult *>(job.results)),
+          p_(*static_cast<const WfaParams *>(job.params)), q_(make_pen(p_)), trace_(p_.scope == 1),
+          bt_(trace_ ? kBtCodes : kBtNone) {}
+
+    void run() {
+        configure();
+        estimate();
+        order_tasks();
+        ChunkPipeline<Chunk> pipe(dev_, job_);
+        pipe.run(*this);
+        // Pass 2: the tasks that outgrew pass 1's codes, with their full budgets.
+        if (!retry_.empty() && !job_.cancel->load()) {
+            pass_ = 2;
+            order_.swap(retry_);
+            retry_.clear();
+            std::sort(order_.begin(), order_.end(), [&](size_t a, size_t b) { return E(a).bytes > E(b).bytes; });
+            next_ = 0;
+            pipe.run(*this);
         }
-        uint64_t x[4];
-        memcpy(x, b, 32);
-        *cw++ = gather_codes8(x[0]) | gather_codes8(x[1]) << 16;
-        *cw++ = gather_codes8(x[2]) | gather_codes8(x[3]) << 16;
-        *mw++ = gather_n8(x[0]) | gather_n8(x[1]) << 8 | gather_n8(x[2]) << 16 | gather_n8(x[3]) << 24;
+        job_.kernel_ns = pipe.kernel_ns();
     }
-}
 
-}  // namespace
+    // ---- ChunkPipeline's flow -------------------------------------------------------
+    bool more() const { return next_ < order_.size(); }
+    bool plan(Chunk &c, const Slot &s, std::vector<size_t> &rescue);
+    void fill(Chunk &c, char *host);
+    void launch(Chunk &c, const Slot &s);
+    void collect(Chunk &c, const char *host, std::vector<size_t> &rescue);
 
-void wfa_run(Device *dev, WfaJob &job) {
-    GALE_CUDA_CHECK(cudaSetDevice(dev->index));
-    const WfaParams &p = job.params;
-    const Pen q = make_pen(p);
-    const bool trace = p.scope == 1;  // GALE_SCOPE_ALIGNMENT: a backtrace, of layout bt
-    const int bt = !trace ? kBtNone : p.gpu_backtrace == 1 /* GALE_GPU_BT_PIGGYBACK */ ? kBtPiggy : kBtCodes;
-#ifdef GALE_WFA_PROFILE
-    Prof prof;
-    const auto prof_t_all = std::chrono::steady_clock::now();
-#endif
-    auto max_ops_of = [&](int64_t s_limit) { return bt == kBtPiggy ? bt_max_words(q, s_limit) : codes_max_ops(q, s_limit); };
+private:
+    void configure();
+    void estimate();
+    void estimate_shape(uint64_t key, std::vector<Range> &ring, Est &full, Est &pass1) const;
+    void order_tasks();
 
-    // The work area: the scratch and what the slots leave of the pool, half per slot.
-    char *const slots_end = dev->slots[kSlots - 1].dev + dev->slots[kSlots - 1].bytes;
-    const size_t tail = (size_t)(dev->pool + dev->pool_bytes - slots_end) / 256 * 256;
-    struct Area { char *a, *b; size_t a_bytes, b_bytes; } area[kSlots];
-    const size_t scr_half = dev->scratch_bytes / kSlots / 256 * 256, tail_half = tail / kSlots / 256 * 256;
-    for (int i = 0; i < kSlots; ++i) {
-        area[i].a = reinterpret_cast<char *>(dev->scratch) + i * scr_half;
-        area[i].a_bytes = scr_half;
-        area[i].b = slots_end + i * tail_half;
-        area[i].b_bytes = tail_half;
-    }
-    const uint64_t work_bytes = std::max(scr_half, tail_half);  // one unit lives in one region
-    const size_t slot_bytes = dev->slots[0].bytes;
-
-    // Resident groups per kernel shape.
-    const int sms = dev->prop.multiProcessorCount;
-    const bool rrs = q.rm <= kSharedRingScores;
-    auto resident = [&](bool off16, int threads) -> uint64_t {
-        int per_sm = 0;
-        KernelFn k = pick_kernel(q.metric, bt, off16, rrs, threads);
-        const bool warps = threads == 32;
-        GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, (const void *)k, warps ? kWarpsPerBlock * 32 : threads, 0));
-        return (uint64_t)std::max(1, per_sm) * sms * (warps ? kWarpsPerBlock : 1);
-    };
-    // Tuning overrides for measurements only (results never depend on them):
-    // GALE_WFA_THREADS = 32, 128 or 256 threads per alignment; GALE_WFA_UNITS_PER_SM
-    // caps the alignments in flight per multiprocessor.
-    const char *env_threads = getenv("GALE_WFA_THREADS"), *env_units = getenv("GALE_WFA_UNITS_PER_SM");
-    const int force_threads = env_threads ? atoi(env_threads) : 0;
-    const uint64_t units_cap = env_units && atoi(env_units) > 0 ? (uint64_t)atoi(env_units) * sms : UINT64_MAX;
-    uint64_t res_groups[2][3];  // [off16][32, 256, 128 threads]
-    for (int o16 = 0; o16 < 2; ++o16)
-        for (int ti = 0; ti < 3; ++ti) res_groups[o16][ti] = resident(o16 != 0, ti == 0 ? 32 : ti == 1 ? 256 : 128);
-    auto groups_of = [&](bool o16, int threads) { return res_groups[o16 ? 1 : 0][threads == 32 ? 0 : threads == 256 ? 1 : 2]; };
     // Threads per alignment: a warp for narrow windows (no block barrier, 4 x more
     // alignments per block), else 256. Measured at 10 kbp (bench/RESULTS.md, steps 6, 11
     // and 14): with codes 128 threads took 2x the time of 256 (each of twice the units
@@ -346,29 +248,97 @@ void wfa_run(Device *dev, WfaJob &job) {
     // ran best on 128 threads while every thread planned each score itself, and on 256
     // (1.06x over 128, H100) once one thread plans it for the group (Plan). 512 was
     // slower than 256.
-    auto pick_group = [&](int32_t cap) -> int {
-        if (force_threads == 32 || force_threads == 128 || force_threads == 256) return force_threads;
+    int pick_group(int32_t cap) const {
+        if (force_threads_ != 0) return force_threads_;
         return cap <= kWarpCap ? 32 : 256;
-    };
+    }
+    uint64_t groups_of(bool off16, int threads) const {
+        return res_groups_[off16 ? 1 : 0][threads == 32 ? 0 : threads == 256 ? 1 : 2];
+    }
+    const Est &E(size_t i) const { return pass_ == 1 ? sest_[sid_[i]] : sest_full_[sid_[i]]; }
+    // Pass 2 runs a task again when pass 1 stopped it where pass 2 would go on (at a
+    // lower score budget).
+    bool retry_ok(size_t i, int32_t status) const {
+        return pass_ == 1 && status == kOutOverflow && sest_[sid_[i]].s_limit < sest_full_[sid_[i]].s_limit;
+    }
+    const WorkArea &work_of(const Slot &s) const { return work_[&s - dev_->slots]; }
 
-    // Estimates. An estimate depends on the two lengths only, and tasks of a batch
-    // mostly repeat them: each thread maps its tasks to the distinct (m, n) it saw,
-    // the distinct shapes of all threads are estimated once each (in parallel: the
-    // range recurrence of a 10 kbp task runs thousands of scores), and the tasks
-    // then take their shape's estimate.
-    GALE_PROF_START(est);
-    const int est_threads = std::max(1, job.pack_threads);
-    const size_t per = (job.n + (size_t)est_threads - 1) / (size_t)est_threads;
-    std::vector<uint32_t> sid(job.n);  // task -> index into sest
+    Device *dev_;
+    GpuJob &job_;
+    const PairTask *tasks_;
+    WfaResult *results_;
+    const WfaParams &p_;
+    const Pen q_;
+    const bool trace_;  // GALE_SCOPE_ALIGNMENT: a backtrace (codes)
+    const int bt_;      // BtMode
+    // configure
+    WorkArea work_[kSlots]{};
+    uint64_t work_bytes_ = 0;   // the most one unit may take (a slot's work memory)
+    size_t slot_bytes_ = 0;     // a slot's staging
+    bool rrs_ = false;          // the range ring fits shared memory (kSharedRingScores)
+    int force_threads_ = 0;     // GALE_PX_WFA_GROUP_THREADS (0: pick_group decides)
+    uint64_t units_cap_ = UINT64_MAX;  // GALE_PX_WFA_UNITS_PER_SM x SMs
+    uint64_t res_groups_[2][3] = {};   // resident groups: [off16][32, 256, 128 threads]
+    // estimate: task -> shape id; per shape, the pass-1 and the full estimates
+    std::vector<uint32_t> sid_;
+    std::vector<Est> sest_, sest_full_;
+    // order and the passes
+    int pass_ = 1;
+    std::vector<size_t> order_, retry_;  // retry: pass 1 overflows that pass 2 runs with the full budget
+    size_t next_ = 0;
+    size_t launched_ = 0;
+};
+
+// Kernel shapes of the run: the slots' work areas (phase 2 of the pool's query), the
+// resident groups of each kernel shape, and the measurement overrides.
+void WfaRun::configure() {
+    for (int i = 0; i < kSlots; ++i) work_[i] = slot_work(dev_, i, wfa_work_bytes(dev_, &p_));
+    work_bytes_ = work_[0].bytes;
+    slot_bytes_ = dev_->slots[0].bytes;
+    const int sms = dev_->prop.multiProcessorCount;
+    rrs_ = q_.rm <= kSharedRingScores;
+    // Shape overrides for measurements only (results never depend on them), set by the
+    // experimental parameters GALE_PX_WFA_GROUP_THREADS (32, 128 or 256 threads per
+    // alignment) and GALE_PX_WFA_UNITS_PER_SM (alignments in flight per multiprocessor);
+    // 0 leaves the choice to the dispatcher.
+    force_threads_ = p_.test_group_threads;
+    if (force_threads_ != 0 && force_threads_ != 32 && force_threads_ != 128 && force_threads_ != 256)
+        fail(GALE_E_RANGE, "WFA GPU group of %d threads: 32, 128 or 256 (0: automatic)", force_threads_);
+    // An SM holds at most 64 warps, so at most 64 alignments (a warp each) in flight.
+    if (p_.test_units_per_sm < 0 || p_.test_units_per_sm > 64)
+        fail(GALE_E_RANGE, "WFA GPU units per multiprocessor %d: 1 to 64 (0: automatic)", p_.test_units_per_sm);
+    units_cap_ = p_.test_units_per_sm > 0 ? (uint64_t)p_.test_units_per_sm * sms : UINT64_MAX;
+    for (int o16 = 0; o16 < 2; ++o16)
+        for (int ti = 0; ti < 3; ++ti) {
+            const int threads = ti == 0 ? 32 : ti == 1 ? 256 : 128;
+            const bool warps = threads == 32;
+            int per_sm = 0;
+            KernelFn k = pick_kernel(q_.metric, bt_, o16 != 0, rrs_, threads);
+            GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &per_sm, (const void *)k, warps ? kWarpsPerBlock * 32 : threads, 0));
+            res_groups_[o16][ti] = (uint64_t)std::max(1, per_sm) * sms * (warps ? kWarpsPerBlock : 1);
+        }
+}
+
+// Estimates. An estimate depends on the two lengths only, and tasks of a batch
+// mostly repeat them: each thread maps its tasks to the distinct (m, n) it saw,
+// the distinct shapes of all threads are estimated once each (in parallel: the
+// range recurrence of a 10 kbp task runs thousands of scores), and the tasks
+// then take their shape's estimate.
+void WfaRun::estimate() {
+    const size_t n = job_.n;
+    const int est_threads = std::max(1, job_.pack_threads);
+    const size_t per = (n + (size_t)est_threads - 1) / (size_t)est_threads;
+    sid_.assign(n, 0);
     std::vector<std::vector<uint64_t>> local_keys((size_t)est_threads);
-    auto key_of = [&](size_t i) { return ((uint64_t)job.tasks[i].v_len << 32) | (uint64_t)job.tasks[i].h_len; };
+    auto key_of = [&](size_t i) { return ((uint64_t)tasks_[i].v_len << 32) | (uint64_t)tasks_[i].h_len; };
     parallel_for((size_t)est_threads, est_threads, 1, [&](size_t lo, size_t hi) {
         for (size_t w = lo; w < hi; ++w) {
             std::unordered_map<uint64_t, uint32_t> ids;
-            for (size_t i = w * per; i < std::min(job.n, (w + 1) * per); ++i) {
+            for (size_t i = w * per; i < std::min(n, (w + 1) * per); ++i) {
                 const auto ins = ids.emplace(key_of(i), (uint32_t)local_keys[w].size());
                 if (ins.second) local_keys[w].push_back(key_of(i));
-                sid[i] = ins.first->second;  // local id for now
+                sid_[i] = ins.first->second;  // local id for now
             }
         }
     });
@@ -376,404 +346,308 @@ void wfa_run(Device *dev, WfaJob &job) {
     for (auto &lk : local_keys) keys.insert(keys.end(), lk.begin(), lk.end());
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    // Two passes (alignment scope): the codes of a unit are sized for the score budget
-    // S, but most tasks end far below it (the budget is an upper bound on the
-    // divergence). When S's codes would leave fewer units than resident groups, pass 1
-    // runs each task with the codes that a slot's work area holds for every resident
-    // group; a task that outgrows them is run again in pass 2 with its full S. The
-    // piggyback does the same with its spill list (sized for S's cells in pass 2). Results
-    // never depend on the pass: both compute the same recurrence, pass 1 only stops
-    // earlier.
-    std::vector<Est> sest(keys.size()), sest_full(keys.size());
-    const uint64_t slot_area = scr_half + tail_half;
-    parallel_for(keys.size(), job.pack_threads, 1, [&](size_t lo, size_t hi) {
-        std::vector<Range> ring((size_t)q.rm * kComps);
-        for (size_t j = lo; j < hi; ++j) {
-            PairTask t{};
-            t.v_len = (int64_t)(keys[j] >> 32);
-            t.h_len = (int64_t)(keys[j] & 0xffffffffu);
-            Est &e = sest_full[j];
-            const int64_t bases = pack_round(t.h_len) + pack_round(t.v_len);
-            e = Est{};
-            e.off16 = t.v_len < kOff16Limit && t.h_len < kOff16Limit;
-            const WfaFree f = wfa_free(p, t.v_len, t.h_len);
-            const int64_t S = score_budget(q, p.expected_error, t.v_len, t.h_len);
-            if (t.v_len + t.h_len + bases >= ((int64_t)1 << 27) || S >= ((int64_t)1 << 26)) continue;  // longer recurrences: the CPU
-            // The cells stop at the CPU's full-memory limit (its codes take a byte a cell;
-            // beyond it the CPU runs BiWFA, whose CIGAR may break ties otherwise) and at what
-            // a slot's work area holds of codes, or of the spill blocks budgeted for them: the
-            // score budget shrinks to the last score within both.
-            const uint64_t area_cells =
-                bt == kBtPiggy ? work_bytes / 2 / (spill_blocks(q, 1000) * sizeof(BtBlock)) * 1000 : work_bytes / 2;
-            const uint64_t limit = std::min<uint64_t>({area_cells, (uint64_t)p.memory_limit_mib << 20, 0xffffff00ull});
-            const Need nd = simulate_ranges(q, (int32_t)t.v_len, (int32_t)t.h_len, (int32_t)f.pb, (int32_t)f.tb, S,
-                                            limit, trace, ring.data());
-            if (nd.s_reached < 0) continue;
-            // The unit of x (piggyback: with a spill list of `spill` blocks).
-            auto layout = [&](Est &x, uint64_t spill) {
-                Shape sh{};
-                sh.cap = x.khi - x.klo + 1;
-                sh.off_bytes = x.off16 ? 2 : 4;
-                sh.hdr_scores = x.s_limit + 1;
-                sh.code_cap = x.cells;
-                sh.seg_scores = x.s_limit + 2;
-                sh.spill_cap = spill;
-                shape_layout(sh, q, bt);
-                x.spill = sh.spill_cap;
-                x.bytes = sh.bytes;
-                // Piggyback: word rows are indexed with int32, spill blocks with uint32, and
-                // keys hold (k - kbase) << 3 (wfa_core.cuh, align).
-                const bool bt_ok = bt != kBtPiggy || ((uint64_t)bt_rows(q) * (uint64_t)sh.cap < ((uint64_t)1 << 31) &&
-                                                      sh.spill_cap < ((uint64_t)1 << 31) && sh.cap < (1 << 28));
-                x.gpu = bt_ok && sh.bytes <= work_bytes && task_slot_bytes(t, x, trace) + kSlack + 16 * 1024 <= slot_bytes;
-            };
-            e.s_limit = (int32_t)nd.s_reached;
-            e.klo = nd.klo;
-            e.khi = nd.khi;
-            e.cells = trace ? nd.cells : 0;
-            e.max_ops = trace ? max_ops_of(e.s_limit) : 0;
-            layout(e, spill_blocks(q, e.cells));
-            sest[j] = e;
-            if (!trace || !e.gpu) continue;
-            const uint64_t per_unit = slot_area / std::max<uint64_t>(1, groups_of(e.off16, pick_group(e.khi - e.klo + 1)));
-            const uint64_t share = per_unit / 4 * 3;
-            Est &e1 = sest[j];
-            if (bt == kBtPiggy) {  // pass 1: the spill list that the share leaves
-                const uint64_t rest = e.bytes - e.spill * sizeof(BtBlock);
-                if (e.bytes <= share || rest >= share) continue;
-                layout(e1, std::max<uint64_t>((share - rest) / sizeof(BtBlock), spill_blocks(q, 0)));
-                continue;
-            }
-            if (e.cells <= share) continue;  // codes: pass 1 stops at the share's cells
-            const Need n1 = simulate_ranges(q, (int32_t)t.v_len, (int32_t)t.h_len, (int32_t)f.pb, (int32_t)f.tb,
-                                            e.s_limit, share, trace, ring.data());
-            if (n1.s_reached < 1 || n1.s_reached >= e.s_limit) continue;
-            e1.s_limit = (int32_t)n1.s_reached;
-            e1.klo = n1.klo;
-            e1.khi = n1.khi;
-            e1.cells = n1.cells;
-            e1.max_ops = max_ops_of(e1.s_limit);
-            layout(e1, 0);
-        }
+    sest_.assign(keys.size(), Est{});
+    sest_full_.assign(keys.size(), Est{});
+    parallel_for(keys.size(), job_.pack_threads, 1, [&](size_t lo, size_t hi) {
+        std::vector<Range> ring((size_t)q_.rm * kComps);
+        for (size_t j = lo; j < hi; ++j) estimate_shape(keys[j], ring, sest_full_[j], sest_[j]);
     });
     parallel_for((size_t)est_threads, est_threads, 1, [&](size_t lo, size_t hi) {
         for (size_t w = lo; w < hi; ++w) {
             std::vector<uint32_t> to_global(local_keys[w].size());
             for (size_t l = 0; l < to_global.size(); ++l)
                 to_global[l] = (uint32_t)(std::lower_bound(keys.begin(), keys.end(), local_keys[w][l]) - keys.begin());
-            for (size_t i = w * per; i < std::min(job.n, (w + 1) * per); ++i) sid[i] = to_global[sid[i]];
+            for (size_t i = w * per; i < std::min(n, (w + 1) * per); ++i) sid_[i] = to_global[sid_[i]];
         }
     });
-    int pass = 1;
-    auto E = [&](size_t i) -> const Est & { return pass == 1 ? sest[sid[i]] : sest_full[sid[i]]; };
-    // Piggyback: pass 1's spill lists are the share of the work area that every resident
-    // group would get, but a unit's need depends on the data (measured: ~3.4 bytes a cell
-    // at 5% edits): when more than an eighth of a pass-1 chunk's tasks outgrow their
-    // lists, the later chunks get lists twice as long (fewer units in flight, fewer tasks
-    // run twice), up to the full ones. At 10 kbp with the default 8 GiB, every task went
-    // to pass 2 without this (bench/RESULTS.md, step 19).
-    uint64_t spill_scale = 1;
-    auto pass1_spill = [&](size_t i) {
-        const Est &a = sest[sid[i]], &b = sest_full[sid[i]];
-        return std::min(b.spill, a.spill * spill_scale);
-    };
-    // Pass 2 runs a task again when pass 1 stopped it where pass 2 would go on: codes at a
-    // lower score budget, the piggyback with a shorter spill list (the chunk's, `spill`).
-    auto retry_ok = [&](size_t i, int32_t status, uint64_t spill) {
-        const Est &a = sest[sid[i]], &b = sest_full[sid[i]];
-        if (pass != 1) return false;
-        return bt == kBtPiggy ? status == kOutSpill && spill < b.spill
-                              : status == kOutOverflow && a.s_limit < b.s_limit;
-    };
-    std::vector<size_t> retry;  // pass 1 overflows that pass 2 runs with the full budget
-    GALE_PROF_STOP(est);
+}
 
-    // Largest units first: chunks of alike tasks share a unit shape, and the long
-    // alignments start early. A counting sort over the shapes (by bytes, descending),
-    // tasks of one shape in batch order.
-    GALE_PROF_START(order);
-    std::vector<size_t> order, rescue_now;
-    {
-        std::vector<uint32_t> rank(sest.size());
-        std::iota(rank.begin(), rank.end(), 0u);
-        std::stable_sort(rank.begin(), rank.end(), [&](uint32_t a, uint32_t b) { return sest[a].bytes > sest[b].bytes; });
-        std::vector<size_t> at(sest.size() + 1, 0);
-        for (size_t i = 0; i < job.n; ++i) at[sid[i]] += E(i).gpu ? 1 : 0;
-        size_t sum = 0;
-        for (uint32_t r : rank) { const size_t c = at[r]; at[r] = sum; sum += c; }
-        order.resize(sum);
-        for (size_t i = 0; i < job.n; ++i) {
-            if (E(i).gpu) order[at[sid[i]]++] = i;
-            else rescue_now.push_back(i);
-        }
+// The estimates of one shape (key: the lengths m << 32 | n), in full (e) and for
+// pass 1 (e1). Two passes (alignment scope): the codes of a unit are sized for the
+// score budget S, but most tasks end far below it (the budget is an upper bound on
+// the divergence). When S's codes would leave fewer units than resident groups,
+// pass 1 runs each task with the codes that a slot's work area holds for every
+// resident group; a task that outgrows them is run again in pass 2 with its full S.
+// Results never depend on the pass: both compute the same recurrence, pass 1 only
+// stops earlier.
+void WfaRun::estimate_shape(uint64_t key, std::vector<Range> &ring, Est &e, Est &e1) const {
+    PairTask t{};
+    t.v_len = (int64_t)(key >> 32);
+    t.h_len = (int64_t)(key & 0xffffffffu);
+    const int64_t bases = pack_round(t.h_len) + pack_round(t.v_len);
+    e = Est{};
+    e.off16 = t.v_len < kOff16Limit && t.h_len < kOff16Limit;
+    e1 = e;
+    const WfaFree f = wfa_free(p_, t.v_len, t.h_len);
+    const int64_t S = score_budget(q_, p_.expected_error, t.v_len, t.h_len);
+    if (t.v_len + t.h_len + bases >= ((int64_t)1 << 27) || S >= ((int64_t)1 << 26)) return;  // longer recurrences: the CPU
+    // The cells stop at the CPU's full-memory limit (its codes take a byte a cell;
+    // beyond it the CPU runs BiWFA, whose CIGAR may break ties otherwise) and at what
+    // a slot's work area holds of codes: the score budget shrinks to the last score
+    // within both.
+    const uint64_t area_cells = work_bytes_ / 2;
+    const uint64_t limit = std::min<uint64_t>({area_cells, (uint64_t)p_.memory_limit_mib << 20, 0xffffff00ull});
+    const Need nd = simulate_ranges(q_, (int32_t)t.v_len, (int32_t)t.h_len, (int32_t)f.pb, (int32_t)f.tb, S, limit,
+                                    trace_, ring.data());
+    if (nd.s_reached < 0) return;
+    // The unit of x.
+    auto layout = [&](Est &x) {
+        Shape sh{};
+        sh.cap = x.khi - x.klo + 1;
+        sh.off_bytes = x.off16 ? 2 : 4;
+        sh.hdr_scores = x.s_limit + 1;
+        sh.code_cap = x.cells;
+        shape_layout(sh, q_, bt_);
+        x.bytes = sh.bytes;
+        x.gpu = sh.bytes <= work_bytes_ && task_slot_bytes(t, x, trace_) + kSlack + 16 * 1024 <= slot_bytes_;
+    };
+    e.s_limit = (int32_t)nd.s_reached;
+    e.klo = nd.klo;
+    e.khi = nd.khi;
+    e.cells = trace_ ? nd.cells : 0;
+    e.max_ops = trace_ ? codes_max_ops(q_, e.s_limit) : 0;
+    layout(e);
+    e1 = e;
+    if (!trace_ || !e.gpu) return;
+    const uint64_t per_unit = work_bytes_ / std::max<uint64_t>(1, groups_of(e.off16, pick_group(e.khi - e.klo + 1)));
+    const uint64_t share = per_unit / 4 * 3;
+    if (e.cells <= share) return;  // pass 1 stops at the share's cells
+    const Need n1 = simulate_ranges(q_, (int32_t)t.v_len, (int32_t)t.h_len, (int32_t)f.pb, (int32_t)f.tb, e.s_limit,
+                                    share, trace_, ring.data());
+    if (n1.s_reached < 1 || n1.s_reached >= e.s_limit) return;
+    e1.s_limit = (int32_t)n1.s_reached;
+    e1.klo = n1.klo;
+    e1.khi = n1.khi;
+    e1.cells = n1.cells;
+    e1.max_ops = codes_max_ops(q_, e1.s_limit);
+    layout(e1);
+}
+
+// Largest units first: chunks of alike tasks share a unit shape, and the long
+// alignments start early. A counting sort over the shapes (by bytes, descending),
+// tasks of one shape in batch order. Tasks no unit holds go to the CPU at once.
+void WfaRun::order_tasks() {
+    std::vector<size_t> rescue_now;
+    std::vector<uint32_t> rank(sest_.size());
+    std::iota(rank.begin(), rank.end(), 0u);
+    std::stable_sort(rank.begin(), rank.end(), [&](uint32_t a, uint32_t b) { return sest_[a].bytes > sest_[b].bytes; });
+    std::vector<size_t> at(sest_.size() + 1, 0);
+    for (size_t i = 0; i < job_.n; ++i) at[sid_[i]] += E(i).gpu ? 1 : 0;
+    size_t sum = 0;
+    for (uint32_t r : rank) {
+        const size_t c = at[r];
+        at[r] = sum;
+        sum += c;
     }
-    if (!rescue_now.empty()) job.rescue(std::move(rescue_now));
-    GALE_PROF_STOP(order);
+    order_.resize(sum);
+    for (size_t i = 0; i < job_.n; ++i) {
+        if (E(i).gpu) order_[at[sid_[i]]++] = i;
+        else rescue_now.push_back(i);
+    }
+    if (!rescue_now.empty()) job_.rescue(std::move(rescue_now));
+}
 
-    Chunk chunks[kSlots];
-    std::vector<std::pair<float, float>> spans;
-    cudaEvent_t t0;
-    GALE_CUDA_CHECK(cudaEventCreate(&t0));
-    struct EventGuard { cudaEvent_t e; ~EventGuard() { cudaEventDestroy(e); } } guard{t0};
-    GALE_CUDA_CHECK(cudaEventRecord(t0, dev->slots[0].stream));
+// Alike tasks in order while the slot holds their inputs and outputs and the unit
+// shape stays within 1.25x of the first task's; then the chunk's layout in the slot
+// and its units (what the slot's work area holds, at most one per resident group).
+// The GPU idles until the first chunk is packed and copied: that one is an eighth of
+// the others (at 10 kbp, ~1 ms of packing instead of ~5 before the first kernel).
+bool WfaRun::plan(Chunk &c, const Slot &s, std::vector<size_t> &rescue) {
+    c.tasks.clear();
+    Shape sh{};
+    size_t bytes = kSlack, bases = 0, ops_words = 0;
+    uint64_t first_bytes = 0;
+    const bool off16 = E(order_[next_]).off16;
+    sh.off_bytes = off16 ? 2 : 4;
+    while (next_ < order_.size() && c.tasks.size() < kMaxChunkTasks) {
+        const size_t ti = order_[next_];
+        const PairTask &t = tasks_[ti];
+        const Est &e = E(ti);
+        if (e.off16 != off16) break;
+        const size_t need = task_slot_bytes(t, e, trace_);
+        const size_t tb = (size_t)(pack_round(t.h_len) + pack_round(t.v_len));
+        if (bytes + need + 64 > slot_bytes_ || bases + tb >= ((size_t)1 << 31) - 1024) break;
+        if (!c.tasks.empty() && bases + tb > (launched_ == 0 ? kMaxChunkBases / 8 : kMaxChunkBases)) break;
+        Shape x = sh;
+        x.cap = std::max(x.cap, e.khi - e.klo + 1);
+        x.hdr_scores = std::max(x.hdr_scores, e.s_limit + 1);
+        x.code_cap = std::max(x.code_cap, e.cells);
+        // Alike tasks mostly leave the shape as it is: no layout to redo.
+        if (c.tasks.empty() || x.cap != sh.cap || x.hdr_scores != sh.hdr_scores || x.code_cap != sh.code_cap)
+            shape_layout(x, q_, bt_);
+        if (c.tasks.empty()) first_bytes = x.bytes;
+        else if (x.bytes > first_bytes + first_bytes / 4 || x.bytes > work_bytes_) break;
+        sh = x;
+        bytes += need;
+        bases += tb;
+        ops_words += trace_ ? (size_t)e.max_ops : 0;
+        c.tasks.push_back(ti);
+        ++next_;
+    }
+    c.shape = sh;
+    c.threads = pick_group(sh.cap);
+    c.off16 = off16;
+    const size_t nt = c.tasks.size();
+    c.off_code = 0;
+    c.off_mask = align_up(c.off_code + bases / 4 + 16, 256);
+    c.off_task = align_up(c.off_mask + bases / 8 + 16, 256);
+    c.in_bytes = c.off_task + nt * sizeof(Task);
+    c.out_at = align_up(c.in_bytes, 256);
+    c.off_ops = align_up(c.out_at + nt * sizeof(Out), 256);
+    c.out_bytes = c.off_ops + ops_words * 4 - c.out_at;
+    const uint64_t units = sh.bytes ? work_of(s).bytes / sh.bytes : 0;
+    c.units = std::min<uint64_t>({units, groups_of(c.off16, c.threads), units_cap_, (uint64_t)nt});
+    if (c.units == 0) {  // cannot happen (each task fits a work area); keep the tasks anyway
+        rescue.insert(rescue.end(), c.tasks.begin(), c.tasks.end());
+        return false;
+    }
+    return true;
+}
 
-    auto collect = [&](int si) {
-        Chunk &c = chunks[si];
-        Slot &s = dev->slots[si];
-        GALE_PROF_START(sync);
-        GALE_CUDA_CHECK(cudaStreamSynchronize(s.stream));
-        GALE_PROF_STOP(sync);
-        GALE_PROF_START(replay);
-        float a = 0, b = 0;
-        GALE_CUDA_CHECK(cudaEventElapsedTime(&a, t0, s.start));
-        GALE_CUDA_CHECK(cudaEventElapsedTime(&b, t0, s.stop));
-        spans.emplace_back(a, b);
-        const Out *outs = reinterpret_cast<const Out *>(s.host + c.off_out);
-        const uint32_t *ops = reinterpret_cast<const uint32_t *>(s.host + c.off_ops);
-        const Task *tasks = reinterpret_cast<const Task *>(s.host + c.off_task);
-        std::vector<char> bad(c.tasks.size(), 0);
-        parallel_for(c.tasks.size(), job.pack_threads, 32, [&](size_t lo, size_t hi) {
-            std::vector<WfaOp> path;
-            std::vector<uint32_t> cigar;
-            for (size_t j = lo; j < hi; ++j) {
-                const Out &o = outs[j];
-                const size_t ti = c.tasks[j];
-                if (o.status != kOutOk) {  // 2: run again in pass 2; 1: rescue on the CPU; 3: a bug
-                    bad[j] = bt == kBtPiggy && o.status == kOutBroken ? 3 : retry_ok(ti, o.status, c.shape.spill_cap) ? 2 : 1;
-                    continue;
-                }
-                const PairTask &t = job.tasks[ti];
-                WfaResult &r = job.results[ti];
-                r.cigar = VarSpan{};
-                cigar.clear();
-                r.score = q.metric == kMetricEdit ? o.score : -(int64_t)o.score;
-                r.cells = o.cells;
-                r.flags = 0;
-                r.h_end = o.h_end;
-                r.v_end = (int64_t)o.h_end - o.k_end;
-                if (trace) {
-                    const uint32_t *w = ops + tasks[j].ops_at;
-                    int64_t k0 = o.k0;
-                    bool ok = o.n_ops >= 0 && o.n_ops <= tasks[j].max_ops;
-                    if (ok && bt == kBtPiggy) {
-                        ok = bt_decode(q, w, o.n_ops, o.k_end, o.score, path, &k0);
-                    } else if (ok) {
-                        path.resize((size_t)o.n_ops);
-                        for (int32_t x = 0; x < o.n_ops; ++x) {  // the kernel wrote them last first
-                            const uint32_t op = w[o.n_ops - 1 - x];
-                            path[(size_t)x] = WfaOp{op & 15u, op >> 4};
-                        }
-                    }
-                    int64_t he = -1, ve = -1;
-                    ok = ok && wfa_replay(t, p, k0, path.data(), path.size(), &he, &ve, cigar);
-                    if (!ok || he != r.h_end || ve != r.v_end) {  // a bug: fail loudly, never hide it
-                        bad[j] = 3;
-                        continue;
-                    }
-                    r.cigar = job.var->put(cigar.data(), cigar.size());
-                    r.h_begin = std::max<int64_t>(k0, 0);
-                    r.v_begin = std::max<int64_t>(-k0, 0);
-                } else {
-                    const WfaFree f = wfa_free(p, t.v_len, t.h_len);
-                    const bool free_begin = f.pb > 0 || f.tb > 0;
-                    r.h_begin = free_begin ? -1 : 0;
-                    r.v_begin = free_begin ? -1 : 0;
-                }
-            }
-        });
-        std::vector<size_t> rescue;
-        size_t spilled = 0;  // pass 1, piggyback: tasks that outgrew their spill lists
-        for (size_t j = 0; j < c.tasks.size(); ++j) {
-            if (bad[j] == 3)
-                fail(GALE_E_INTERNAL, "GPU backtrace of task %zu does not rebuild into the alignment it scored",
-                     c.tasks[j]);
-            spilled += bad[j] == 2 && bt == kBtPiggy;
-            if (bad[j] == 2) retry.push_back(c.tasks[j]);
-            else if (bad[j]) rescue.push_back(c.tasks[j]);
+// Packs the sequences and writes the task records into the slot's staging.
+void WfaRun::fill(Chunk &c, char *host) {
+    uint32_t *code = reinterpret_cast<uint32_t *>(host + c.off_code);
+    uint32_t *mask = reinterpret_cast<uint32_t *>(host + c.off_mask);
+    Task *tasks = reinterpret_cast<Task *>(host + c.off_task);
+    const size_t nt = c.tasks.size();
+    int64_t at = 0;
+    uint32_t ops_at = 0;
+    for (size_t j = 0; j < nt; ++j) {
+        const PairTask &t = tasks_[c.tasks[j]];
+        const Est &e = E(c.tasks[j]);
+        const WfaFree f = wfa_free(p_, t.v_len, t.h_len);
+        Task &x = tasks[j];
+        x.p0 = (uint32_t)at;
+        at += pack_round(t.v_len);
+        x.t0 = (uint32_t)at;
+        at += pack_round(t.h_len);
+        x.m = (int32_t)t.v_len;
+        x.n = (int32_t)t.h_len;
+        x.pb = (int32_t)f.pb; x.pe = (int32_t)f.pe; x.tb = (int32_t)f.tb; x.te = (int32_t)f.te;
+        x.s_limit = e.s_limit;
+        x.kbase = e.klo;
+        x.ops_at = ops_at;
+        x.max_ops = trace_ ? e.max_ops : 0;
+        ops_at += trace_ ? (uint32_t)e.max_ops : 0;
+        x.has_n = 0;
+        x.pad = 0;
+    }
+    // The padding words read past the last sequence by the 16-base windows.
+    for (int w = 0; w < 4; ++w) code[(size_t)at / 16 + w] = 0;
+    for (int w = 0; w < 4; ++w) mask[(size_t)at / 32 + w] = 0;
+    // Split by tasks, but a 10 kbp chunk holds only ~3,000 of them: a few dozen
+    // per thread already amortize the thread's start.
+    parallel_for(nt, job_.pack_threads, 32, [&](size_t lo, size_t hi) {
+        for (size_t j = lo; j < hi; ++j) {
+            const PairTask &t = tasks_[c.tasks[j]];
+            Task &x = tasks[j];
+            pack_bases(t.v, t.v_len, x.p0, code, mask);
+            pack_bases(t.h, t.h_len, x.t0, code, mask);
+            uint32_t any = 0;
+            for (int64_t w = x.p0 / 32; w < (x.t0 + pack_round(t.h_len)) / 32; ++w) any |= mask[w];
+            x.has_n = any != 0;
         }
-        if (spilled * 8 > c.tasks.size() && spill_scale < ((uint64_t)1 << 20)) spill_scale *= 2;
-        if (!rescue.empty()) job.rescue(std::move(rescue));
-        c.busy = false;
-        GALE_PROF_STOP(replay);
-    };
+    });
+}
 
-    size_t next = 0;
-    int si = 0;
-    // The GPU idles until the first chunk is packed and copied: that one is an eighth of
-    // the others (at 10 kbp, ~1 ms of packing instead of ~5 before the first kernel).
-    size_t launched = 0;
-    for (;;) {  // pass 1, then pass 2 when pass 1 left tasks to retry
-        while (next < order.size() && !job.cancel->load()) {
-            Slot &s = dev->slots[si];
-            Chunk &c = chunks[si];
-            if (c.busy) collect(si);
+// One kernel for the chunk: its metric, backtrace, offset width, range ring and group.
+void WfaRun::launch(Chunk &c, const Slot &s) {
+    const WorkArea &w = work_of(s);
+    KArgs ka;
+    ka.tasks = reinterpret_cast<const Task *>(s.dev + c.off_task);
+    ka.outs = reinterpret_cast<Out *>(s.dev + c.out_at);
+    ka.ops = reinterpret_cast<uint32_t *>(s.dev + c.off_ops);
+    ka.code = reinterpret_cast<const uint32_t *>(s.dev + c.off_code);
+    ka.mask = reinterpret_cast<const uint32_t *>(s.dev + c.off_mask);
+    ka.n_tasks = (int)c.tasks.size();
+    ka.counter = s.counters;
+    ka.pen = q_;
+    ka.n_policy = p_.n_policy;
+    ka.shape = c.shape;
+    ka.base_a = w.ptr;  // one work area a slot: every unit in the first region
+    ka.base_b = w.ptr;
+    ka.units_a = c.units;
+    ka.units = c.units;
+    KernelFn k = pick_kernel(q_.metric, bt_, c.off16, rrs_, c.threads);
+    const bool warps = c.threads == 32;
+    const unsigned blocks = warps ? (unsigned)((c.units + kWarpsPerBlock - 1) / kWarpsPerBlock) : (unsigned)c.units;
+    k<<<blocks, warps ? kWarpsPerBlock * 32 : c.threads, 0, s.stream>>>(ka);
+    GALE_CUDA_CHECK(cudaGetLastError());
+    ++launched_;
+}
 
-            // Plan: alike tasks in order while the slot holds their inputs and outputs
-            // and the unit shape stays within 1.25x of the first task's.
-            GALE_PROF_START(plan);
-            c.tasks.clear();
-            Shape sh{};
-            size_t bytes = kSlack, bases = 0, ops_words = 0;
-            uint64_t first_bytes = 0;
-            const bool off16 = E(order[next]).off16;
-            sh.off_bytes = off16 ? 2 : 4;
-            while (next < order.size() && c.tasks.size() < kMaxChunkTasks) {
-                const size_t ti = order[next];
-                const PairTask &t = job.tasks[ti];
-                const Est &e = E(ti);
-                if (e.off16 != off16) break;
-                const size_t need = task_slot_bytes(t, e, trace);
-                const size_t tb = (size_t)(pack_round(t.h_len) + pack_round(t.v_len));
-                if (bytes + need + 64 > slot_bytes || bases + tb >= ((size_t)1 << 31) - 1024) break;
-                if (!c.tasks.empty() && bases + tb > (launched == 0 ? kMaxChunkBases / 8 : kMaxChunkBases)) break;
-                Shape x = sh;
-                x.cap = std::max(x.cap, e.khi - e.klo + 1);
-                x.hdr_scores = std::max(x.hdr_scores, e.s_limit + 1);
-                x.code_cap = std::max(x.code_cap, e.cells);
-                x.seg_scores = std::max(x.seg_scores, e.s_limit + 2);
-                x.spill_cap = std::max(x.spill_cap, pass == 1 && bt == kBtPiggy ? pass1_spill(ti) : e.spill);
-                // Alike tasks mostly leave the shape as it is: no layout to redo.
-                if (c.tasks.empty() || x.cap != sh.cap || x.hdr_scores != sh.hdr_scores || x.code_cap != sh.code_cap ||
-                    x.seg_scores != sh.seg_scores || x.spill_cap != sh.spill_cap)
-                    shape_layout(x, q, bt);
-                if (c.tasks.empty()) first_bytes = x.bytes;
-                else if (x.bytes > first_bytes + first_bytes / 4 || x.bytes > work_bytes) break;
-                sh = x;
-                bytes += need;
-                bases += tb;
-                ops_words += trace ? (size_t)e.max_ops : 0;
-                c.tasks.push_back(ti);
-                ++next;
-            }
-            GALE_PROF_STOP(plan);
-            c.shape = sh;
-            c.bases = bases;
-            c.ops_words = ops_words;
-            c.threads = pick_group(sh.cap);
-            c.off16 = off16;
-            const size_t nt = c.tasks.size();
-            c.off_code = 0;
-            c.off_mask = align_up(c.off_code + bases / 4 + 16, 256);
-            c.off_task = align_up(c.off_mask + bases / 8 + 16, 256);
-            c.in_bytes = c.off_task + nt * sizeof(Task);
-            c.off_out = align_up(c.in_bytes, 256);
-            c.off_ops = align_up(c.off_out + nt * sizeof(Out), 256);
-            c.total = c.off_ops + ops_words * 4;
-
-            // Fill: pack the sequences and the task records.
-            uint32_t *code = reinterpret_cast<uint32_t *>(s.host + c.off_code);
-            uint32_t *mask = reinterpret_cast<uint32_t *>(s.host + c.off_mask);
-            Task *tasks = reinterpret_cast<Task *>(s.host + c.off_task);
-            GALE_PROF_START(fill);
-            {
-                int64_t at = 0;
-                uint32_t ops_at = 0;
-                for (size_t j = 0; j < nt; ++j) {
-                    const PairTask &t = job.tasks[c.tasks[j]];
-                    const Est &e = E(c.tasks[j]);
-                    const WfaFree f = wfa_free(p, t.v_len, t.h_len);
-                    Task &x = tasks[j];
-                    x.p0 = (uint32_t)at;
-                    at += pack_round(t.v_len);
-                    x.t0 = (uint32_t)at;
-                    at += pack_round(t.h_len);
-                    x.m = (int32_t)t.v_len;
-                    x.n = (int32_t)t.h_len;
-                    x.pb = (int32_t)f.pb; x.pe = (int32_t)f.pe; x.tb = (int32_t)f.tb; x.te = (int32_t)f.te;
-                    x.s_limit = e.s_limit;
-                    x.kbase = e.klo;
-                    x.ops_at = ops_at;
-                    x.max_ops = trace ? e.max_ops : 0;
-                    ops_at += trace ? (uint32_t)e.max_ops : 0;
-                    x.has_n = 0;
-                    x.pad = 0;
-                }
-                // The padding words read past the last sequence by the 16-base windows.
-                for (int w = 0; w < 4; ++w) code[(size_t)at / 16 + w] = 0;
-                for (int w = 0; w < 4; ++w) mask[(size_t)at / 32 + w] = 0;
-                GALE_PROF_STOP(fill);
-                GALE_PROF_START(pack);
-                // Split by tasks, but a 10 kbp chunk holds only ~3,000 of them: a few dozen
-                // per thread already amortize the thread's start.
-                parallel_for(nt, job.pack_threads, 32, [&](size_t lo, size_t hi) {
-                    for (size_t j = lo; j < hi; ++j) {
-                        const PairTask &t = job.tasks[c.tasks[j]];
-                        Task &x = tasks[j];
-                        pack_fast(t.v, t.v_len, x.p0, code, mask);
-                        pack_fast(t.h, t.h_len, x.t0, code, mask);
-                        uint32_t any = 0;
-                        for (int64_t w = x.p0 / 32; w < (x.t0 + pack_round(t.h_len)) / 32; ++w) any |= mask[w];
-                        x.has_n = any != 0;
-                    }
-                });
-                GALE_PROF_STOP(pack);
-            }
-
-            // Units: what the work area holds, at most one per resident group.
-            const Area &ar = area[si];
-            const uint64_t ua = ar.a_bytes / sh.bytes, ub = ar.b_bytes / sh.bytes;
-            const uint64_t groups = groups_of(c.off16, c.threads);
-            c.units = std::min<uint64_t>({ua + ub, groups, units_cap, (uint64_t)nt});
-            if (c.units == 0) {  // cannot happen (each task fits a region); keep the tasks anyway
-                job.rescue(std::vector<size_t>(c.tasks));
+// Results from the chunk's outs and ops: the CIGAR rebuilt from the ops (wfa_replay),
+// in parallel over the chunk's tasks. Tasks stopped by pass 1's budget are kept for
+// pass 2, others the GPU could not finish go to the CPU; a backtrace that does not
+// rebuild into the alignment it scored is a bug and fails the batch.
+void WfaRun::collect(Chunk &c, const char *host, std::vector<size_t> &rescue) {
+    const Out *outs = reinterpret_cast<const Out *>(host + c.out_at);
+    const uint32_t *ops = reinterpret_cast<const uint32_t *>(host + c.off_ops);
+    const Task *tasks = reinterpret_cast<const Task *>(host + c.off_task);
+    std::vector<char> bad(c.tasks.size(), 0);
+    parallel_for(c.tasks.size(), job_.pack_threads, 32, [&](size_t lo, size_t hi) {
+        std::vector<WfaOp> path;
+        std::vector<uint32_t> cigar;
+        for (size_t j = lo; j < hi; ++j) {
+            const Out &o = outs[j];
+            const size_t ti = c.tasks[j];
+            if (o.status != kOutOk) {  // 2: run again in pass 2; 1: rescue on the CPU; 3: a bug
+                bad[j] = retry_ok(ti, o.status) ? 2 : 1;
                 continue;
             }
-
-            int *counter = dev->counters + 16 * si;
-            GALE_CUDA_CHECK(cudaMemcpyAsync(s.dev, s.host, c.in_bytes, cudaMemcpyHostToDevice, s.stream));
-            GALE_CUDA_CHECK(cudaMemsetAsync(counter, 0, 16 * sizeof(int), s.stream));
-            KArgs ka;
-            ka.tasks = reinterpret_cast<const Task *>(s.dev + c.off_task);
-            ka.outs = reinterpret_cast<Out *>(s.dev + c.off_out);
-            ka.ops = reinterpret_cast<uint32_t *>(s.dev + c.off_ops);
-            ka.code = reinterpret_cast<const uint32_t *>(s.dev + c.off_code);
-            ka.mask = reinterpret_cast<const uint32_t *>(s.dev + c.off_mask);
-            ka.n_tasks = (int)nt;
-            ka.counter = counter;
-            ka.pen = q;
-            ka.n_policy = p.n_policy;
-            ka.shape = sh;
-            ka.base_a = ar.a;
-            ka.base_b = ar.b;
-            ka.units_a = std::min<uint64_t>(ua, c.units);
-            ka.units = c.units;
-            KernelFn k = pick_kernel(q.metric, bt, c.off16, rrs, c.threads);
-            const bool warps = c.threads == 32;
-            const unsigned blocks = warps ? (unsigned)((c.units + kWarpsPerBlock - 1) / kWarpsPerBlock) : (unsigned)c.units;
-            GALE_CUDA_CHECK(cudaEventRecord(s.start, s.stream));
-            k<<<blocks, warps ? kWarpsPerBlock * 32 : c.threads, 0, s.stream>>>(ka);
-            GALE_CUDA_CHECK(cudaGetLastError());
-            GALE_CUDA_CHECK(cudaEventRecord(s.stop, s.stream));
-            GALE_CUDA_CHECK(cudaMemcpyAsync(s.host + c.off_out, s.dev + c.off_out, c.total - c.off_out,
-                                            cudaMemcpyDeviceToHost, s.stream));
-            c.busy = true;
-            ++launched;
-#ifdef GALE_WFA_PROFILE
-            ++prof.chunks;
-#endif
-            si = (si + 1) % kSlots;
+            const PairTask &t = tasks_[ti];
+            WfaResult &r = results_[ti];
+            r.cigar = VarSpan{};
+            cigar.clear();
+            r.score = q_.metric == kMetricEdit ? o.score : -(int64_t)o.score;
+            r.cells = o.cells;
+            r.flags = 0;
+            r.h_end = o.h_end;
+            r.v_end = (int64_t)o.h_end - o.k_end;
+            if (trace_) {
+                const uint32_t *w = ops + tasks[j].ops_at;
+                int64_t k0 = o.k0;
+                bool ok = o.n_ops >= 0 && o.n_ops <= tasks[j].max_ops;
+                if (ok) {
+                    path.resize((size_t)o.n_ops);
+                    for (int32_t x = 0; x < o.n_ops; ++x) {  // the kernel wrote them last first
+                        const uint32_t op = w[o.n_ops - 1 - x];
+                        path[(size_t)x] = WfaOp{op & 15u, op >> 4};
+                    }
+                }
+                int64_t he = -1, ve = -1;
+                ok = ok && wfa_replay(t, p_, k0, path.data(), path.size(), &he, &ve, cigar);
+                if (!ok || he != r.h_end || ve != r.v_end) {  // a bug: fail loudly, never hide it
+                    bad[j] = 3;
+                    continue;
+                }
+                r.cigar = job_.var->put(cigar.data(), cigar.size());
+                r.h_begin = std::max<int64_t>(k0, 0);
+                r.v_begin = std::max<int64_t>(-k0, 0);
+            } else {
+                const WfaFree f = wfa_free(p_, t.v_len, t.h_len);
+                const bool free_begin = f.pb > 0 || f.tb > 0;
+                r.h_begin = free_begin ? -1 : 0;
+                r.v_begin = free_begin ? -1 : 0;
+            }
         }
-        for (int k = 0; k < kSlots; ++k) {
-            int i = (si + k) % kSlots;
-            if (chunks[i].busy) collect(i);
-        }
-        if (pass == 2 || retry.empty() || job.cancel->load()) break;
-        // Pass 2: the tasks that outgrew pass 1's codes, with their full budgets.
-        pass = 2;
-        order.swap(retry);
-        retry.clear();
-        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return E(a).bytes > E(b).bytes; });
-        next = 0;
+    });
+    for (size_t j = 0; j < c.tasks.size(); ++j) {
+        if (bad[j] == 3)
+            fail(GALE_E_INTERNAL, "GPU backtrace of task %zu does not rebuild into the alignment it scored", c.tasks[j]);
+        if (bad[j] == 2) retry_.push_back(c.tasks[j]);
+        else if (bad[j]) rescue.push_back(c.tasks[j]);
     }
-    job.kernel_ns = kernel_span_ns(spans);
-#ifdef GALE_WFA_PROFILE
-    fprintf(stderr,
-            "wfa_run profile (ms): all %.2f kernels %.2f | est %.2f order %.2f plan %.2f fill %.2f pack %.2f sync %.2f "
-            "replay %.2f | %zu tasks, %d chunks, backtrace %d\n",
-            ms_since(prof_t_all), job.kernel_ns / 1e6, prof.est, prof.order, prof.plan, prof.fill, prof.pack, prof.sync, prof.replay,
-            job.n, prof.chunks, bt);
-#endif
 }
+
+void wfa_run(Device *dev, GpuJob &job) {
+    GALE_CUDA_CHECK(cudaSetDevice(dev->index));
+    WfaRun(dev, job).run();
+}
+
+}  // namespace
+
+const GpuKind kWfaGpu = {"wfa", wfa_run, wfa_work_bytes};
 
 }  // namespace cuda
 }  // namespace gale

@@ -23,7 +23,9 @@
 
 #include "common/device.cuh"
 #include "common/dpx.cuh"
+#include "common/group.cuh"
 #include "common/pack.cuh"
+#include "common/pipeline.cuh"
 #include "cuda_backend.h"
 #include "parallel.h"
 
@@ -48,46 +50,6 @@ struct Ext {
 struct ExtOut {
     int32_t score, rows, cols, status;
     uint64_t cells;
-};
-
-// ---- group primitives: a warp (T == 32) or a whole block ------------------------
-
-template <int T>
-struct Group {
-    int32_t *red;  // shared: 2 parities x 3 values x (T/32) warps
-    int parity = 0;
-    __device__ int tid() const { return T == 32 ? (int)(threadIdx.x & 31) : (int)threadIdx.x; }
-    __device__ void sync() const {
-        if (T == 32) __syncwarp();
-        else __syncthreads();
-    }
-    // Three reductions at once: max a, min b, max c. Also a full barrier.
-    __device__ void reduce(int32_t &a, int32_t &b, int32_t &c) {
-        a = __reduce_max_sync(0xffffffffu, a);
-        b = __reduce_min_sync(0xffffffffu, b);
-        c = __reduce_max_sync(0xffffffffu, c);
-        if (T == 32) {
-            __syncwarp();
-            return;
-        }
-        constexpr int W = T / 32;
-        int32_t *r = red + parity * 3 * W;
-        parity ^= 1;
-        const int w = threadIdx.x >> 5;
-        if ((threadIdx.x & 31) == 0) { r[w] = a; r[W + w] = b; r[2 * W + w] = c; }
-        __syncthreads();
-        a = r[0]; b = r[W]; c = r[2 * W];
-#pragma unroll
-        for (int i = 1; i < W; ++i) { a = max(a, r[i]); b = min(b, r[W + i]); c = max(c, r[2 * W + i]); }
-    }
-    // Broadcast a value from thread 0.
-    __device__ int32_t bcast(int32_t v) {
-        if (T == 32) return __shfl_sync(0xffffffffu, v, 0);
-        __syncthreads();
-        if (threadIdx.x == 0) red[6 * (T / 32)] = v;
-        __syncthreads();
-        return red[6 * (T / 32)];
-    }
 };
 
 // How an extension reads its bases: DP col c is v[v0 + step*(c-1)], row r is
@@ -148,7 +110,7 @@ __device__ __forceinline__ uint8_t h_n_code(const XdropParams &p) { return p.n_p
 
 // One extension, step for step as xdrop_extend_cpu. buf holds 3 * cap cells.
 template <int T, class Seq>
-__device__ void extend(Group<T> &g, const int32_t h_n, const int32_t v_n, Seq seq, const XdropParams &p,
+__device__ void extend(Group<T, 3> &g, const int32_t h_n, const int32_t v_n, Seq seq, const XdropParams &p,
                        int32_t *buf, int32_t cap, ExtOut *out) {
     const int tid = g.tid();
     const int32_t cols = v_n + 1, rows = h_n + 1;
@@ -252,9 +214,8 @@ xdrop_narrow(const Ext *__restrict__ exts, int n, ExtOut *outs, const uint32_t *
     __shared__ int32_t bufs[kNarrowWarps][3 * kNarrowCap];
     __shared__ uint8_t windows[kNarrowWarps][2][kWindow];
     static_assert(kWindow >= kNarrowCap + 2, "the base windows must cover a narrow band");
-    __shared__ int32_t red[kNarrowWarps][8];
     const int w = threadIdx.x >> 5;
-    Group<32> g{red[w]};
+    Group<32, 3> g;
     for (;;) {
         int i = 0;
         if (g.tid() == 0) i = atomicAdd(&counters[0], 1);
@@ -283,8 +244,8 @@ xdrop_block(const Ext *__restrict__ exts, ExtOut *outs, const uint32_t *__restri
             const uint32_t *__restrict__ mask, XdropParams p, int *counters, int at, const int *list_in,
             int *list_out, int32_t *scratch, int32_t scratch_cap) {
     extern __shared__ int32_t dyn[];
-    __shared__ int32_t red[6 * (T / 32) + 1];
-    Group<T> g{red};
+    __shared__ int32_t red[Group<T, 3>::kRedInts];
+    Group<T, 3> g{red};
     const int32_t cap = SMEM ? CAP : scratch_cap;
     int32_t *buf = SMEM ? dyn : scratch + (size_t)blockIdx.x * 3 * cap;
     uint8_t *codes = reinterpret_cast<uint8_t *>(dyn + (SMEM ? 3 * CAP : 0));
@@ -330,18 +291,16 @@ constexpr int kTierCount = 3;
 // ---- host side ----------------------------------------------------------------------
 
 struct ChunkSide {
-    size_t task;
-    int side;  // 0 left, 1 right
+    size_t task;  // index into the chunk's tasks
+    int side;     // 0 left, 1 right
 };
 
-// A chunk of tasks laid out in one slot.
-struct Chunk {
-    size_t first = 0, count = 0;           // tasks [first, first + count) minus rescued ones
-    std::vector<size_t> tasks;             // tasks computed on the GPU
-    std::vector<ChunkSide> sides;          // one per Ext
+// A chunk of tasks laid out in one slot: [code | mask | exts] go to the device,
+// [outs] come back, [lists] (the tiers' overflow lists) stay there.
+struct Chunk : ChunkIO {
+    std::vector<ChunkSide> sides;  // one per Ext
     size_t n_ext = 0;
-    size_t off_code = 0, off_mask = 0, off_ext = 0, off_out = 0, off_list = 0, in_bytes = 0, total = 0;
-    bool busy = false;
+    size_t off_code = 0, off_mask = 0, off_ext = 0, off_list = 0;
 };
 
 size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
@@ -365,125 +324,156 @@ int n_sides(const XdropTask &t, const XdropParams &p) { return side_on_gpu(t, p,
 
 constexpr size_t kMaxChunkTasks = 32768;
 constexpr size_t kSlack = 4096;
+constexpr int32_t kScratchCapMax = 1 << 20;  // cells per anti-diagonal of the scratch tier, at most
 
-// Picks the tasks of the next chunk starting at `next`; tasks no slot can hold, or
-// too long for the kernels' 32-bit indices, go to `rescue`.
-void plan_chunk(const XdropJob &job, size_t &next, size_t slot_bytes, Chunk &c, std::vector<size_t> &rescue) {
-    c.tasks.clear();
-    c.sides.clear();
-    size_t bytes = kSlack, bases = 0;
-    while (next < job.n && c.tasks.size() < kMaxChunkTasks) {
-        const XdropTask &t = job.tasks[next];
-        const int ns = n_sides(t, job.params);
-        const size_t need = task_bytes(t, ns);
-        if (t.h_len + t.v_len >= ((int64_t)1 << 31) - 64 || need + kSlack > slot_bytes) {
-            rescue.push_back(next++);
-            continue;
-        }
-        if (bytes + need > slot_bytes) break;
-        if (bases + (size_t)(pack_round(t.h_len) + pack_round(t.v_len)) >= ((size_t)1 << 31) - 64) break;  // 32-bit positions
-        bytes += need;
-        bases += (size_t)(pack_round(t.h_len) + pack_round(t.v_len));
-        c.tasks.push_back(next++);
-        for (int s = 0; s < 2; ++s)
-            if (side_on_gpu(t, job.params, s)) c.sides.push_back({c.tasks.size() - 1, s});
-    }
-    c.n_ext = c.sides.size();
-    c.off_code = 0;
-    c.off_mask = align_up(c.off_code + bases / 4, 256);
-    c.off_ext = align_up(c.off_mask + bases / 8, 256);
-    c.in_bytes = c.off_ext + c.n_ext * sizeof(Ext);
-    c.off_out = align_up(c.in_bytes, 256);
-    c.off_list = align_up(c.off_out + c.n_ext * sizeof(ExtOut), 256);
-    c.total = c.off_list + kTierCount * c.n_ext * sizeof(int);
-}
-
-// Packs the chunk's sequences and extension records into the slot's pinned
-// buffer. Packing a gigabase takes about a second on one core, longer than the
-// narrow kernels compute it, so it is split over the context's threads.
-void fill_chunk(const XdropJob &job, Chunk &c, char *host) {
-    uint32_t *code = reinterpret_cast<uint32_t *>(host + c.off_code);
-    uint32_t *mask = reinterpret_cast<uint32_t *>(host + c.off_mask);
-    Ext *exts = reinterpret_cast<Ext *>(host + c.off_ext);
-    const size_t nt = c.tasks.size();
-    std::vector<int64_t> h_at(nt), v_at(nt);
-    int64_t at = 0;
-    for (size_t k = 0; k < nt; ++k) {
-        const XdropTask &t = job.tasks[c.tasks[k]];
-        h_at[k] = at;
-        at += pack_round(t.h_len);
-        v_at[k] = at;
-        at += pack_round(t.v_len);
-    }
-    auto pack_range = [&](size_t lo, size_t hi) {
-        for (size_t k = lo; k < hi; ++k) {
-            const XdropTask &t = job.tasks[c.tasks[k]];
-            pack_bases(t.h, t.h_len, h_at[k], code, mask);
-            pack_bases(t.v, t.v_len, v_at[k], code, mask);
-        }
-    };
-    const size_t workers = std::min<size_t>(std::max(job.pack_threads, 1), (size_t)(at >> 22) + 1);  // ~4 Mbases each
-    parallel_for(nt, (int)workers, 1, pack_range);
-    for (size_t e = 0; e < c.n_ext; ++e) {
-        const XdropTask &t = job.tasks[c.tasks[c.sides[e].task]];
-        XdropSpan sp = xdrop_span(t, c.sides[e].side == 0);
-        Ext x;
-        x.h0 = h_at[c.sides[e].task] + sp.h0;
-        x.v0 = v_at[c.sides[e].task] + sp.v0;
-        x.h_n = (int32_t)sp.h_n;
-        x.v_n = (int32_t)sp.v_n;
-        x.step = sp.step;
-        x.pad = 0;
-        exts[e] = x;
-    }
-}
-
-}  // namespace
-
-void xdrop_run(Device *dev, XdropJob &job) {
-    GALE_CUDA_CHECK(cudaSetDevice(dev->index));
-    static_assert(sizeof(Ext) == 32 && sizeof(ExtOut) == 24, "record layout");
-
-    // Persistent grids sized to what is resident.
+// Persistent grids sized to what is resident (blocks of each kernel).
+struct Grids {
+    int narrow = 1;
+    int tier[kTierCount] = {};
+};
+Grids resident_grids(const Device *dev) {
+    Grids g;
     const int sms = dev->prop.multiProcessorCount;
     int per_sm = 0;
     GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, xdrop_narrow, kNarrowWarps * 32, 0));
-    const int grid_narrow = std::max(1, per_sm * sms);
-    int grid[kTierCount];
+    g.narrow = std::max(1, per_sm * sms);
     for (int t = 0; t < kTierCount; ++t) {
         if (kTiers[t].smem > 48 * 1024)
             GALE_CUDA_CHECK(cudaFuncSetAttribute(kTiers[t].kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                  kTiers[t].smem));
         GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kTiers[t].kernel, kTiers[t].threads,
                                                                       kTiers[t].smem));
-        grid[t] = std::max(1, per_sm * sms);
+        g.tier[t] = std::max(1, per_sm * sms);
     }
-    // The scratch tier: each block owns 3 * cap cells; each slot gets half the scratch.
-    const size_t scratch_cells = dev->scratch_bytes / sizeof(int32_t) / kSlots;
-    int &grid_scratch = grid[kTierCount - 1];
-    int32_t cap = (int32_t)std::min<size_t>(scratch_cells / (3 * (size_t)grid_scratch), 1u << 20);
-    if (cap < 4 * kNarrowCap) {  // too little scratch for that many blocks: fewer, larger ones
-        grid_scratch = std::max<int>(1, (int)(scratch_cells / (3 * 4 * kNarrowCap)));
-        cap = (int32_t)std::min<size_t>(scratch_cells / (3 * (size_t)grid_scratch), 1u << 20);
+    return g;
+}
+
+// Phase 1 of the pool's query (GpuKind::work_bytes): the scratch tier's anti-diagonals,
+// 3 x kScratchCapMax cells for each of its resident blocks. It is what an extension
+// needs whose band outgrew the shared-memory tiers; with less, the blocks get smaller
+// buffers, or fewer blocks run (xdrop_run), and wider bands go to the CPU.
+size_t scratch_want(const Grids &g) { return (size_t)g.tier[kTierCount - 1] * 3 * (size_t)kScratchCapMax * sizeof(int32_t); }
+size_t xdrop_work_bytes(Device *dev, const void *) {
+    GALE_CUDA_CHECK(cudaSetDevice(dev->index));
+    return scratch_want(resident_grids(dev));
+}
+
+// One run's chunks (ChunkPipeline's flow): tasks in batch order, each chunk as many
+// as a slot holds.
+struct XdropFlow {
+    GpuJob &job;
+    const PairTask *tasks;
+    const XdropParams &params;
+    XdropResult *results;
+    Grids grid;
+    int32_t cap;                  // scratch tier: cells per anti-diagonal of a block
+    const WorkArea *scratch;      // per slot
+    size_t next = 0;
+
+    bool more() const { return next < job.n; }
+
+    // Picks the tasks of the next chunk; tasks no slot can hold, or too long for the
+    // kernels' 32-bit indices, go to rescue.
+    bool plan(Chunk &c, const Slot &s, std::vector<size_t> &rescue) {
+        c.tasks.clear();
+        c.sides.clear();
+        size_t bytes = kSlack, bases = 0;
+        while (next < job.n && c.tasks.size() < kMaxChunkTasks) {
+            const XdropTask &t = tasks[next];
+            const int ns = n_sides(t, params);
+            const size_t need = task_bytes(t, ns);
+            if (t.h_len + t.v_len >= ((int64_t)1 << 31) - 64 || need + kSlack > s.bytes) {
+                rescue.push_back(next++);
+                continue;
+            }
+            if (bytes + need > s.bytes) break;
+            if (bases + (size_t)(pack_round(t.h_len) + pack_round(t.v_len)) >= ((size_t)1 << 31) - 64) break;  // 32-bit positions
+            bytes += need;
+            bases += (size_t)(pack_round(t.h_len) + pack_round(t.v_len));
+            c.tasks.push_back(next++);
+            for (int sd = 0; sd < 2; ++sd)
+                if (side_on_gpu(t, params, sd)) c.sides.push_back({c.tasks.size() - 1, sd});
+        }
+        c.n_ext = c.sides.size();
+        c.off_code = 0;
+        c.off_mask = align_up(c.off_code + bases / 4, 256);
+        c.off_ext = align_up(c.off_mask + bases / 8, 256);
+        c.in_bytes = c.off_ext + c.n_ext * sizeof(Ext);
+        c.out_at = align_up(c.in_bytes, 256);
+        c.out_bytes = c.n_ext * sizeof(ExtOut);
+        c.off_list = align_up(c.out_at + c.out_bytes, 256);
+        return !c.tasks.empty();
     }
 
-    Chunk chunks[kSlots];
-    std::vector<std::pair<float, float>> spans;  // kernel start/stop (ms since t0) per chunk
-    cudaEvent_t t0;
-    GALE_CUDA_CHECK(cudaEventCreate(&t0));
-    struct EventGuard { cudaEvent_t e; ~EventGuard() { cudaEventDestroy(e); } } guard{t0};
-    GALE_CUDA_CHECK(cudaEventRecord(t0, dev->slots[0].stream));
+    // Packs the chunk's sequences and extension records into the slot's pinned
+    // buffer. Packing a gigabase takes about a second on one core, longer than the
+    // narrow kernels compute it, so it is split over the context's threads.
+    void fill(Chunk &c, char *host) {
+        uint32_t *code = reinterpret_cast<uint32_t *>(host + c.off_code);
+        uint32_t *mask = reinterpret_cast<uint32_t *>(host + c.off_mask);
+        Ext *exts = reinterpret_cast<Ext *>(host + c.off_ext);
+        const size_t nt = c.tasks.size();
+        std::vector<int64_t> h_at(nt), v_at(nt);
+        int64_t at = 0;
+        for (size_t k = 0; k < nt; ++k) {
+            const XdropTask &t = tasks[c.tasks[k]];
+            h_at[k] = at;
+            at += pack_round(t.h_len);
+            v_at[k] = at;
+            at += pack_round(t.v_len);
+        }
+        auto pack_range = [&](size_t lo, size_t hi) {
+            for (size_t k = lo; k < hi; ++k) {
+                const XdropTask &t = tasks[c.tasks[k]];
+                pack_bases(t.h, t.h_len, h_at[k], code, mask);
+                pack_bases(t.v, t.v_len, v_at[k], code, mask);
+            }
+        };
+        const size_t workers = std::min<size_t>(std::max(job.pack_threads, 1), (size_t)(at >> 22) + 1);  // ~4 Mbases each
+        parallel_for(nt, (int)workers, 1, pack_range);
+        for (size_t e = 0; e < c.n_ext; ++e) {
+            const XdropTask &t = tasks[c.tasks[c.sides[e].task]];
+            XdropSpan sp = xdrop_span(t, c.sides[e].side == 0);
+            Ext x;
+            x.h0 = h_at[c.sides[e].task] + sp.h0;
+            x.v0 = v_at[c.sides[e].task] + sp.v0;
+            x.h_n = (int32_t)sp.h_n;
+            x.v_n = (int32_t)sp.v_n;
+            x.step = sp.step;
+            x.pad = 0;
+            exts[e] = x;
+        }
+    }
 
-    // Collects a finished chunk: results for tasks whose sides all finished, rescue for the rest.
-    auto collect = [&](int si) {
-        Chunk &c = chunks[si];
-        Slot &s = dev->slots[si];
-        GALE_CUDA_CHECK(cudaStreamSynchronize(s.stream));
-        float a = 0, b = 0;
-        GALE_CUDA_CHECK(cudaEventElapsedTime(&a, t0, s.start));
-        GALE_CUDA_CHECK(cudaEventElapsedTime(&b, t0, s.stop));
-        spans.emplace_back(a, b);
-        const ExtOut *outs = reinterpret_cast<const ExtOut *>(s.host + c.off_out);
+    // The narrow kernel, then the tiers: tier t takes list t (count at counters[1 + 2t])
+    // and fills list t + 1.
+    void launch(Chunk &c, const Slot &s) {
+        const int n = (int)c.n_ext;
+        if (n == 0) return;
+        const uint32_t *code = reinterpret_cast<const uint32_t *>(s.dev + c.off_code);
+        const uint32_t *mask = reinterpret_cast<const uint32_t *>(s.dev + c.off_mask);
+        const Ext *exts = reinterpret_cast<const Ext *>(s.dev + c.off_ext);
+        ExtOut *outs = reinterpret_cast<ExtOut *>(s.dev + c.out_at);
+        int *list = reinterpret_cast<int *>(s.dev + c.off_list);
+        int *counters = s.counters;
+        const int blocks = std::min(grid.narrow, (n + kNarrowWarps - 1) / kNarrowWarps);
+        xdrop_narrow<<<blocks, kNarrowWarps * 32, 0, s.stream>>>(exts, n, outs, code, mask, params, counters, list);
+        GALE_CUDA_CHECK(cudaGetLastError());
+        int32_t *scratch = reinterpret_cast<int32_t *>(scratch_of(s));
+        for (int t = 0; t < kTierCount; ++t) {
+            int at = 1 + 2 * t;
+            const int *list_in = list + (size_t)t * c.n_ext;
+            int *list_out = t + 1 < kTierCount ? list + (size_t)(t + 1) * c.n_ext : nullptr;
+            XdropParams p = params;
+            void *args[] = {&exts, &outs, &code, &mask, &p, &counters, &at, &list_in, &list_out, &scratch, &cap};
+            GALE_CUDA_CHECK(cudaLaunchKernel(kTiers[t].kernel, grid.tier[t], kTiers[t].threads, args, kTiers[t].smem,
+                                             s.stream));
+        }
+    }
+
+    // Results for tasks whose sides all finished, rescue for the rest.
+    void collect(Chunk &c, const char *host, std::vector<size_t> &rescue) {
+        const ExtOut *outs = reinterpret_cast<const ExtOut *>(host + c.out_at);
         std::vector<XdropSide> side(2 * c.tasks.size());
         std::vector<char> bad(c.tasks.size(), 0);
         for (size_t e = 0; e < c.n_ext; ++e) {
@@ -493,65 +483,47 @@ void xdrop_run(Device *dev, XdropJob &job) {
             XdropSide &x = side[2 * k + c.sides[e].side];
             x.score = o.score; x.rows = o.rows; x.cols = o.cols; x.cells = o.cells;
         }
-        std::vector<size_t> rescue;
         for (size_t k = 0; k < c.tasks.size(); ++k) {
             const size_t ti = c.tasks[k];
             if (bad[k]) { rescue.push_back(ti); continue; }
-            xdrop_finish(job.tasks[ti], side[2 * k], side[2 * k + 1], job.results[ti]);
-            job.results[ti].flags = 0;
+            xdrop_finish(tasks[ti], side[2 * k], side[2 * k + 1], results[ti]);
+            results[ti].flags = 0;
         }
-        if (!rescue.empty()) job.rescue(std::move(rescue));
-        c.busy = false;
-    };
+    }
 
-    size_t next = 0;
-    int si = 0;
-    while (next < job.n && !job.cancel->load()) {
-        Slot &s = dev->slots[si];
-        Chunk &c = chunks[si];
-        if (c.busy) collect(si);
-        std::vector<size_t> rescue;
-        plan_chunk(job, next, s.bytes, c, rescue);
-        if (!rescue.empty()) job.rescue(std::move(rescue));
-        if (c.tasks.empty()) continue;
-        fill_chunk(job, c, s.host);
-        int *counters = dev->counters + 16 * si;
-        GALE_CUDA_CHECK(cudaMemcpyAsync(s.dev, s.host, c.in_bytes, cudaMemcpyHostToDevice, s.stream));
-        GALE_CUDA_CHECK(cudaMemsetAsync(counters, 0, 16 * sizeof(int), s.stream));
-        const uint32_t *code = reinterpret_cast<const uint32_t *>(s.dev + c.off_code);
-        const uint32_t *mask = reinterpret_cast<const uint32_t *>(s.dev + c.off_mask);
-        const Ext *exts = reinterpret_cast<const Ext *>(s.dev + c.off_ext);
-        ExtOut *outs = reinterpret_cast<ExtOut *>(s.dev + c.off_out);
-        int *list = reinterpret_cast<int *>(s.dev + c.off_list);
-        const int n = (int)c.n_ext;
-        GALE_CUDA_CHECK(cudaEventRecord(s.start, s.stream));
-        if (n > 0) {
-            int blocks = std::min(grid_narrow, (n + kNarrowWarps - 1) / kNarrowWarps);
-            xdrop_narrow<<<blocks, kNarrowWarps * 32, 0, s.stream>>>(exts, n, outs, code, mask, job.params, counters, list);
-            GALE_CUDA_CHECK(cudaGetLastError());
-            // Tier t takes list t (count at counters[1 + 2t]) and fills list t + 1.
-            int32_t *scratch = dev->scratch + (size_t)si * scratch_cells;
-            for (int t = 0; t < kTierCount; ++t) {
-                int at = 1 + 2 * t;
-                const int *list_in = list + (size_t)t * c.n_ext;
-                int *list_out = t + 1 < kTierCount ? list + (size_t)(t + 1) * c.n_ext : nullptr;
-                XdropParams params = job.params;
-                void *args[] = {&exts, &outs, &code, &mask, &params, &counters, &at, &list_in, &list_out, &scratch, &cap};
-                GALE_CUDA_CHECK(cudaLaunchKernel(kTiers[t].kernel, grid[t], kTiers[t].threads, args,
-                                                 kTiers[t].smem, s.stream));
-            }
-        }
-        GALE_CUDA_CHECK(cudaEventRecord(s.stop, s.stream));
-        GALE_CUDA_CHECK(cudaMemcpyAsync(s.host + c.off_out, outs, c.n_ext * sizeof(ExtOut), cudaMemcpyDeviceToHost, s.stream));
-        c.busy = true;
-        si = (si + 1) % kSlots;
+    char *scratch_of(const Slot &s) const { return scratch[&s - slots].ptr; }
+    const Slot *slots;  // the device's, to find a slot's scratch
+};
+
+void xdrop_run(Device *dev, GpuJob &job) {
+    GALE_CUDA_CHECK(cudaSetDevice(dev->index));
+    static_assert(sizeof(Ext) == 32 && sizeof(ExtOut) == 24, "record layout");
+    Grids grid = resident_grids(dev);
+    // Phase 2 of the pool's query: the scratch each slot gives the scratch tier. Each
+    // block owns 3 * cap cells of it; with too little for that many blocks, fewer and
+    // larger ones.
+    WorkArea scratch[kSlots];
+    for (int i = 0; i < kSlots; ++i) scratch[i] = slot_work(dev, i, scratch_want(grid));
+    const size_t scratch_cells = scratch[0].bytes / sizeof(int32_t);
+    int &grid_scratch = grid.tier[kTierCount - 1];
+    int32_t cap = (int32_t)std::min<size_t>(scratch_cells / (3 * (size_t)grid_scratch), kScratchCapMax);
+    if (cap < 4 * kNarrowCap) {
+        grid_scratch = std::max<int>(1, (int)(scratch_cells / (3 * 4 * kNarrowCap)));
+        cap = (int32_t)std::min<size_t>(scratch_cells / (3 * (size_t)grid_scratch), kScratchCapMax);
     }
-    for (int k = 0; k < kSlots; ++k) {
-        int i = (si + k) % kSlots;
-        if (chunks[i].busy) collect(i);
-    }
-    job.kernel_ns = kernel_span_ns(spans);
+    XdropFlow flow{job, job.tasks, *static_cast<const XdropParams *>(job.params),
+                   static_cast<XdropResult *>(job.results), grid, cap, scratch, 0, dev->slots};
+    ChunkPipeline<Chunk> pipe(dev, job);
+    pipe.run(flow);
+    job.kernel_ns = pipe.kernel_ns();
 }
+
+}  // namespace
+
+const GpuKind kXdropGpu = {"xdrop", xdrop_run, xdrop_work_bytes};
+
+// The DPX-using kernel whose machine code dpx_in_use() (cuda/device.cu) inspects.
+const void *xdrop_dpx_kernel() noexcept { return (const void *)xdrop_narrow; }
 
 }  // namespace cuda
 }  // namespace gale

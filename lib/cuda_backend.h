@@ -4,6 +4,7 @@
 #define GALE_CUDA_BACKEND_H
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -22,41 +23,11 @@ int device_count() noexcept;
 // pinned staging buffers. Errors are reported by throwing gale::Error.
 class Device;
 
+// The same index may be opened more than once (two entries of one context on one
+// GPU): each Device has its own pool, streams and staging. budget_bytes 0: half the
+// device's free memory, at most 8 GiB.
 Device *device_open(int index, uint64_t budget_bytes);  // throws gale::Error
 void device_close(Device *dev) noexcept;
-
-// Everything the X-drop GPU run needs from a batch.
-struct XdropJob {
-    const XdropTask *tasks;        // sequences encoded as in lib/sequence.h
-    size_t n;
-    XdropParams params;
-    XdropResult *results;          // n results, written for every task not rescued
-    const std::atomic<bool> *cancel;
-    // Called (from the GPU thread) with tasks the GPU cannot take; the callee
-    // computes them on the CPU. Called as soon as they are known so that the
-    // CPU works while the GPU goes on.
-    std::function<void(std::vector<size_t> &&)> rescue;
-    int pack_threads = 1;          // host threads that may pack chunks
-    uint64_t kernel_ns = 0;        // out: time in kernels
-};
-
-// Runs a batch on the device, streaming it through the pool. Throws gale::Error.
-void xdrop_run(Device *dev, XdropJob &job);
-
-// Everything the wavefront GPU run needs from a batch (GALE_WFA, GALE_EDIT).
-struct WfaJob {
-    const PairTask *tasks;         // sequences encoded as in lib/sequence.h
-    size_t n;
-    WfaParams params;
-    WfaResult *results;            // n results, written for every task not rescued
-    ResultArena *var;              // where the CIGARs go
-    const std::atomic<bool> *cancel;
-    std::function<void(std::vector<size_t> &&)> rescue;  // as XdropJob::rescue
-    int pack_threads = 1;
-    uint64_t kernel_ns = 0;        // out: time in kernels
-};
-
-void wfa_run(Device *dev, WfaJob &job);
 
 // ---- the interface the core's CUDA backend (lib/backend_cuda.cpp) calls ----------
 // One batch (or, on a context of several devices, one contiguous part of it) for
@@ -76,10 +47,20 @@ struct GpuJob {
 };
 
 // A kind's GPU side. run() selects dev's device on the calling thread itself
-// (each device of a context has its own thread). Throws gale::Error.
+// (each device of a context has its own thread), streams the job through dev's
+// pool in chunks and returns when every task has a result or went to job.rescue.
+// Throws gale::Error.
+// work_bytes is the first phase of the pool's two-phase query (as CUB's temp
+// storage): the device memory per chunk slot that run() will ask of dev's pool
+// beyond the chunks' own staging, for these parameters (SIZE_MAX: as much as the
+// pool has; the kind then fits as many alignments in flight as it holds). run()
+// makes the second phase itself (common/device.cuh, slot_work); the core need not
+// call work_bytes, but may, to report or to size a device's budget. Throws
+// gale::Error.
 struct GpuKind {
     const char *name;
     void (*run)(Device *dev, GpuJob &job);
+    size_t (*work_bytes)(Device *dev, const void *params);
 };
 
 extern const GpuKind kXdropGpu;   // cuda/xdrop.cu

@@ -24,26 +24,48 @@ namespace gale {
 namespace cuda {
 
 constexpr int kSlots = 2;  // double buffering: one chunk computes while the next is packed and copied
+constexpr int kSlotCounters = 16;  // ints of device memory per slot, cleared before each chunk
 
+// One chunk's place in the pool: staging for its inputs and outputs (dev, with a
+// pinned mirror of the same size), counters for its kernels, its stream and the
+// events around its kernels, and the slot's half of the pool's work memory.
 struct Slot {
     char *dev = nullptr;   // device part of the pool
     char *host = nullptr;  // pinned staging, same size
     size_t bytes = 0;
+    int *counters = nullptr;  // kSlotCounters ints: work queues and overflow list lengths
+    char *work = nullptr;     // what the kinds' kernels keep per task or per group (WorkArea)
+    size_t work_bytes = 0;
     cudaStream_t stream = nullptr;
     cudaEvent_t start = nullptr, stop = nullptr;
 };
 
 class Device {
 public:
-    int index = 0;
+    int index = 0;                 // the CUDA device; a context may open one twice
     cudaDeviceProp prop{};
-    char *pool = nullptr;          // the one allocation of the context
-    size_t pool_bytes = 0;
+    char *pool = nullptr;          // the one allocation of this entry of the context
     Slot slots[kSlots];
-    int32_t *scratch = nullptr;    // anti-diagonal buffers of the wide kernel
-    size_t scratch_bytes = 0;
-    int *counters = nullptr;       // 16 ints per slot: work queues and overflow list length
 };
+
+// The pool's two-phase memory query, as CUB's temp storage: a kind first states how
+// much work memory one slot's kernels need for a run (GpuKind::work_bytes: from its
+// parameters and the device, per task or per group of threads; SIZE_MAX when every
+// byte helps, as for the wavefront units), then takes it here and sizes its units
+// from what it got. The pool is not carved in any kind's shape: the work memory is
+// what the slots' staging leaves, and a kind that asks for less leaves the rest
+// unused for its run.
+struct WorkArea {
+    char *ptr;
+    size_t bytes;
+};
+inline WorkArea slot_work(const Device *dev, int slot, size_t want) {
+    const Slot &s = dev->slots[slot];
+    return WorkArea{s.work, std::min(want, s.work_bytes)};
+}
+
+// X-drop's DPX kernel (cuda/xdrop.cu), for dpx_in_use (cuda/device.cu).
+const void *xdrop_dpx_kernel() noexcept;
 
 // Kernel time of a run: the union of its chunks' kernel spans (start, stop in ms
 // since a common event), since chunks on two streams may overlap.

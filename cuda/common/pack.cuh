@@ -5,6 +5,7 @@
 #define GALE_CUDA_PACK_CUH
 
 #include <cstdint>
+#include <cstring>
 
 namespace gale {
 
@@ -18,25 +19,41 @@ constexpr int64_t kPackAlign = 32;  // bases
 #endif
 GALE_PACK_HD int64_t pack_round(int64_t n) { return (n + kPackAlign - 1) / kPackAlign * kPackAlign; }
 
-// Packs n encoded bases (0..4) at base index `at` (a multiple of 32) of the arrays.
+// 8 encoded bases (bytes 0..4, little-endian in x) -> their 16 code bits (N packs as
+// A, code 0) and 8 N bits.
+inline uint32_t gather_codes8(uint64_t x) {
+    uint64_t t = x & 0x0303030303030303ull;  // N (4) has low bits 00
+    t = (t | (t >> 6)) & 0x000F000F000F000Full;
+    t = (t | (t >> 12)) & 0x000000FF000000FFull;
+    return (uint32_t)((t | (t >> 24)) & 0xFFFFu);
+}
+inline uint32_t gather_n8(uint64_t x) {
+    uint64_t t = (x >> 2) & 0x0101010101010101ull;
+    t = (t | (t >> 7)) & 0x0003000300030003ull;
+    t = (t | (t >> 14)) & 0x0000000F0000000Full;
+    return (uint32_t)((t | (t >> 28)) & 0xFFu);
+}
+
+// Packs n encoded bases (0..4) at base index `at` (a multiple of 32) of the arrays,
+// eight bases per 64-bit word read. Packing is the dispatchers' one per-base host
+// cost (hundreds of megabases per batch), on the critical path between two chunks:
+// this is about 3x the speed of a loop over single bases (40 Mbases in 10 kbp
+// sequences, one core, gcc -O3: 90-104 ms against 263-296 ms; the same words).
 inline void pack_bases(const uint8_t *in, int64_t n, int64_t at, uint32_t *code, uint32_t *mask) {
     uint32_t *cw = code + at / 16, *mw = mask + at / 32;
     uint8_t tail[32];
     for (int64_t i = 0; i < n; i += 32) {
         const uint8_t *b = in + i;
         if (n - i < 32) {  // last, partial group: pad with A
-            for (int64_t j = 0; j < 32; ++j) tail[j] = j < n - i ? b[j] : 0;
+            memset(tail, 0, sizeof tail);
+            memcpy(tail, b, (size_t)(n - i));
             b = tail;
         }
-        uint32_t c0 = 0, c1 = 0, m = 0;
-        for (int j = 0; j < 16; ++j) {
-            c0 |= (uint32_t)(b[j] & 3u & ((b[j] >> 2) - 1u)) << (2 * j);
-            c1 |= (uint32_t)(b[16 + j] & 3u & ((b[16 + j] >> 2) - 1u)) << (2 * j);
-        }
-        for (int j = 0; j < 32; ++j) m |= (uint32_t)(b[j] >> 2) << j;
-        *cw++ = c0;
-        *cw++ = c1;
-        *mw++ = m;
+        uint64_t x[4];
+        memcpy(x, b, 32);
+        *cw++ = gather_codes8(x[0]) | gather_codes8(x[1]) << 16;
+        *cw++ = gather_codes8(x[2]) | gather_codes8(x[3]) << 16;
+        *mw++ = gather_n8(x[0]) | gather_n8(x[1]) << 8 | gather_n8(x[2]) << 16 | gather_n8(x[3]) << 24;
     }
 }
 

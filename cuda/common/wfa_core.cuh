@@ -12,15 +12,11 @@
 //          halves most of the kernel's memory traffic. Any negative stored value
 //          means null (a null int16 widens to a negative int32, and every test
 //          below is "valid iff >= 0"), so both widths compute the same cells.
-//   alignment scope, one of two backtrace layouts (BtMode, GALE_P_GPU_BACKTRACE):
-//   codes (kBtCodes, the default):
+//   alignment scope, the backtrace codes (kBtCodes):
 //   hdr    per score s <= s_limit: lo of M's range and where its codes start
 //   codes  one byte per cell of M's range at every score (lib/wfa.h's layout)
-//   piggyback (kBtPiggy, WFA-GPU's):
-//   bt     the piggybacked backtrace words (below), one ring per component beside the
-//          offsets' (same scores and diagonals), 2 bytes a cell and component
-//   seg    per score: where its spilled words start in the spill list
-//   spill  the words that filled up, with the key of the cell that spilled them
+// (WFA-GPU's piggybacked backtrace, once a second layout here, is kept as
+// bench/experiments/wfa-piggyback-bt-layout.diff; bench/RESULTS.md, steps 15-19.)
 // Offsets are indexed by absolute diagonal: [k - kbase], k in [kbase, kbase + cap).
 #ifndef GALE_CUDA_WFA_CORE_CUH
 #define GALE_CUDA_WFA_CORE_CUH
@@ -29,7 +25,6 @@
 #include <climits>
 #include <cstdint>
 #include <type_traits>
-#include <vector>
 
 #include "wfa.h"
 
@@ -40,14 +35,12 @@ namespace wfag {
 #define GALE_WFA_DEV __device__ __forceinline__
 __device__ __forceinline__ uint32_t funnel_r(uint32_t lo, uint32_t hi, uint32_t sh) { return __funnelshift_r(lo, hi, sh); }
 __device__ __forceinline__ int ffs32(uint32_t x) { return __ffs((int)x); }
-__device__ __forceinline__ uint32_t inc_shared(uint32_t *c) { return atomicAdd(c, 1u); }
 #else
 #define GALE_WFA_DEV inline
 inline uint32_t funnel_r(uint32_t lo, uint32_t hi, uint32_t sh) {
     return (uint32_t)((((uint64_t)hi << 32) | lo) >> (sh & 31));
 }
 inline int ffs32(uint32_t x) { return __builtin_ffs((int)x); }
-inline uint32_t inc_shared(uint32_t *c) { return (*c)++; }
 #endif
 GALE_HD int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
 GALE_HD int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
@@ -191,134 +184,29 @@ struct Task {
     int32_t pb, pe, tb, te;  // begin/end-free lengths, clamped (lib/wfa.h wfa_free)
     int32_t s_limit;       // the score budget: beyond it the task is rescued
     int32_t kbase;         // first diagonal of the unit's offset arrays
-    uint32_t ops_at;       // where its backtrace ops (codes) or words (piggyback) go (uint32 index)
+    uint32_t ops_at;       // where its backtrace ops go (uint32 index)
     int32_t max_ops;       // how many it may write
     int32_t has_n;
     int32_t pad;
 };
 
-// kOutSpill (piggyback): the spilled words outgrew the unit's spill list.
-enum OutStatus : int32_t { kOutOk = 0, kOutOverflow = 1, kOutBroken = 2, kOutSpill = 3 };
+enum OutStatus : int32_t { kOutOk = 0, kOutOverflow = 1, kOutBroken = 2 };
 
 struct Out {
     int32_t status;
     int32_t score;   // final s
     int32_t k_end, h_end;
-    int32_t k0;      // start diagonal (codes; piggyback: 0, bt_decode finds it)
-    int32_t n_ops;   // ops (codes) or words (piggyback) written, the path's last first
+    int32_t k0;      // start diagonal
+    int32_t n_ops;   // ops written, the path's last first
     uint64_t cells;
 };
 
-// The backtrace the GPU keeps in alignment scope (GALE_P_GPU_BACKTRACE). Both give the
-// same path: the choices of lib/wfa.h's tie-break, recorded per cell.
+// The backtrace the GPU keeps: none in score scope, lib/wfa.h's code byte per cell in
+// alignment scope (the choices of its tie-break, walked back on the GPU at the end).
 enum BtMode : int {
     kBtNone = 0,   // score scope: no backtrace
     kBtCodes = 1,  // lib/wfa.h's code byte per cell, walked back on the GPU at the end
-    kBtPiggy = 2   // WFA-GPU's piggybacked 2-bit steps (below)
 };
-
-// ---- the piggybacked backtrace (kBtPiggy) -------------------------------------------
-// As in WFA-GPU, every cell of every component carries, beside its offset, the last
-// steps of the path that reaches it: a 16-bit word of 2-bit steps, the latest in the
-// low bits, after a leading 1 bit that marks where they start (kBtSteps = 7 fit; 1 is
-// an empty word). A cell takes the word of the source it chose (the choices that the
-// code bytes record) and appends its step; a full word is first spilled to the unit's
-// spill list and the cell goes on with an empty one.
-// Unlike WFA-GPU's, a word carries no link to the block spilled before it (WFA-GPU
-// keeps a 32-bit pointer beside every word): the steps say where the path goes, so
-// walking back from a cell through its word's steps ends at the cell that spilled the
-// block before them, and that cell's key finds the block in the list (align, at the
-// end). That halves what every cell reads and writes for its backtrace. At the end the
-// group walks the final cell's chain and writes its words; the host decodes them
-// (bt_decode) and rebuilds the CIGAR with wfa_replay.
-// Why it is not the default: it keeps more memory (~3.4 bytes a cell of spills against
-// 1 byte of codes) and runs slower: 10 kbp CIGAR kernels 2.9x slower than the codes' on
-// an H100 with device memory to spare, 11x with the default budget (bench/RESULTS.md,
-// steps 15-19).
-// Steps, read in the context of the component whose cell appended them:
-//   M:    X (from M x back, same diagonal), CLOSE_D / CLOSE_I (from the gap component's
-//         cell at the same score and diagonal), and for a gap of the second piece ESC2
-//         after CLOSE_D / CLOSE_I (M appends both)
-//   gap:  EXT (from the same component e back, one diagonal over), OPEN (from M o + e back)
-//   edit: X (from M s-1, diagonal k), D (k - 1), I (k + 1)
-enum BtStep : uint32_t {
-    kStEsc2 = 0, kStX = 1, kStCloseD = 2, kStCloseI = 3,  // M
-    kStExt = 0, kStOpen = 1,                               // D1, I1, D2, I2
-    kStEditX = 1, kStEditD = 2, kStEditI = 3               // edit's M
-};
-constexpr uint32_t kBtSteps = 7;
-constexpr uint32_t kBtFull = 1u << (2 * kBtSteps);  // the marker of a word with kBtSteps steps
-
-// A spilled word and the cell that spilled it: key = (k - kbase) << 3 | component (its
-// score is that of the list's segment, Unit::seg).
-struct alignas(8) BtBlock {
-    uint32_t key, w;
-};
-
-// A cell's source words (align): X's, and each gap component's open and extension
-// sources (the second piece's too).
-struct BtSrc {
-    uint32_t x, od, gd, oi, gi, od2, gd2, oi2, gi2;
-};
-
-// Word rows of a unit: one ring per component like the offsets', one after the other:
-// M's rm rows, D1's and I1's rd, D2's and I2's rd2, cap cells each.
-GALE_HD int64_t bt_rows(const Pen &q) { return (int64_t)q.rm + 2 * (int64_t)q.rd + 2 * (int64_t)q.rd2; }
-
-// Where a walk back along a path stands: the component and diagonal of its cell, the
-// score, an ESC2 read at M (its CLOSE comes next) and the gap bases read so far.
-struct BtState {
-    int32_t comp;
-    int64_t k, s;
-    bool esc2;
-    uint32_t run;
-};
-
-// The walk back through one step, read in the context of st.comp. When the step begins
-// an operation of the path (X, or a whole gap once its OPEN is read), *op and *len are
-// set to it (lib/wfa.h's ops: 8 'X', 2 'D', 1 'I'); else *len is 0. False for a step
-// that cannot be there (a bug).
-GALE_HD bool bt_step_back(const Pen &q, BtState &st, uint32_t step, uint32_t &op, uint32_t &len) {
-    len = 0;
-    if (q.metric == kMetricEdit) {
-        if (step == kStEditX) op = 8;
-        else if (step == kStEditD) op = 2, st.k -= 1;
-        else if (step == kStEditI) op = 1, st.k += 1;
-        else return false;
-        st.s -= 1;
-        len = 1;
-        return true;
-    }
-    if (st.comp == cM) {
-        if (step == kStEsc2) {
-            if (st.esc2 || q.metric != kMetricAffine2p) return false;
-            st.esc2 = true;
-        } else if (step == kStX) {
-            if (st.esc2) return false;
-            st.s -= q.x;
-            op = 8;
-            len = 1;
-        } else {  // a CLOSE: on to the gap component's cell (same score and diagonal)
-            const bool del = step == kStCloseD;
-            st.comp = st.esc2 ? (del ? cD2 : cI2) : (del ? cD1 : cI1);
-            st.esc2 = false;
-            st.run = 0;
-        }
-        return true;
-    }
-    if (step != kStExt && step != kStOpen) return false;
-    const bool del = st.comp == cD1 || st.comp == cD2, piece1 = st.comp == cD1 || st.comp == cI1;
-    ++st.run;
-    st.k += del ? -1 : 1;  // a D base comes from diagonal k - 1, an I base from k + 1
-    st.s -= piece1 ? q.e : q.e2;
-    if (step == kStOpen) {
-        st.s -= piece1 ? q.o : q.o2;
-        op = del ? 2 : 1;
-        len = st.run;
-        st.comp = cM;
-    }
-    return true;
-}
 
 // The chunk-wide shape of a unit (same for every unit of a launch).
 struct Shape {
@@ -326,10 +214,8 @@ struct Shape {
     int32_t off_bytes;     // bytes per stored offset: 4 (int32) or 2 (int16, lengths < 32768)
     int32_t hdr_scores;    // codes: hdr entries (max s_limit + 1); else 0
     uint64_t code_cap;     // codes: code bytes; else 0
-    int32_t seg_scores;    // piggyback: spill segments (max s_limit + 2); else 0
-    uint64_t spill_cap;    // piggyback: spill blocks; else 0
     // byte offsets inside a unit
-    uint64_t off_rr, off_m, off_d1, off_i1, off_d2, off_i2, off_hdr, off_codes, off_bt, off_seg, off_spill, bytes;
+    uint64_t off_rr, off_m, off_d1, off_i1, off_d2, off_i2, off_hdr, off_codes, bytes;
 };
 
 inline uint64_t align_up8(uint64_t x) { return (x + 255) / 256 * 256; }
@@ -351,16 +237,9 @@ inline void shape_layout(Shape &sh, const Pen &q, int bt /* BtMode */) {
     at = align_up8(at + (uint64_t)q.rd2 * cap);
     sh.off_hdr = at;
     if (bt != kBtCodes) sh.hdr_scores = 0, sh.code_cap = 0;
-    if (bt != kBtPiggy) sh.seg_scores = 0, sh.spill_cap = 0;
     at = align_up8(at + (uint64_t)sh.hdr_scores * 8);
     sh.off_codes = at;
     at = align_up8(at + sh.code_cap);
-    sh.off_bt = at;
-    at = align_up8(at + (bt == kBtPiggy ? (uint64_t)bt_rows(q) * (uint64_t)sh.cap * 2 : 0));
-    sh.off_seg = at;
-    at = align_up8(at + (uint64_t)sh.seg_scores * 4);
-    sh.off_spill = at;
-    at = align_up8(at + sh.spill_cap * sizeof(BtBlock));
     sh.bytes = at;
 }
 
@@ -544,11 +423,6 @@ struct Unit {
     char *M, *D1, *I1, *D2, *I2;  // offsets rings (int32 or int16, Shape::off_bytes)
     int32_t *hdr;  // codes: [s][2]: lo of M, code start (uint32)
     uint8_t *codes;
-    uint16_t *bt;     // piggyback: word rings (bt_rows)
-    uint32_t *seg;    // piggyback: seg[s] = blocks spilled before score s
-    BtBlock *spill;   // piggyback: Shape::spill_cap blocks, in score order
-    uint32_t *ctr;    // piggyback: 3 spill counters the group shares (shared memory on
-                      // the GPU; set by the caller)
 };
 
 GALE_HD Unit unit_at(char *base, const Shape &sh) {
@@ -561,560 +435,269 @@ GALE_HD Unit unit_at(char *base, const Shape &sh) {
     u.I2 = base + sh.off_i2;
     u.hdr = reinterpret_cast<int32_t *>(base + sh.off_hdr);
     u.codes = reinterpret_cast<uint8_t *>(base + sh.off_codes);
-    u.bt = reinterpret_cast<uint16_t *>(base + sh.off_bt);
-    u.seg = reinterpret_cast<uint32_t *>(base + sh.off_seg);
-    u.spill = reinterpret_cast<BtBlock *>(base + sh.off_spill);
-    u.ctr = nullptr;
     return u;
 }
 
 // The plan of one score of the affine metrics: what every thread needs of the range
-// recurrence there. Thread 0 makes it during the score before (make_plan in align) and
-// the others read it after the barrier: when every thread ran step_ranges and interior
-// itself, that was about a seventh of the kernel's instructions (bench/RESULTS.md).
+// recurrence there. Thread 0 makes it during the score before (plan_score) and the
+// others read it after the barrier.
 struct Plan {
     Range r[kComps];   // the score's ranges (StepRanges)
     int32_t ilo, ihi;  // its interior cells: M's range within interior() (empty when ilo > ihi)
 };
 
-// One whole alignment by a group G of threads:
-//   G::size, g.tid(), g.min(int32_t) (a group-wide minimum that is also a barrier).
-// plans: 2 Plan of memory the group shares (affine metrics; shared memory on the GPU).
-// BT: the backtrace (BtMode): none (GALE_SCOPE_SCORE); codes, walked back at the end
-// (CODES); or the piggybacked words, whose chain is written out at the end (PIGGY).
-// OFF: the stored offset type (int32_t, or int16_t when sh.off_bytes == 2).
-// U: cells per thread computed together. A cell costs two dependent memory round
-// trips (its source offsets, then the sequence words of its first extension step);
-// a thread's cells of one score are independent, so U of them issue their loads
-// together (loads first, stores last: within a score no stored row is a source
-// row, so the reordering cannot change a value).
-template <int METRIC, int BT, class OFF, int U = 4, class G>
-GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const Shape &sh, const Unit &u,
-                        Out *out, uint32_t *ops, Plan *plans) {
-    constexpr bool CODES = BT == kBtCodes, PIGGY = BT == kBtPiggy;
-    const int tid = g.tid();
-    constexpr int T = G::size;
-    const int32_t m = t.m, n = t.n, kb = t.kbase, cap = sh.cap;
-    int32_t *const rr = u.rr;
-    // Ring slots. Score s lives in slot s % len of a ring of len scores; the loop
-    // keeps s's slots (sm, sd, sd2) and steps them by one per score, and every row it
-    // reads is d in [1, len) scores back, one conditional add away. (An integer
-    // remainder by a run-time length costs ~20 instructions, and one score took 19
-    // of them on every thread.)
-    auto back = [](int32_t slot, int32_t d, int32_t len) { return slot >= d ? slot - d : slot - d + len; };
-    auto step = [](int32_t slot, int32_t len) { return slot + 1 == len ? 0 : slot + 1; };
-    int32_t s = 0, sm = 0, sd = 0, sd2 = 0;  // the current score and its slots in the rings of M, D1/I1, D2/I2
-    auto range_at = [&](int c, int32_t slot) -> Range {
-        const int32_t *p = rr + ((size_t)slot * kComps + c) * 2;
-        return Range{p[0], p[1]};
-    };
-    // The range of component c at score ss, d = s - ss in [1, rm) scores back (the
-    // slots of scores below 0 hold rnone(), see below).
-    auto get = [&](int c, int32_t ss) -> Range { return range_at(c, back(sm, s - ss, q.rm)); };
-    auto put = [&](const StepRanges &r) {
-        if (tid == 0) {
-            int32_t *p = rr + (size_t)sm * kComps * 2;
-            for (int c = 0; c < kComps; ++c) { p[2 * c] = r.r[c].lo; p[2 * c + 1] = r.r[c].hi; }
+// ---- one alignment, by stages ----------------------------------------------------
+// align() below runs one alignment: s = 0, then per score the planning of its
+// ranges (plan_score), the cells and their extension (edit_cells, affine_cells), and
+// at the end the backtrace (walk_codes). Each stage is its own function so that it
+// can be read, and tested on the host, apart; all are inlined into the kernel.
+
+// Ring slots. Score s lives in slot s % len of a ring of len scores; align keeps
+// s's slots (sm, sd, sd2) and steps them by one per score, and every row it reads is
+// d in [1, len) scores back, one conditional add away. (An integer remainder by a
+// run-time length costs ~20 instructions, and one score took 19 of them on every
+// thread.)
+GALE_HD int32_t ring_back(int32_t slot, int32_t d, int32_t len) { return slot >= d ? slot - d : slot - d + len; }
+GALE_HD int32_t ring_step(int32_t slot, int32_t len) { return slot + 1 == len ? 0 : slot + 1; }
+// The range of component c stored in slot `slot` of the range ring rr.
+GALE_HD Range ring_range(const int32_t *rr, int c, int32_t slot) {
+    const int32_t *p = rr + ((size_t)slot * kComps + c) * 2;
+    return Range{p[0], p[1]};
+}
+
+// The offsets rings of a unit, indexed by absolute diagonal: a row d scores back is
+// row(ring, ring_back(slot, d, len)) (unused when that score is < 0).
+template <class OFF>
+struct Rings {
+    OFF *M, *D1, *I1, *D2, *I2;
+    int32_t cap, kb;
+    GALE_WFA_DEV OFF *row(OFF *ring, int32_t slot) const { return ring + (size_t)slot * cap - kb; }
+};
+
+// Per-score planning (affine metrics): the plan of score sn (slot smn of M's ring)
+// into pl, from the ranges of the scores before it. Thread 0 makes it during the
+// score before and the others read it after the barrier: when every thread ran
+// step_ranges and interior itself, that was about a seventh of the kernel's
+// instructions (bench/RESULTS.md).
+template <int METRIC, class OFF>
+GALE_WFA_DEV void plan_score(const Pen &q, int32_t m, int32_t n, const int32_t *rr, int32_t sn, int32_t smn, Plan &pl) {
+    auto getn = [&](int c, int32_t ss) -> Range { return ring_range(rr, c, ring_back(smn, sn - ss, q.rm)); };
+    const StepRanges r = step_ranges(q, sn, m, n, getn);
+    for (int c = 0; c < kComps; ++c) pl.r[c] = r.r[c];
+    Srcs<OFF> a;
+    a.mx = getn(cM, sn - q.x);
+    a.moe = getn(cM, sn - q.o - q.e);
+    a.d1e = getn(cD1, sn - q.e);
+    a.i1e = getn(cI1, sn - q.e);
+    a.d1 = r.r[cD1];
+    a.i1 = r.r[cI1];
+    a.moe2 = a.d2e = a.i2e = a.d2 = a.i2 = rnone();
+    if (METRIC == kMetricAffine2p) {
+        a.moe2 = getn(cM, sn - q.o2 - q.e2);
+        a.d2e = getn(cD2, sn - q.e2);
+        a.i2e = getn(cI2, sn - q.e2);
+        a.d2 = r.r[cD2];
+        a.i2 = r.r[cI2];
+    }
+    const Range in = interior<METRIC == kMetricAffine2p, OFF>(a);
+    pl.ilo = imax(r.r[cM].lo, in.lo);
+    pl.ihi = imin(r.r[cM].hi, in.hi);
+}
+
+// Where a score's cells end the search: found (the lowest diagonal whose cell ends
+// the alignment, INT32_MAX while none) and reached (this thread stored an M cell at
+// the end of a sequence: the alignment is no longer "clear", cell_clear).
+struct EndSearch {
+    int32_t found, end_min;  // end_min = n - te: is_end needs h >= end_min (one test a cell)
+    bool reached;
+};
+
+// Extension, edit distance: the cells of M's range mr at the current score (slot Mc
+// of M's ring; r1: the range of s - 1, its row M1) with their greedy extension, U
+// cells per thread with their loads issued together.
+template <class OFF, int U, int T, bool CODES>
+GALE_WFA_DEV void edit_cells(int tid, const Task &t, const Seqs &sq, Range mr, Range r1, const OFF *M1, OFF *Mc,
+                             uint8_t *cc, EndSearch &es) {
+    const int32_t m = t.m, n = t.n;
+    for (int32_t k0 = mr.lo + tid; k0 <= mr.hi; k0 += T * U) {
+        int32_t h[U];
+        uint32_t code[U];
+        bool more[U];
+#pragma unroll
+        for (int j = 0; j < U; ++j) {
+            const int32_t k = k0 + j * T;
+            h[j] = kNull;
+            code[j] = 0;
+            if (k <= mr.hi) h[j] = cell_edit<OFF>(r1, M1, k, m, n, code[j]);
         }
-    };
-    // Thread 0: the plan of score sn (slot smn of M's ring) into plans[sn & 1], from the
-    // ranges of the scores before it (all put by thread 0 itself).
-    auto make_plan = [&](int32_t sn, int32_t smn) {
-        auto getn = [&](int c, int32_t ss) -> Range { return range_at(c, back(smn, sn - ss, q.rm)); };
-        const StepRanges r = step_ranges(q, sn, m, n, getn);
-        Plan &pl = plans[sn & 1];
-        for (int c = 0; c < kComps; ++c) pl.r[c] = r.r[c];
-        Srcs<OFF> a;
-        a.mx = getn(cM, sn - q.x);
-        a.moe = getn(cM, sn - q.o - q.e);
-        a.d1e = getn(cD1, sn - q.e);
-        a.i1e = getn(cI1, sn - q.e);
-        a.d1 = r.r[cD1];
-        a.i1 = r.r[cI1];
+#pragma unroll
+        for (int j = 0; j < U; ++j) {
+            more[j] = false;
+            if (h[j] >= 0) h[j] = extend_step(sq, h[j], k0 + j * T, m, n, more[j]);
+        }
+#pragma unroll
+        for (int j = 0; j < U; ++j)
+            if (more[j]) h[j] = extend(sq, h[j], k0 + j * T, m, n);
+#pragma unroll
+        for (int j = 0; j < U; ++j) {
+            const int32_t k = k0 + j * T;
+            if (k > mr.hi) break;
+            Mc[k] = to_off<OFF>(h[j]);
+            if (CODES) cc[k] = (uint8_t)code[j];
+            if (h[j] >= es.end_min && es.found == INT32_MAX && is_end(h[j], k, m, n, t.pe, t.te)) es.found = k;
+        }
+    }
+}
+
+// Extension, affine metrics: the cells of score s (ranges r; slots sm, sd, sd2 of the
+// rings of M, D1/I1, D2/I2) with their greedy extension. Interior cells [ilo, ihi]
+// (Plan) read only inside their source ranges and skip the range tests (and, while
+// the alignment is clear, the bound tests: cell_clear); the few cells at either edge
+// of M's range (all of them while the interior is empty) come after them, with the
+// tests.
+template <bool TWO, bool CODES, class OFF, int U, int T>
+GALE_WFA_DEV void affine_cells(int tid, const Pen &q, const Task &t, const Seqs &sq, const Rings<OFF> &rg,
+                               int32_t *rr, const StepRanges &r, int32_t ilo, int32_t ihi, int32_t s, int32_t sm,
+                               int32_t sd, int32_t sd2, bool clear, uint8_t *cc, EndSearch &es) {
+    const int32_t m = t.m, n = t.n;
+    const Range mr = r.r[cM];
+    const int32_t w = rwidth(mr);
+    OFF *Mc = rg.row(rg.M, sm);
+    // Source ranges: only the edge cells test them (read there); the interior
+    // cells test none.
+    Srcs<OFF> a;
+    a.mx = a.moe = a.d1e = a.i1e = rnone();
+    a.d1 = r.r[cD1];
+    a.i1 = r.r[cI1];
+    a.Mx = rg.row(rg.M, ring_back(sm, q.x, q.rm));
+    a.Moe = rg.row(rg.M, ring_back(sm, q.o + q.e, q.rm));
+    a.D1e = rg.row(rg.D1, ring_back(sd, q.e, q.rd));
+    a.I1e = rg.row(rg.I1, ring_back(sd, q.e, q.rd));
+    OFF *D1c = rg.row(rg.D1, sd), *I1c = rg.row(rg.I1, sd), *D2c = nullptr, *I2c = nullptr;
+    if (TWO) {
+        a.moe2 = a.d2e = a.i2e = rnone();
+        a.d2 = r.r[cD2];
+        a.i2 = r.r[cI2];
+        a.Moe2 = rg.row(rg.M, ring_back(sm, q.o2 + q.e2, q.rm));
+        a.D2e = rg.row(rg.D2, ring_back(sd2, q.e2, q.rd2));
+        a.I2e = rg.row(rg.I2, ring_back(sd2, q.e2, q.rd2));
+        D2c = rg.row(rg.D2, sd2);
+        I2c = rg.row(rg.I2, sd2);
+    } else {
         a.moe2 = a.d2e = a.i2e = a.d2 = a.i2 = rnone();
-        if (METRIC == kMetricAffine2p) {
-            a.moe2 = getn(cM, sn - q.o2 - q.e2);
-            a.d2e = getn(cD2, sn - q.e2);
-            a.i2e = getn(cI2, sn - q.e2);
-            a.d2 = r.r[cD2];
-            a.i2 = r.r[cI2];
+        a.Moe2 = a.D2e = a.I2e = nullptr;
+    }
+    // Slots of the source ranges, for the edge cells (below).
+    const int32_t sl_x = ring_back(sm, q.x, q.rm), sl_oe = ring_back(sm, q.o + q.e, q.rm),
+                  sl_e = ring_back(sm, q.e, q.rm), sl_oe2 = TWO ? ring_back(sm, q.o2 + q.e2, q.rm) : 0,
+                  sl_e2 = TWO ? ring_back(sm, q.e2, q.rm) : 0;
+    // Stores a cell; lim = min(n, m + k). Only a cell at h >= lim (the end of a
+    // sequence) can end the alignment (is_end), and it makes it no longer clear.
+    // RAW: the values need no clamp to OFF (cell_clear's stay within int16).
+    auto finish = [&](auto raw_tag, int32_t k, int32_t lim, int32_t h, int32_t d1, int32_t i1, int32_t d2, int32_t i2,
+                      uint32_t code) {
+        constexpr bool RAW = decltype(raw_tag)::value;
+        auto st = [](int32_t v) { return RAW ? (OFF)v : to_off<OFF>(v); };
+        Mc[k] = st(h);
+        D1c[k] = st(d1);
+        I1c[k] = st(i1);
+        if (TWO) { D2c[k] = st(d2); I2c[k] = st(i2); }
+        if (CODES) cc[k] = (uint8_t)code;
+        if (h >= lim) {
+            es.reached = true;
+            // Interior cells come before the left edge's: keep the lowest k.
+            if (h >= es.end_min && k < es.found && is_end(h, k, m, n, t.pe, t.te)) es.found = k;
         }
-        const Range in = interior<METRIC == kMetricAffine2p, OFF>(a);
-        pl.ilo = imax(r.r[cM].lo, in.lo);
-        pl.ihi = imin(r.r[cM].hi, in.hi);
     };
-    auto status = [&](int32_t st) {
-        if (tid == 0) { out->status = st; out->n_ops = 0; }
+    // U cells per thread from k0 (k0 + j T), their loads issued together; cells past
+    // ihi are left out one by one. CLEAR: cell_clear, else cell_affine without
+    // range tests. (A separate last iteration, its full ones without the ihi tests,
+    // took registers and spilled: bench/RESULTS.md, step 14.)
+    auto cells_u = [&](auto clear_tag, int32_t k0) {
+        constexpr bool CLEAR = decltype(clear_tag)::value;
+        int32_t h[U], d1[U], i1[U], d2[U], i2[U];
+        // lim of cell j: recomputed where needed (one instruction; as an array it
+        // held U registers and the kernels spilled).
+        auto lim = [&](int j) { return imin(n, m + k0 + j * T); };
+        uint32_t code[U];
+        bool more[U];
+#pragma unroll
+        for (int j = 0; j < U; ++j) {
+            const int32_t k = k0 + j * T;
+            h[j] = d1[j] = i1[j] = d2[j] = i2[j] = kNull;
+            code[j] = 0;
+            if (k <= ihi) {
+                if (CLEAR)
+                    h[j] = cell_clear<TWO, CODES, OFF>(a, k, d1[j], i1[j], d2[j], i2[j], code[j]);
+                else
+                    h[j] = cell_affine<TWO, OFF, false>(a, k, m, n, d1[j], i1[j], d2[j], i2[j], code[j]);
+            }
+        }
+        bool any = false;
+#pragma unroll
+        for (int j = 0; j < U; ++j) {
+            more[j] = false;
+            if (h[j] >= 0) h[j] = extend_step_lim(sq, h[j], k0 + j * T, lim(j), more[j]);
+            any |= more[j];
+        }
+        if (any) {  // rare: a run of 16 matches or more
+#pragma unroll
+            for (int j = 0; j < U; ++j)
+                while (more[j]) h[j] = extend_step_lim(sq, h[j], k0 + j * T, lim(j), more[j]);
+        }
+#pragma unroll
+        for (int j = 0; j < U; ++j) {
+            const int32_t k = k0 + j * T;
+            if (k > ihi) break;
+            finish(std::integral_constant<bool, CLEAR>{}, k, lim(j), h[j], d1[j], i1[j], d2[j], i2[j], code[j]);
+        }
     };
-    // Offsets rings, indexed by absolute diagonal.
-    OFF *const uM = reinterpret_cast<OFF *>(u.M), *const uD1 = reinterpret_cast<OFF *>(u.D1),
-              *const uI1 = reinterpret_cast<OFF *>(u.I1), *const uD2 = reinterpret_cast<OFF *>(u.D2),
-              *const uI2 = reinterpret_cast<OFF *>(u.I2);
-    // Rows by slot (a row d scores back: back(slot, d, len); unused when that score is < 0).
-    auto Mrow = [&](int32_t slot) { return uM + (size_t)slot * cap - kb; };
-    auto D1row = [&](int32_t slot) { return uD1 + (size_t)slot * cap - kb; };
-    auto I1row = [&](int32_t slot) { return uI1 + (size_t)slot * cap - kb; };
-    auto D2row = [&](int32_t slot) { return uD2 + (size_t)slot * cap - kb; };
-    auto I2row = [&](int32_t slot) { return uI2 + (size_t)slot * cap - kb; };
+    auto interior_cells = [&](auto clear_tag) {
+        for (int32_t k0 = ilo + tid; k0 <= ihi; k0 += T * U) cells_u(clear_tag, k0);
+    };
+    if (ilo <= ihi) {
+        // Nulls rise by one per score at most in cell_clear: int16 ones stay negative
+        // below kClearScores16.
+        if (clear && (sizeof(OFF) == 4 || s < kClearScores16)) interior_cells(std::true_type{});
+        else interior_cells(std::false_type{});
+    }
+    // The edges: nl cells left of the interior, then those right of it.
+    const int32_t nl = ilo <= ihi ? ilo - mr.lo : w, ne = ilo <= ihi ? nl + (mr.hi - ihi) : w;
+    if (tid < ne) {
+        // The source ranges are read again here (volatile: not hoisted out of the
+        // loops above, where they would hold 16 registers). Their slots are older
+        // scores, stable during this one.
+        Srcs<OFF> b = a;
+        auto vget = [&](int c, int32_t slot) -> Range {
+            const volatile int32_t *p = rr + ((size_t)slot * kComps + c) * 2;
+            return Range{p[0], p[1]};
+        };
+        b.mx = vget(cM, sl_x);
+        b.moe = vget(cM, sl_oe);
+        b.d1e = vget(cD1, sl_e);
+        b.i1e = vget(cI1, sl_e);
+        if (TWO) {
+            b.moe2 = vget(cM, sl_oe2);
+            b.d2e = vget(cD2, sl_e2);
+            b.i2e = vget(cI2, sl_e2);
+        }
+        for (int32_t e = tid; e < ne; e += T) {
+            const int32_t k = e < nl ? mr.lo + e : ihi + 1 + (e - nl);
+            int32_t d1, i1, d2, i2;
+            uint32_t code = 0;
+            int32_t h = cell_affine<TWO, OFF>(b, k, m, n, d1, i1, d2, i2, code);
+            if (h >= 0) h = extend(sq, h, k, m, n);
+            finish(std::false_type{}, k, imin(n, m + k), h, d1, i1, d2, i2, code);
+        }
+    }
+}
 
-    // s = 0: the start diagonals, offsets max(k, 0), extended.
-    StepRanges r0;
-    for (int c = 0; c < kComps; ++c) r0.r[c] = rnone();
-    r0.r[cM] = Range{-t.pb, t.tb};
-    if (r0.r[cM].lo < kb || r0.r[cM].hi >= kb + cap || (CODES && (uint64_t)rwidth(r0.r[cM]) > sh.code_cap)) {
-        status(kOutOverflow);
-        return;
-    }
-    put(r0);
-    // Slots 1 .. rm-1 stand for the scores below 0 until this alignment writes them
-    // (the barrier after s = 0 publishes both).
-    for (int32_t i = kComps * 2 + tid; i < q.rm * kComps * 2; i += T) rr[i] = (i & 1) ? kNoHi : kNoLo;
-    uint64_t cum = 0;
-    if (CODES && tid == 0) { u.hdr[0] = r0.r[cM].lo; u.hdr[1] = 0; }
-    // The piggybacked backtrace. Word rings indexed like the offsets: bt[row + k] with row
-    // an int32 (bt_rows x cap < 2^31, checked by the dispatcher).
-    uint16_t *const bt = u.bt;
-    auto btM = [&](int32_t slot) { return slot * cap - kb; };
-    auto btD1 = [&](int32_t slot) { return (q.rm + slot) * cap - kb; };
-    auto btI1 = [&](int32_t slot) { return (q.rm + q.rd + slot) * cap - kb; };
-    auto btD2 = [&](int32_t slot) { return (q.rm + 2 * q.rd + slot) * cap - kb; };
-    auto btI2 = [&](int32_t slot) { return (q.rm + 2 * q.rd + q.rd2 + slot) * cap - kb; };
-    // Spills of score s take blocks seg[s] + i, i from the group's counter ctr[s % 3]:
-    // every thread adds the counter of score s - 1 to its copy of seg (after the
-    // barrier that ends s - 1), and thread 0 clears the counter of s + 1 (last used at
-    // s - 2, read during s - 1) and writes seg[s].
-    uint32_t seg_s = 0, ci = 0;  // seg[s] and s % 3
-    bool over = false;           // this thread found the spill list full (kOutSpill)
-    const uint32_t spill_cap = (uint32_t)sh.spill_cap;
-    // Appends step op to word w of the cell (k, comp), spilling a full word first.
-    auto bt_push = [&](uint32_t w, uint32_t op, int32_t k, uint32_t comp) -> uint32_t {
-        if (w >= kBtFull) {
-            const uint32_t i = seg_s + inc_shared(u.ctr + ci);
-            if (i < spill_cap) u.spill[i] = BtBlock{((uint32_t)(k - kb) << 3) | comp, w};
-            else over = true;
-            w = 1;
-        }
-        return (w << 2) | op;
-    };
-    if (PIGGY && tid == 0) {
-        u.ctr[0] = u.ctr[1] = u.ctr[2] = 0;
-        u.seg[0] = 0;
-    }
-    int32_t found = INT32_MAX;
-    // is_end needs h >= n - te (h == n, or n - h <= te): one test per cell in the common case.
-    const int32_t end_min = n - t.te;
-    // clear: no M cell stored so far has reached the end of either sequence (cell_clear).
-    // A thread that stores one sets reached; the score's minimum carries it to the group
-    // as kReached (below every k that ends the alignment's search, INT32_MAX), and from
-    // then on the alignment is never clear again.
-    // Piggyback: a thread that found the spill list full (over) sends INT32_MIN, below
-    // every k: the alignment stops (kOutSpill).
-    constexpr int32_t kReached = INT32_MAX - 1;
-    bool clear = true, reached = false;
-    auto reduce = [&]() -> bool {
-        int32_t f = g.min(PIGGY && over ? INT32_MIN : found != INT32_MAX ? found : reached ? kReached : INT32_MAX);
-        if (PIGGY && f == INT32_MIN) {
-            status(kOutSpill);
-            return false;
-        }
-        if (f == kReached) {
-            clear = false;
-            f = INT32_MAX;
-        }
-        found = f;
-        return true;
-    };
-    {
-        OFF *M0 = Mrow(0);
-        for (int32_t k = r0.r[cM].lo + tid; k <= r0.r[cM].hi; k += T) {
-            const int32_t h = extend(sq, k > 0 ? k : 0, k, m, n);
-            M0[k] = to_off<OFF>(h);
-            if (CODES) u.codes[k - r0.r[cM].lo] = 0;
-            if (PIGGY) bt[btM(0) + k] = 1;  // empty words
-            if (h >= end_min && found == INT32_MAX && is_end(h, k, m, n, t.pe, t.te)) found = k;
-            if (h >= imin(n, m + k)) reached = true;
-        }
-    }
-    reduce();  // (nothing spilled yet)
-    uint64_t cells = (uint64_t)rwidth(r0.r[cM]);
-    cum = cells;
-    while (found == INT32_MAX) {
-        ++s;
-        if (PIGGY) {  // the spill segment of s (see bt_push)
-            seg_s += u.ctr[ci];
-            ci = step(ci, 3);
-            if (tid == 0) {
-                u.ctr[step(ci, 3)] = 0;
-                u.seg[s] = seg_s;
-            }
-        }
-        sm = step(sm, q.rm);
-        if (METRIC != kMetricEdit) {
-            sd = step(sd, q.rd);
-            if (METRIC == kMetricAffine2p) sd2 = step(sd2, q.rd2);
-        }
-        if (s > t.s_limit) {
-            status(kOutOverflow);
-            return;
-        }
-        StepRanges r;
-        int32_t ilo = 0, ihi = -1;  // affine: the interior cells (Plan)
-        if (METRIC == kMetricEdit) {
-            r = step_ranges(q, s, m, n, get);
-        } else {
-            if (s == 1) {  // the first plan, once the barrier after s = 0 has published the ring's slots
-                if (tid == 0) make_plan(1, sm);
-                g.min(0);
-            }
-            const Plan &pl = plans[s & 1];
-            for (int c = 0; c < kComps; ++c) r.r[c] = pl.r[c];
-            ilo = pl.ilo;
-            ihi = pl.ihi;
-            // Thread 0 publishes this score's ranges and plans the next score (read after
-            // this score's barrier; the other buffer, whose plan every thread has read).
-            put(r);
-            if (tid == 0) make_plan(s + 1, step(sm, q.rm));
-        }
-        const Range mr = r.r[cM];
-        const int32_t w = rwidth(mr);
-        if (w > 0 && (mr.lo < kb || mr.hi >= kb + cap || (CODES && cum + (uint64_t)w > sh.code_cap))) {
-            status(kOutOverflow);
-            return;
-        }
-        if (CODES && tid == 0) { u.hdr[2 * s] = mr.lo; u.hdr[2 * s + 1] = (int32_t)(uint32_t)cum; }
-        // Edit: put(r) comes after the cells' source ranges are read: with no store between
-        // them and step_ranges' reads of the same slots, each is loaded once.
-        if (METRIC == kMetricEdit && w == 0) put(r);
-        if (w > 0) {
-            OFF *Mc = Mrow(sm);
-            uint8_t *cc = CODES ? u.codes + cum - mr.lo : nullptr;
-            if (METRIC == kMetricEdit) {
-                const Range r1 = get(cM, s - 1);
-                put(r);
-                const OFF *M1 = Mrow(back(sm, 1, q.rm));
-                const int32_t bt1 = btM(back(sm, 1, q.rm)), btc = btM(sm);  // PIGGY: word rows of s - 1, s
-                for (int32_t k0 = mr.lo + tid; k0 <= mr.hi; k0 += T * U) {
-                    int32_t h[U];
-                    uint32_t code[U];
-                    bool more[U];
-#pragma unroll
-                    for (int j = 0; j < U; ++j) {
-                        const int32_t k = k0 + j * T;
-                        h[j] = kNull;
-                        code[j] = 0;
-                        if (k <= mr.hi) h[j] = cell_edit<OFF>(r1, M1, k, m, n, code[j]);
-                    }
-#pragma unroll
-                    for (int j = 0; j < U; ++j) {
-                        more[j] = false;
-                        if (h[j] >= 0) h[j] = extend_step(sq, h[j], k0 + j * T, m, n, more[j]);
-                    }
-#pragma unroll
-                    for (int j = 0; j < U; ++j)
-                        if (more[j]) h[j] = extend(sq, h[j], k0 + j * T, m, n);
-#pragma unroll
-                    for (int j = 0; j < U; ++j) {
-                        const int32_t k = k0 + j * T;
-                        if (k > mr.hi) break;
-                        Mc[k] = to_off<OFF>(h[j]);
-                        if (CODES) cc[k] = (uint8_t)code[j];
-                        if (PIGGY && h[j] >= 0) {
-                            // X from M[s-1][k], D from k - 1, I from k + 1: each a step.
-                            const uint32_t src = code[j] & 7u;
-                            const int32_t from = src == kSrcX ? k : src == kSrcD1 ? k - 1 : k + 1;
-                            const uint32_t op = src == kSrcX ? kStEditX : src == kSrcD1 ? kStEditD : kStEditI;
-                            bt[btc + k] = (uint16_t)bt_push(bt[bt1 + from], op, k, cM);
-                        }
-                        if (h[j] >= end_min && found == INT32_MAX && is_end(h[j], k, m, n, t.pe, t.te)) found = k;
-                    }
-                }
-            } else {
-                constexpr bool TWO = METRIC == kMetricAffine2p;
-                // Source ranges: only the edge cells test them (read there); the interior
-                // cells test none.
-                Srcs<OFF> a;
-                a.mx = a.moe = a.d1e = a.i1e = rnone();
-                a.d1 = r.r[cD1];
-                a.i1 = r.r[cI1];
-                a.Mx = Mrow(back(sm, q.x, q.rm));
-                a.Moe = Mrow(back(sm, q.o + q.e, q.rm));
-                a.D1e = D1row(back(sd, q.e, q.rd));
-                a.I1e = I1row(back(sd, q.e, q.rd));
-                OFF *D1c = D1row(sd), *I1c = I1row(sd), *D2c = nullptr, *I2c = nullptr;
-                if (TWO) {
-                    a.moe2 = a.d2e = a.i2e = rnone();
-                    a.d2 = r.r[cD2];
-                    a.i2 = r.r[cI2];
-                    a.Moe2 = Mrow(back(sm, q.o2 + q.e2, q.rm));
-                    a.D2e = D2row(back(sd2, q.e2, q.rd2));
-                    a.I2e = I2row(back(sd2, q.e2, q.rd2));
-                    D2c = D2row(sd2);
-                    I2c = I2row(sd2);
-                } else {
-                    a.moe2 = a.d2e = a.i2e = a.d2 = a.i2 = rnone();
-                    a.Moe2 = a.D2e = a.I2e = nullptr;
-                }
-                // Interior cells [ilo, ihi] (Plan): every range they read holds them (no
-                // range tests). The few cells at either edge of M's range (all of them while
-                // the interior is empty) are computed after them with the tests.
-                // Slots of the source ranges, for the edge cells (below).
-                const int32_t sl_x = back(sm, q.x, q.rm), sl_oe = back(sm, q.o + q.e, q.rm),
-                              sl_e = back(sm, q.e, q.rm), sl_oe2 = TWO ? back(sm, q.o2 + q.e2, q.rm) : 0,
-                              sl_e2 = TWO ? back(sm, q.e2, q.rm) : 0;
-                // The piggybacked backtrace (PIGGY): rows of the word rings that the cells read
-                // (X's and the opens' in M, the extensions' e or e2 scores back) and write.
-                const int32_t rx = btM(sl_x), roe = btM(sl_oe), rmc = btM(sm), rd1e = btD1(back(sd, q.e, q.rd)),
-                              ri1e = btI1(back(sd, q.e, q.rd)), rd1c = btD1(sd), ri1c = btI1(sd);
-                const int32_t roe2 = TWO ? btM(sl_oe2) : 0, rd2e = TWO ? btD2(back(sd2, q.e2, q.rd2)) : 0,
-                              ri2e = TWO ? btI2(back(sd2, q.e2, q.rd2)) : 0, rd2c = TWO ? btD2(sd2) : 0,
-                              ri2c = TWO ? btI2(sd2) : 0;
-                // A cell's source words: X's, and each gap component's open and extension
-                // sources. Interior cells load all of them with their offsets (no test waits
-                // for the cell's choices; every source diagonal lies in the window), edge
-                // cells only the chosen ones.
-                auto bt_load_all = [&](int32_t k, BtSrc &b) {
-                    b.x = bt[rx + k];
-                    b.od = bt[roe + k - 1];
-                    b.gd = bt[rd1e + k - 1];
-                    b.oi = bt[roe + k + 1];
-                    b.gi = bt[ri1e + k + 1];
-                    if (TWO) {
-                        b.od2 = bt[roe2 + k - 1];
-                        b.gd2 = bt[rd2e + k - 1];
-                        b.oi2 = bt[roe2 + k + 1];
-                        b.gi2 = bt[ri2e + k + 1];
-                    }
-                };
-                auto bt_load_chosen = [&](int32_t k, int32_t h, int32_t d1, int32_t i1, int32_t d2, int32_t i2,
-                                          uint32_t code, BtSrc &b) {
-                    if (d1 >= 0) b.od = b.gd = bt[((code & kExtD1) ? rd1e : roe) + k - 1];
-                    if (i1 >= 0) b.oi = b.gi = bt[((code & kExtI1) ? ri1e : roe) + k + 1];
-                    if (TWO) {
-                        if (d2 >= 0) b.od2 = b.gd2 = bt[((code & kExtD2) ? rd2e : roe2) + k - 1];
-                        if (i2 >= 0) b.oi2 = b.gi2 = bt[((code & kExtI2) ? ri2e : roe2) + k + 1];
-                    }
-                    if (h >= 0 && (code & 7u) == kSrcX) b.x = bt[rx + k];
-                };
-                // Appends each valid component's step to its chosen source's word and stores it
-                // (a null cell's word is never read: no chosen source is null); M appends its
-                // step to X's word or to the gap component's new one. h: M's value before the
-                // extension.
-                auto bt_store = [&](int32_t k, int32_t h, int32_t d1, int32_t i1, int32_t d2, int32_t i2, uint32_t code,
-                                    const BtSrc &b) {
-                    // A gap component's word (0 for a null cell): its extension's source word g or
-                    // its opening's o, with the step appended, stored at row + k.
-                    auto gap_word = [&](int32_t val, bool ext, uint32_t g, uint32_t o, int32_t row, uint32_t comp) {
-                        if (val < 0) return 0u;
-                        const uint32_t w = bt_push(ext ? g : o, ext ? kStExt : kStOpen, k, comp);
-                        bt[row + k] = (uint16_t)w;
-                        return w;
-                    };
-                    const uint32_t wd1 = gap_word(d1, code & kExtD1, b.gd, b.od, rd1c, cD1);
-                    const uint32_t wi1 = gap_word(i1, code & kExtI1, b.gi, b.oi, ri1c, cI1);
-                    uint32_t wd2 = 0, wi2 = 0;
-                    if (TWO) {
-                        wd2 = gap_word(d2, code & kExtD2, b.gd2, b.od2, rd2c, cD2);
-                        wi2 = gap_word(i2, code & kExtI2, b.gi2, b.oi2, ri2c, cI2);
-                    }
-                    if (h >= 0) {
-                        const uint32_t src = code & 7u;
-                        uint32_t wm;
-                        if (src == kSrcX) wm = bt_push(b.x, kStX, k, cM);
-                        else if (src == kSrcD1) wm = bt_push(wd1, kStCloseD, k, cM);
-                        else if (src == kSrcI1) wm = bt_push(wi1, kStCloseI, k, cM);
-                        else wm = bt_push(bt_push(src == kSrcD2 ? wd2 : wi2, src == kSrcD2 ? kStCloseD : kStCloseI, k, cM),
-                                       kStEsc2, k, cM);
-                        bt[rmc + k] = (uint16_t)wm;
-                    }
-                };
-                // Stores a cell; lim = min(n, m + k). Only a cell at h >= lim (the end of a
-                // sequence) can end the alignment (is_end), and it makes it no longer clear.
-                // RAW: the values need no clamp to OFF (cell_clear's stay within int16).
-                auto finish = [&](auto raw_tag, int32_t k, int32_t lim, int32_t h, int32_t d1, int32_t i1, int32_t d2,
-                                  int32_t i2, uint32_t code) {
-                    constexpr bool RAW = decltype(raw_tag)::value;
-                    auto st = [](int32_t v) { return RAW ? (OFF)v : to_off<OFF>(v); };
-                    Mc[k] = st(h);
-                    D1c[k] = st(d1);
-                    I1c[k] = st(i1);
-                    if (TWO) { D2c[k] = st(d2); I2c[k] = st(i2); }
-                    if (CODES) cc[k] = (uint8_t)code;
-                    if (h >= lim) {
-                        reached = true;
-                        // Interior cells come before the left edge's: keep the lowest k.
-                        if (h >= end_min && k < found && is_end(h, k, m, n, t.pe, t.te)) found = k;
-                    }
-                };
-                // U cells per thread from k0 (k0 + j T), their loads issued together; cells past
-                // ihi are left out one by one. CLEAR: cell_clear, else cell_affine without
-                // range tests. (A separate last iteration, its full ones without the ihi tests,
-                // took registers and spilled: bench/RESULTS.md, step 14.)
-                auto cells_u = [&](auto clear_tag, int32_t k0) {
-                    constexpr bool CLEAR = decltype(clear_tag)::value;
-                    int32_t h[U], d1[U], i1[U], d2[U], i2[U];
-                    // lim of cell j: recomputed where needed (one instruction; as an array it
-                    // held U registers and the kernels spilled).
-                    auto lim = [&](int j) { return imin(n, m + k0 + j * T); };
-                    uint32_t code[U];
-                    bool more[U];
-                    BtSrc bw[U];  // PIGGY: the source words, loaded with the offsets
-                    if (PIGGY) {
-#pragma unroll
-                        for (int j = 0; j < U; ++j)
-                            if (k0 + j * T <= ihi) bt_load_all(k0 + j * T, bw[j]);
-                    }
-#pragma unroll
-                    for (int j = 0; j < U; ++j) {
-                        const int32_t k = k0 + j * T;
-                        h[j] = d1[j] = i1[j] = d2[j] = i2[j] = kNull;
-                        code[j] = 0;
-                        if (k <= ihi) {
-                            if (CLEAR)
-                                h[j] = cell_clear<TWO, BT != kBtNone, OFF>(a, k, d1[j], i1[j], d2[j], i2[j], code[j]);
-                            else
-                                h[j] = cell_affine<TWO, OFF, false>(a, k, m, n, d1[j], i1[j], d2[j], i2[j], code[j]);
-                        }
-                    }
-                    if (PIGGY) {
-                        // The backtrace needs the choices only (not the extension): done here, so
-                        // that its registers are free again before the extension's.
-#pragma unroll
-                        for (int j = 0; j < U; ++j)
-                            if (k0 + j * T <= ihi) bt_store(k0 + j * T, h[j], d1[j], i1[j], d2[j], i2[j], code[j], bw[j]);
-                    }
-                    bool any = false;
-#pragma unroll
-                    for (int j = 0; j < U; ++j) {
-                        more[j] = false;
-                        if (h[j] >= 0) h[j] = extend_step_lim(sq, h[j], k0 + j * T, lim(j), more[j]);
-                        any |= more[j];
-                    }
-                    if (any) {  // rare: a run of 16 matches or more
-#pragma unroll
-                        for (int j = 0; j < U; ++j)
-                            while (more[j]) h[j] = extend_step_lim(sq, h[j], k0 + j * T, lim(j), more[j]);
-                    }
-#pragma unroll
-                    for (int j = 0; j < U; ++j) {
-                        const int32_t k = k0 + j * T;
-                        if (k > ihi) break;
-                        finish(std::integral_constant<bool, CLEAR>{}, k, lim(j), h[j], d1[j], i1[j], d2[j], i2[j], code[j]);
-                    }
-                };
-                auto interior_cells = [&](auto clear_tag) {
-                    for (int32_t k0 = ilo + tid; k0 <= ihi; k0 += T * U) cells_u(clear_tag, k0);
-                };
-                if (ilo <= ihi) {
-                    // Nulls rise by one per score at most in cell_clear: int16 ones stay negative
-                    // below kClearScores16.
-                    if (clear && (sizeof(OFF) == 4 || s < kClearScores16)) interior_cells(std::true_type{});
-                    else interior_cells(std::false_type{});
-                }
-                // The edges: nl cells left of the interior, then those right of it.
-                const int32_t nl = ilo <= ihi ? ilo - mr.lo : w, ne = ilo <= ihi ? nl + (mr.hi - ihi) : w;
-                if (tid < ne) {
-                    // The source ranges are read again here (volatile: not hoisted out of the
-                    // loops above, where they would hold 16 registers). Their slots are older
-                    // scores, stable during this one.
-                    Srcs<OFF> b = a;
-                    auto vget = [&](int c, int32_t slot) -> Range {
-                        const volatile int32_t *p = rr + ((size_t)slot * kComps + c) * 2;
-                        return Range{p[0], p[1]};
-                    };
-                    b.mx = vget(cM, sl_x);
-                    b.moe = vget(cM, sl_oe);
-                    b.d1e = vget(cD1, sl_e);
-                    b.i1e = vget(cI1, sl_e);
-                    if (TWO) {
-                        b.moe2 = vget(cM, sl_oe2);
-                        b.d2e = vget(cD2, sl_e2);
-                        b.i2e = vget(cI2, sl_e2);
-                    }
-                    for (int32_t e = tid; e < ne; e += T) {
-                        const int32_t k = e < nl ? mr.lo + e : ihi + 1 + (e - nl);
-                        int32_t d1, i1, d2, i2;
-                        uint32_t code = 0;
-                        int32_t h = cell_affine<TWO, OFF>(b, k, m, n, d1, i1, d2, i2, code);
-                        if (PIGGY) {
-                            BtSrc bs{};
-                            bt_load_chosen(k, h, d1, i1, d2, i2, code, bs);
-                            bt_store(k, h, d1, i1, d2, i2, code, bs);
-                        }
-                        if (h >= 0) h = extend(sq, h, k, m, n);
-                        finish(std::false_type{}, k, imin(n, m + k), h, d1, i1, d2, i2, code);
-                    }
-                }
-            }
-        }
-        // The minimum is also the barrier: this score's ranges and cells are visible to the next.
-        if (!reduce()) return;  // (piggyback only: the spill list is full)
-        cells += (uint64_t)w;
-        cum += (uint64_t)w;
-    }
-    const int32_t k_end = found;
-    auto write_out = [&]() {
-        out->score = s;
-        out->k_end = k_end;
-        out->h_end = Mrow(sm)[k_end];
-        out->cells = cells;
-        out->k0 = 0;
-        out->n_ops = 0;
-        out->status = kOutOk;
-    };
-    if (PIGGY) {
-        if (tid == 0) write_out();
-        // The group walks the path back from the final M cell (bt_step_back), every thread
-        // the same steps, and shares out only the search for each spilled block; thread 0
-        // writes the words, the last first (the host decodes them again: bt_decode).
-        const uint32_t seg_end = seg_s + u.ctr[ci];  // the blocks of score s end there
-        BtState st{cM, k_end, s, false, 0};
-        uint32_t w = bt[btM(sm) + k_end];
-        int32_t n_words = 0;
-        bool ok = true;
-        for (;;) {
-            if (n_words >= t.max_ops || w == 0) { ok = false; break; }
-            if (tid == 0) ops[n_words] = w;
-            ++n_words;
-            // The cell that appended the step read last (its owner: score, diagonal, component).
-            int64_t own_s = st.s, own_k = st.k;
-            int32_t own_c = st.comp;
-            for (; w > 1; w >>= 2) {
-                own_s = st.s;
-                own_k = st.k;
-                own_c = st.comp;
-                uint32_t op, len;
-                if (!bt_step_back(q, st, w & 3u, op, len)) { ok = false; break; }
-            }
-            if (!ok || st.s < 0) { ok = false; break; }
-            if (st.s == 0 && st.comp == cM && !st.esc2) break;  // the start: its word was empty
-            // Not the start: the owner spilled the block before this word (bt_push), in the
-            // segment of its score; its key is unique there (a cell spills at most once).
-            if (own_k < kb || own_k >= (int64_t)kb + cap || own_s > s) { ok = false; break; }
-            const uint32_t lo = u.seg[own_s],
-                           hi = imin((int32_t)(own_s == s ? seg_end : u.seg[own_s + 1]), (int32_t)spill_cap);
-            const uint32_t key = ((uint32_t)(own_k - kb) << 3) | (uint32_t)own_c;
-            int32_t hit = INT32_MAX;
-            for (uint32_t i = lo + (uint32_t)tid; i < hi; i += T)
-                if (u.spill[i].key == key) {
-                    hit = (int32_t)i;
-                    break;
-                }
-            hit = g.min(hit);
-            if (hit == INT32_MAX) { ok = false; break; }
-            w = u.spill[hit].w;
-            if ((w >> (2 * kBtSteps)) != 1u) { ok = false; break; }  // a spilled word is full
-        }
-        if (tid == 0) {
-            if (ok) out->n_ops = n_words;
-            else out->status = kOutBroken;  // cannot happen: a bug, never hidden
-        }
-        return;
-    }
-    if (tid != 0) return;
-    write_out();
-    if (!CODES) return;
-
-    // Backtrace: from (s, k_end, M) back to s = 0, ops written last first.
+// Backtrace (codes): from (s, k_end, M) back to s = 0 through the code bytes (one
+// thread), ops written to ops the last first; Out::k0 is the start diagonal. A walk
+// that leaves the codes or runs past max_ops cannot happen: Out status kOutBroken.
+template <int METRIC>
+GALE_WFA_DEV void walk_codes(const Pen &q, const Task &t, const Unit &u, int32_t s, int32_t k_end, Out *out,
+                             uint32_t *ops) {
     auto code_at = [&](int32_t ss, int32_t k) -> uint32_t {
         const int32_t lo = u.hdr[2 * ss];
         const uint32_t at = (uint32_t)u.hdr[2 * ss + 1];
@@ -1169,28 +752,150 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
     out->n_ops = n_ops;
 }
 
-// The operations of a piggybacked backtrace in path order, from the words align() wrote
-// (the last word first), the end diagonal and the score: X (8, 1), a gap run as one op
-// (2 'D' or 1 'I', its length); edit's D and I steps are runs of 1. *k0: the start
-// diagonal. False if the words are not a valid backtrace from score `score` to 0 (a bug).
-inline bool bt_decode(const Pen &q, const uint32_t *words, int32_t n_words, int32_t k_end, int32_t score,
-                      std::vector<WfaOp> &ops, int64_t *k0) {
-    ops.clear();
-    BtState st{cM, k_end, score, false, 0};
-    for (int32_t i = 0; i < n_words; ++i) {
-        uint32_t w = words[i];
-        // The final cell's word holds 0 .. kBtSteps steps; every spilled word kBtSteps.
-        if (w == 0 || w >= 2 * kBtFull || (i > 0 && w < kBtFull)) return false;
-        for (; w > 1; w >>= 2) {
-            uint32_t op = 0, len = 0;
-            if (!bt_step_back(q, st, w & 3u, op, len)) return false;
-            if (len) ops.push_back(WfaOp{op, len});
+// One whole alignment by a group G of threads:
+//   G::size, g.tid(), g.min(int32_t) (a group-wide minimum that is also a barrier;
+//   cuda/common/group.cuh).
+// plans: 2 Plan of memory the group shares (affine metrics; shared memory on the GPU).
+// BT: the backtrace (BtMode): none (GALE_SCOPE_SCORE), or codes, walked back at the
+// end (CODES).
+// OFF: the stored offset type (int32_t, or int16_t when sh.off_bytes == 2).
+// U: cells per thread computed together. A cell costs two dependent memory round
+// trips (its source offsets, then the sequence words of its first extension step);
+// a thread's cells of one score are independent, so U of them issue their loads
+// together (loads first, stores last: within a score no stored row is a source
+// row, so the reordering cannot change a value).
+template <int METRIC, int BT, class OFF, int U = 4, class G>
+GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const Shape &sh, const Unit &u,
+                        Out *out, uint32_t *ops, Plan *plans) {
+    constexpr bool CODES = BT == kBtCodes;
+    const int tid = g.tid();
+    constexpr int T = G::size;
+    const int32_t m = t.m, n = t.n, kb = t.kbase, cap = sh.cap;
+    int32_t *const rr = u.rr;
+    int32_t s = 0, sm = 0, sd = 0, sd2 = 0;  // the current score and its slots in the rings of M, D1/I1, D2/I2
+    // The range of component c at score ss, d = s - ss in [1, rm) scores back (the
+    // slots of scores below 0 hold rnone(), see below).
+    auto get = [&](int c, int32_t ss) -> Range { return ring_range(rr, c, ring_back(sm, s - ss, q.rm)); };
+    auto put = [&](const StepRanges &r) {
+        if (tid == 0) {
+            int32_t *p = rr + (size_t)sm * kComps * 2;
+            for (int c = 0; c < kComps; ++c) { p[2 * c] = r.r[c].lo; p[2 * c + 1] = r.r[c].hi; }
+        }
+    };
+    auto status = [&](int32_t st) {
+        if (tid == 0) { out->status = st; out->n_ops = 0; }
+    };
+    const Rings<OFF> rg{reinterpret_cast<OFF *>(u.M),  reinterpret_cast<OFF *>(u.D1), reinterpret_cast<OFF *>(u.I1),
+                        reinterpret_cast<OFF *>(u.D2), reinterpret_cast<OFF *>(u.I2), cap, kb};
+
+    // s = 0: the start diagonals, offsets max(k, 0), extended.
+    StepRanges r0;
+    for (int c = 0; c < kComps; ++c) r0.r[c] = rnone();
+    r0.r[cM] = Range{-t.pb, t.tb};
+    if (r0.r[cM].lo < kb || r0.r[cM].hi >= kb + cap || (CODES && (uint64_t)rwidth(r0.r[cM]) > sh.code_cap)) {
+        status(kOutOverflow);
+        return;
+    }
+    put(r0);
+    // Slots 1 .. rm-1 stand for the scores below 0 until this alignment writes them
+    // (the barrier after s = 0 publishes both).
+    for (int32_t i = kComps * 2 + tid; i < q.rm * kComps * 2; i += T) rr[i] = (i & 1) ? kNoHi : kNoLo;
+    uint64_t cum = 0;
+    if (CODES && tid == 0) { u.hdr[0] = r0.r[cM].lo; u.hdr[1] = 0; }
+    EndSearch es{INT32_MAX, n - t.te, false};
+    // clear: no M cell stored so far has reached the end of either sequence (cell_clear).
+    // A thread that stores one sets reached; the score's minimum carries it to the group
+    // as kReached (below every k that ends the alignment's search, INT32_MAX), and from
+    // then on the alignment is never clear again.
+    constexpr int32_t kReached = INT32_MAX - 1;
+    bool clear = true;
+    auto reduce = [&]() {
+        int32_t f = g.min(es.found != INT32_MAX ? es.found : es.reached ? kReached : INT32_MAX);
+        if (f == kReached) {
+            clear = false;
+            f = INT32_MAX;
+        }
+        es.found = f;
+    };
+    {
+        OFF *M0 = rg.row(rg.M, 0);
+        for (int32_t k = r0.r[cM].lo + tid; k <= r0.r[cM].hi; k += T) {
+            const int32_t h = extend(sq, k > 0 ? k : 0, k, m, n);
+            M0[k] = to_off<OFF>(h);
+            if (CODES) u.codes[k - r0.r[cM].lo] = 0;
+            if (h >= es.end_min && es.found == INT32_MAX && is_end(h, k, m, n, t.pe, t.te)) es.found = k;
+            if (h >= imin(n, m + k)) es.reached = true;
         }
     }
-    if (st.s != 0 || st.comp != cM || st.esc2) return false;
-    std::reverse(ops.begin(), ops.end());
-    *k0 = st.k;
-    return true;
+    reduce();
+    uint64_t cells = (uint64_t)rwidth(r0.r[cM]);
+    cum = cells;
+    while (es.found == INT32_MAX) {
+        ++s;
+        sm = ring_step(sm, q.rm);
+        if (METRIC != kMetricEdit) {
+            sd = ring_step(sd, q.rd);
+            if (METRIC == kMetricAffine2p) sd2 = ring_step(sd2, q.rd2);
+        }
+        if (s > t.s_limit) {
+            status(kOutOverflow);
+            return;
+        }
+        StepRanges r;
+        int32_t ilo = 0, ihi = -1;  // affine: the interior cells (Plan)
+        if (METRIC == kMetricEdit) {
+            r = step_ranges(q, s, m, n, get);
+        } else {
+            if (s == 1) {  // the first plan, once the barrier after s = 0 has published the ring's slots
+                if (tid == 0) plan_score<METRIC, OFF>(q, m, n, rr, 1, sm, plans[1]);
+                g.min(0);
+            }
+            const Plan &pl = plans[s & 1];
+            for (int c = 0; c < kComps; ++c) r.r[c] = pl.r[c];
+            ilo = pl.ilo;
+            ihi = pl.ihi;
+            // Thread 0 publishes this score's ranges and plans the next score (read after
+            // this score's barrier; the other buffer, whose plan every thread has read).
+            put(r);
+            if (tid == 0) plan_score<METRIC, OFF>(q, m, n, rr, s + 1, ring_step(sm, q.rm), plans[(s + 1) & 1]);
+        }
+        const Range mr = r.r[cM];
+        const int32_t w = rwidth(mr);
+        if (w > 0 && (mr.lo < kb || mr.hi >= kb + cap || (CODES && cum + (uint64_t)w > sh.code_cap))) {
+            status(kOutOverflow);
+            return;
+        }
+        if (CODES && tid == 0) { u.hdr[2 * s] = mr.lo; u.hdr[2 * s + 1] = (int32_t)(uint32_t)cum; }
+        // Edit: put(r) comes after the cells' source ranges are read: with no store between
+        // them and step_ranges' reads of the same slots, each is loaded once.
+        if (METRIC == kMetricEdit && w == 0) put(r);
+        if (w > 0) {
+            uint8_t *cc = CODES ? u.codes + cum - mr.lo : nullptr;
+            if (METRIC == kMetricEdit) {
+                const Range r1 = get(cM, s - 1);
+                put(r);
+                edit_cells<OFF, U, T, CODES>(tid, t, sq, mr, r1, rg.row(rg.M, ring_back(sm, 1, q.rm)),
+                                             rg.row(rg.M, sm), cc, es);
+            } else {
+                affine_cells<METRIC == kMetricAffine2p, CODES, OFF, U, T>(tid, q, t, sq, rg, rr, r, ilo, ihi, s, sm,
+                                                                          sd, sd2, clear, cc, es);
+            }
+        }
+        // The minimum is also the barrier: this score's ranges and cells are visible to the next.
+        reduce();
+        cells += (uint64_t)w;
+        cum += (uint64_t)w;
+    }
+    const int32_t k_end = es.found;
+    if (tid != 0) return;
+    out->score = s;
+    out->k_end = k_end;
+    out->h_end = rg.row(rg.M, sm)[k_end];
+    out->cells = cells;
+    out->k0 = 0;
+    out->n_ops = 0;
+    out->status = kOutOk;
+    if (CODES) walk_codes<METRIC>(q, t, u, s, k_end, out, ops);
 }
 
 // ---- host side: what a task needs ------------------------------------------------
@@ -1203,27 +908,6 @@ inline int32_t codes_max_ops(const Pen &q, int64_t s) {
                                                                       q.metric == kMetricAffine2p ? q.o2 + q.e2 : INT32_MAX});
     return (int32_t)std::min<int64_t>(s / minc + 2, INT32_MAX);
 }
-
-// The words a piggybacked backtrace of a path up to score s may write: a step costs at
-// least min(x, e [, e2]) but a CLOSE and an ESC2, one each per gap at most, cost
-// nothing (every gap costs o + e at least).
-inline int32_t bt_max_words(const Pen &q, int64_t s) {
-    if (q.metric == kMetricEdit) return (int32_t)(s / kBtSteps + 2);
-    const bool two = q.metric == kMetricAffine2p;
-    const int64_t min_step = std::min<int64_t>({q.x, q.e, two ? q.e2 : INT32_MAX});
-    const int64_t min_gap = std::min<int64_t>(q.o + q.e, two ? q.o2 + q.e2 : INT32_MAX);
-    const int64_t steps = s / min_step + 2 * (s / min_gap);
-    return (int32_t)std::min<int64_t>(steps / kBtSteps + 2, INT32_MAX);
-}
-
-// The components whose cells carry a word: M, D1, I1 [, D2, I2] (edit: M).
-inline int bt_comps(const Pen &q) { return q.metric == kMetricEdit ? 1 : q.metric == kMetricAffine2p ? 5 : 3; }
-
-// Spill blocks budgeted for `cells` cells: a quarter of a block per cell and component,
-// plus 64 for slack. Measured: at most ~0.16 in a pair (tests/unit/wfa_core_host.cpp
-// prints and checks the rate); pass 1 runs with less when the work area is short
-// (cuda/wfa.cu).
-inline uint64_t spill_blocks(const Pen &q, uint64_t cells) { return cells * (uint64_t)bt_comps(q) / 4 + 64; }
 
 // The score budget of a task (see cuda/wfa.cu, "Memory budget").
 inline int64_t score_budget(const Pen &q, int32_t err_permille, int64_t m, int64_t n) {

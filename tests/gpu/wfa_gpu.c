@@ -23,10 +23,6 @@
  *            early and its second pass reruns them with the full budget.
  *   boundary pairs of exactly 32767 and 32768 bases (the GPU keeps int16 offsets
  *            only while both lengths are < 32768), 0% and 1%, both scopes.
- *   piggyback the alignment-scope batches of all the above (random, long, boundary;
- *            default, 256 MiB and tiny contexts) again with GALE_P_GPU_BACKTRACE =
- *            GALE_GPU_BT_PIGGYBACK: the same results, bit for bit (on the 256 MiB
- *            context the first pass gives units short spill lists).
  *
  * Random cases come from a printed seed (GALE_TEST_SEED reproduces it); the
  * number of cases scales with GALE_TEST_SCALE. GALE_GPU_TEST_FAKE=1 replaces the
@@ -45,9 +41,6 @@
 #define SKIP 77
 
 static int fake_gpu = 0;
-/* GALE_P_GPU_BACKTRACE of the batches run (-1: left at its default), and whether
- * run_set runs only the alignment-scope batches (the parameter changes nothing else). */
-static int gpu_bt = -1, only_alignment = 0;
 
 typedef struct wbatch {
     char label[160];
@@ -130,7 +123,6 @@ static gale_batch *wb_make(gale_ctx *ctx, const wbatch *c, int force_err)
     if (force_err) REQUIRE_OK(gale_batch_set(b, GALE_P_EXPECTED_ERROR, force_err));
     else if (c->err) REQUIRE_OK(gale_batch_set(b, GALE_P_EXPECTED_ERROR, c->err));
     if (c->memlim) REQUIRE_OK(gale_batch_set(b, GALE_P_MEMORY_LIMIT, c->memlim));
-    if (gpu_bt >= 0) REQUIRE_OK(gale_batch_set(b, GALE_P_GPU_BACKTRACE, gpu_bt));
     for (i = 0; i < c->n; ++i) {
         gale_task_init(&t);
         t.h = c->h[i];
@@ -335,7 +327,6 @@ static size_t run_set(gale_ctx *ctx, wbatch *set, size_t nset, int force_err, co
     double secs = 0;
     uint64_t kns = 0;
     for (i = 0; i < nset; ++i) {
-        if (only_alignment && set[i].scope != GALE_SCOPE_ALIGNMENT) continue;
         rescued += wb_run(ctx, &set[i], force_err, name, store, &secs, &kns, differ);
         tasks += set[i].n;
         ++batches;
@@ -419,15 +410,6 @@ int main(void)
     run_set(gpu, set, nset, 0, fake_gpu ? "fake gpu" : "cuda", 0, &differ);
     run_set(gpu, lng, nlong, 0, fake_gpu ? "fake gpu, long" : "cuda, long", 0, &differ);
     CHECK_MSG(differ == 0, "%zu GPU results differ from the CPU", differ);
-    /* The piggybacked backtrace: the alignment-scope batches again. */
-    gpu_bt = GALE_GPU_BT_PIGGYBACK;
-    only_alignment = 1;
-    differ = 0;
-    run_set(gpu, set, nset, 0, fake_gpu ? "fake gpu, piggyback" : "cuda, piggyback", 0, &differ);
-    run_set(gpu, lng, nlong, 0, fake_gpu ? "fake gpu, piggyback, long" : "cuda, piggyback, long", 0, &differ);
-    CHECK_MSG(differ == 0, "%zu GPU results (piggyback) differ from the CPU", differ);
-    gpu_bt = -1;
-    only_alignment = 0;
     REQUIRE_OK(gale_ctx_destroy(gpu));
 
     /* A small device pool: the two-pass path for alignment scope (see cuda/wfa.cu). */
@@ -436,12 +418,6 @@ int main(void)
     differ = 0;
     run_set(gpu, set, nset, 0, fake_gpu ? "fake gpu, 256 MiB" : "cuda, 256 MiB", 0, &differ);
     CHECK_MSG(differ == 0, "%zu GPU results differ from the CPU on a 256 MiB context", differ);
-    gpu_bt = GALE_GPU_BT_PIGGYBACK;
-    only_alignment = 1;
-    run_set(gpu, set, nset, 0, fake_gpu ? "fake gpu, 256 MiB, piggyback" : "cuda, 256 MiB, piggyback", 0, &differ);
-    CHECK_MSG(differ == 0, "%zu GPU results (piggyback) differ from the CPU on a 256 MiB context", differ);
-    gpu_bt = -1;
-    only_alignment = 0;
     REQUIRE_OK(gale_ctx_destroy(gpu));
 
     /* Budgets far too small: GALE_P_EXPECTED_ERROR = 1 and a small device pool. */
@@ -453,15 +429,6 @@ int main(void)
     rescued += run_set(tiny, lng, nlong, 1, fake_gpu ? "fake gpu, tiny, long" : "cuda, tiny, long", 0, &differ);
     CHECK_MSG(differ == 0, "%zu GPU results differ from the CPU under a tiny budget", differ);
     if (!fake_gpu) CHECK_MSG(rescued > 0, "a budget of 1 per mille on divergent pairs rescued nothing");
-    gpu_bt = GALE_GPU_BT_PIGGYBACK;
-    only_alignment = 1;
-    rescued = run_set(tiny, set, nset, 1, fake_gpu ? "fake gpu, tiny, piggyback" : "cuda, tiny, piggyback", 0, &differ);
-    rescued += run_set(tiny, lng, nlong, 1, fake_gpu ? "fake gpu, tiny, long, piggyback" : "cuda, tiny, long, piggyback",
-                       0, &differ);
-    CHECK_MSG(differ == 0, "%zu GPU results (piggyback) differ from the CPU under a tiny budget", differ);
-    if (!fake_gpu) CHECK_MSG(rescued > 0, "a budget of 1 per mille on divergent pairs rescued nothing (piggyback)");
-    gpu_bt = -1;
-    only_alignment = 0;
     REQUIRE_OK(gale_ctx_destroy(tiny));
     REQUIRE_OK(gale_ctx_destroy(cpu));
 

@@ -7,10 +7,9 @@
 // shape (shape_layout), 2-bit packed sequences with an N mask (pack_bases: 32-base
 // aligned starts among other sequences, 4 zero padding words after the last); then
 // Out and the backtrace become a result as wfa_run's collect makes it, the CIGAR
-// rebuilt by this test's own replay of lib/wfa.h's rule from the backtrace of
-// either layout (BtMode): codes, which the kernel walks itself (a code byte per
-// cell; Out::k0 and the ops, the last first), or the piggybacked words, decoded
-// by bt_decode.
+// rebuilt by this test's own replay of lib/wfa.h's rule from the backtrace
+// codes, which the kernel walks itself (a code byte per cell; Out::k0 and the ops,
+// the last first).
 //
 // Every region of a unit is its own heap block of exactly its size, filled with a
 // random byte first (a GPU unit is reused without clearing), so ASan catches a
@@ -21,13 +20,12 @@
 //   edge    fixed pairs (empty, length 1, identical, all N, lowercase, IUPAC, U,
 //           16/32-base word boundaries) on a grid of settings (4 penalty kinds x 2
 //           scopes x 2 N policies x 3 spans), each with int16 and int32 offsets
-//           (alignment scope: codes, and once more with the piggyback);
+//           (alignment scope: the codes);
 //   reach   pairs where a diagonal that is not the last reaches the end of the text
 //           or the pattern scores before the alignment ends (nearly a prefix of the
 //           other, then a tail of 1 .. 200 bases; a few bases against hundreds), both
 //           ways, for 6 penalty sets (some with x < e) x 2 scopes x 6 spans (none,
-//           text end, pattern end, both, small, all four), int16 and int32 offsets
-//           (and the piggyback, as above);
+//           text end, pattern end, both, small, all four), int16 and int32 offsets;
 //   random  >= 3,000 pairs (GALE_TEST_SCALE scales them) in batches of random
 //           settings: GALE_WFA one- and two-piece with random penalties, GALE_EDIT,
 //           both scopes, both N policies, end-to-end or random free lengths (some
@@ -35,11 +33,7 @@
 //           unrelated, lowercase, N and IUPAC runs; per pair int16 or int32
 //           offsets (int32 on short pairs too), U = 2 or 4 cells per thread, the
 //           window padded as in a chunk of larger tasks, the pair among other
-//           sequences or last; codes or the piggyback (its spill list padded, or
-//           one pair in 10 a list of 0..40 blocks that may fill up: Out status 3,
-//           counted apart; with the budgeted list status 3 fails, and the most
-//           blocks spilled per cell and component must stay below the budget's
-//           quarter). Budgets from an expected error of 1000 per mille: a
+//           sequences or last. Budgets from an expected error of 1000 per mille: a
 //           task over its budget (Out status 1) is skipped and counted, and more
 //           than 5% fails. One pair in 20 gets a tight budget (1..100 per mille) to
 //           run the overflow exit: there status 1 is allowed (counted apart).
@@ -107,11 +101,6 @@ struct Layout {
     int32_t cap_slack = 0;  // diagonals added to the window (a chunk's shape is its largest task's)
     uint64_t code_slack = 0;  // codes backtrace: code bytes and headers added
     int32_t hdr_slack = 0;
-    bool piggy = false;           // alignment scope: the piggybacked backtrace, not codes
-    uint64_t spill_slack = 0;     // piggyback: spill blocks added to the budget
-    int32_t seg_slack = 0;        // piggyback: spill segments added
-    int64_t spill_blocks = -1;    // piggyback: >= 0: a spill list of this many blocks only
-                                  // (a small one: kOutSpill allowed, counted apart)
     int64_t before = 0, after = 0;  // bases of other sequences before the pair / after it (0: last)
     bool text_first = false;        // the text packed before the pattern
     uint8_t junk = 0xA5;            // fill of the unit's memory
@@ -120,10 +109,9 @@ struct Layout {
 std::string layout_text(const Layout &l) {
     char b[320];
     snprintf(b, sizeof b,
-             "off%d U %d err %d cap+%d codes+%llu hdr+%d%s spill+%llu seg+%d spill=%lld before %lld after %lld%s "
+             "off%d U %d err %d cap+%d codes+%llu hdr+%d before %lld after %lld%s "
              "junk 0x%02x",
              l.off16 ? 16 : 32, l.u, l.err, l.cap_slack, (unsigned long long)l.code_slack, l.hdr_slack,
-             l.piggy ? " piggyback" : "", (unsigned long long)l.spill_slack, l.seg_slack, (long long)l.spill_blocks,
              (long long)l.before, (long long)l.after, l.text_first ? " text-first" : "", l.junk);
     return b;
 }
@@ -149,7 +137,6 @@ struct Emu {
     int64_t score = 0, h_begin = 0, h_end = 0, v_begin = 0, v_end = 0;
     uint64_t cells = 0;
     int32_t s_limit = 0;
-    uint64_t spilled = 0, comp_cells = 0;  // piggyback: spill blocks, cells x components
     std::vector<uint32_t> cigar;
     std::string error;  // a broken result, said in words
 };
@@ -241,9 +228,7 @@ AlignFn pick_off(bool off16, int u) {
 }
 template <int METRIC>
 AlignFn pick_bt(int bt, bool off16, int u) {
-    return bt == kBtPiggy   ? pick_off<METRIC, kBtPiggy>(off16, u)
-           : bt == kBtCodes ? pick_off<METRIC, kBtCodes>(off16, u)
-                            : pick_off<METRIC, kBtNone>(off16, u);
+    return bt == kBtCodes ? pick_off<METRIC, kBtCodes>(off16, u) : pick_off<METRIC, kBtNone>(off16, u);
 }
 AlignFn pick(int metric, int bt, bool off16, int u) {
     if (metric == kMetricAffine) return pick_bt<kMetricAffine>(bt, off16, u);
@@ -304,8 +289,8 @@ void emulate(const Setting &st, const std::vector<uint8_t> &P, const std::vector
     const int64_t m = (int64_t)P.size(), n = (int64_t)T.size();
     const WfaParams p = params_of(st);
     const Pen q = make_pen(p);
-    const bool codes = p.scope == GALE_SCOPE_ALIGNMENT;  // a backtrace (of layout bt)
-    const int bt = !codes ? kBtNone : lo.piggy ? kBtPiggy : kBtCodes;
+    const bool codes = p.scope == GALE_SCOPE_ALIGNMENT;  // a backtrace
+    const int bt = codes ? kBtCodes : kBtNone;
     const bool edit = q.metric == kMetricEdit;
     const WfaFree f = wfa_free(p, m, n);
     const int64_t S = score_budget(q, lo.err, m, n);
@@ -369,65 +354,36 @@ void emulate(const Setting &st, const std::vector<uint8_t> &P, const std::vector
     int64_t k0 = 0;
     std::string why;
 
-    // The backtrace as the dispatcher sizes it (cuda/wfa.cu: max_ops_of, hdr_scores,
-    // code_cap; seg_scores, spill_cap).
-    t.max_ops = bt == kBtPiggy ? bt_max_words(q, e.s_limit) : bt == kBtCodes ? codes_max_ops(q, e.s_limit) : 0;
+    // The backtrace as the dispatcher sizes it (cuda/wfa.cu: max_ops, hdr_scores,
+    // code_cap).
+    t.max_ops = bt == kBtCodes ? codes_max_ops(q, e.s_limit) : 0;
     sh.hdr_scores = e.s_limit + 1 + lo.hdr_slack;
     sh.code_cap = codes ? nd.cells + lo.code_slack : 0;
-    sh.seg_scores = e.s_limit + 2 + lo.seg_slack;
-    sh.spill_cap = lo.spill_blocks >= 0 ? (uint64_t)lo.spill_blocks : spill_blocks(q, nd.cells) + lo.spill_slack;
     shape_layout(sh, q, bt);
     check_layout(sh, q, ring_row);
     CHECK(sh.off_hdr >= sh.off_i2 + (uint64_t)q.rd2 * ring_row);
     CHECK(sh.off_codes >= sh.off_hdr + (uint64_t)sh.hdr_scores * 8);
-    CHECK(sh.off_bt >= sh.off_codes + sh.code_cap);
-    CHECK(sh.off_seg >= sh.off_bt + (bt == kBtPiggy ? (uint64_t)bt_rows(q) * (uint64_t)sh.cap * 2 : 0));
-    CHECK(sh.off_spill >= sh.off_seg + (uint64_t)sh.seg_scores * 4);
-    CHECK(sh.bytes >= sh.off_spill + sh.spill_cap * sizeof(BtBlock));
-    CHECK(bt != kBtCodes || (sh.seg_scores == 0 && sh.spill_cap == 0));
-    CHECK(bt != kBtPiggy || (sh.hdr_scores == 0 && sh.code_cap == 0));
+    CHECK(sh.bytes >= sh.off_codes + sh.code_cap);
     Block mem;
     Unit u{};
     offsets_unit(mem, u, q, ring_row, lo.junk);
     u.hdr = reinterpret_cast<int32_t *>(mem.get((uint64_t)sh.hdr_scores * 8, lo.junk));
-    // Codes and spill blocks: only the first MiB is filled (the rest stays untouched and
-    // costs nothing).
+    // Codes: only the first MiB is filled (the rest stays untouched and costs nothing).
     u.codes = reinterpret_cast<uint8_t *>(mem.get(sh.code_cap, lo.junk, (uint64_t)1 << 20));
-    u.bt = reinterpret_cast<uint16_t *>(mem.get(bt == kBtPiggy ? (uint64_t)bt_rows(q) * (uint64_t)sh.cap * 2 : 0, lo.junk));
-    u.seg = reinterpret_cast<uint32_t *>(mem.get((uint64_t)sh.seg_scores * 4, lo.junk));
-    u.spill = reinterpret_cast<BtBlock *>(mem.get(sh.spill_cap * sizeof(BtBlock), lo.junk, (uint64_t)1 << 20));
-    u.ctr = reinterpret_cast<uint32_t *>(mem.get(3 * 4, lo.junk));
     uint32_t *ops = reinterpret_cast<uint32_t *>(mem.get((uint64_t)t.max_ops * 4, lo.junk));
     Plan *plans = reinterpret_cast<Plan *>(mem.get(2 * sizeof(Plan), lo.junk));
     memset(&out, lo.junk, sizeof out);
     fn(q, t, sq, sh, u, &out, ops, plans);
     e.status = out.status;
-    if (bt == kBtPiggy && out.status == kOutOk) {
-        // The blocks spilled (those before the final score's segment and its counter) per
-        // cell and component: the rate spill_blocks budgets for.
-        e.spilled = (uint64_t)u.seg[out.score] + u.ctr[out.score % 3];
-        e.comp_cells = out.cells * (uint64_t)bt_comps(q);
-    }
     if (out.status != kOutOk) return;
     if (codes) {
         if (out.n_ops < 0 || out.n_ops > t.max_ops) {
             e.error = "n_ops " + std::to_string(out.n_ops) + " outside [0, " + std::to_string(t.max_ops) + "]";
             return;
         }
-        if (bt == kBtPiggy) {
-            // The steps in path order (bt_decode; what it makes is checked below through
-            // this test's own replay against the CPU's CIGAR).
-            std::vector<WfaOp> wops;
-            if (!bt_decode(q, ops, out.n_ops, out.k_end, out.score, wops, &k0)) {
-                e.error = "the backtrace words do not decode";
-                return;
-            }
-            for (const WfaOp &o : wops) path.push_back((o.len << 4) | o.code);
-        } else {
-            path.resize((size_t)out.n_ops);
-            for (int32_t i = 0; i < out.n_ops; ++i) path[(size_t)i] = ops[out.n_ops - 1 - i];  // written last first
-            k0 = out.k0;
-        }
+        path.resize((size_t)out.n_ops);
+        for (int32_t i = 0; i < out.n_ops; ++i) path[(size_t)i] = ops[out.n_ops - 1 - i];  // written last first
+        k0 = out.k0;
     }
 
     // collect (cuda/wfa.cu): the result from Out and the ops.
@@ -465,9 +421,6 @@ struct Pair {
 struct Counts {
     long emulated = 0, compared = 0, overflow = 0, tight = 0, tight_overflow = 0, differ = 0;
     long off16 = 0, off32 = 0, u2 = 0, cells_total = 0;
-    long piggy_compared = 0, spill_full = 0, spill_small = 0;  // piggyback runs
-    uint64_t spilled = 0, comp_cells = 0;
-    double spill_rate_max = 0;  // blocks per cell and component, over pairs of 10,000+ such cells
     long by_metric[3][2] = {{0, 0}, {0, 0}, {0, 0}};  // [metric][codes]
 };
 
@@ -534,7 +487,6 @@ void run_batch(const Setting &st, const std::vector<Pair> &pairs, tu_rng *r, Cou
             ++c.emulated;
             ++(pairs[i].layouts[j].off16 ? c.off16 : c.off32);
             c.u2 += pairs[i].layouts[j].u == 2;
-            c.spill_small += codes && pairs[i].layouts[j].piggy && pairs[i].layouts[j].spill_blocks >= 0;
             ++c.by_metric[p.metric][codes ? 1 : 0];
         }
     }
@@ -561,17 +513,9 @@ void run_batch(const Setting &st, const std::vector<Pair> &pairs, tu_rng *r, Cou
                 ++(pr.tight ? c.tight_overflow : c.overflow);
                 continue;
             }
-            // A spill list smaller than the budget (spill_blocks) may fill up: the GPU runs
-            // the task again with the full list, or the CPU does.
-            if (e.status == kOutSpill && lo.piggy && lo.spill_blocks >= 0) {
-                ++c.spill_full;
-                continue;
-            }
             const char *why = nullptr;
             if (e.status != kOutOk)
-                why = e.status == kOutBroken  ? "status 2 (broken backtrace)"
-                      : e.status == kOutSpill ? "status 3 (spill list full) with the budgeted list"
-                                              : "unknown status";
+                why = e.status == kOutBroken ? "status 2 (broken backtrace)" : "unknown status";
             else if (!e.error.empty())
                 why = "broken result";
             else if (e.score != res.score)
@@ -586,15 +530,6 @@ void run_batch(const Setting &st, const std::vector<Pair> &pairs, tu_rng *r, Cou
                 why = "CIGAR differs";
             ++c.compared;
             c.cells_total += (long)e.cells;
-            if (codes && lo.piggy) {
-                ++c.piggy_compared;
-                if (lo.spill_blocks < 0) {
-                    c.spilled += e.spilled;
-                    c.comp_cells += e.comp_cells;
-                    if (e.comp_cells >= 10000)
-                        c.spill_rate_max = std::max(c.spill_rate_max, (double)e.spilled / (double)e.comp_cells);
-                }
-            }
             if (why) {
                 ++c.differ;
                 if (c.differ <= 20) report(what, st, pr, lo, i, e, &res, cig, ncig, why);
@@ -615,10 +550,6 @@ Layout random_layout(tu_rng *r, int64_t m, int64_t n, bool tight) {
     if (tu_range(r, 0, 3) == 0) l.cap_slack = (int32_t)tu_range(r, 1, 300);
     if (tu_range(r, 0, 3) == 0) l.code_slack = (uint64_t)tu_range(r, 1, 5000);
     if (tu_range(r, 0, 3) == 0) l.hdr_slack = (int32_t)tu_range(r, 1, 100);
-    l.piggy = tu_next(r) & 1;
-    if (tu_range(r, 0, 3) == 0) l.spill_slack = (uint64_t)tu_range(r, 1, 5000);
-    if (tu_range(r, 0, 3) == 0) l.seg_slack = (int32_t)tu_range(r, 1, 100);
-    if (tu_range(r, 0, 9) == 0) l.spill_blocks = tu_range(r, 0, 40);  // a small spill list
     if (tu_range(r, 0, 2) == 0) l.before = tu_range(r, 0, 300);
     if (tu_range(r, 0, 2) == 0) l.after = tu_range(r, 0, 300);
     l.text_first = tu_range(r, 0, 4) == 0;
@@ -627,19 +558,17 @@ Layout random_layout(tu_rng *r, int64_t m, int64_t n, bool tight) {
 }
 
 
-// The pairs (text, pattern) of hv, each run with int16 and with int32 offsets, and in
-// alignment scope once more with the piggyback (either width; U, the width there and
+// The pairs (text, pattern) of hv, each run with int16 and with int32 offsets (U and
 // the junk byte drawn per run).
-std::vector<Pair> both_widths(const std::vector<std::pair<std::string, std::string>> &hv, int scope, tu_rng *r) {
+std::vector<Pair> both_widths(const std::vector<std::pair<std::string, std::string>> &hv, tu_rng *r) {
     std::vector<Pair> pairs;
     for (const auto &x : hv) {
         Pair pr;
         pr.h = x.first;
         pr.v = x.second;
-        for (int w = 0; w < (scope == GALE_SCOPE_ALIGNMENT ? 3 : 2); ++w) {
+        for (int w = 0; w < 2; ++w) {
             Layout l;
-            l.off16 = w == 0 || (w == 2 && (tu_next(r) & 1));
-            l.piggy = w == 2;
+            l.off16 = w == 0;
             l.u = (tu_next(r) & 1) ? 2 : 4;
             l.junk = (uint8_t)tu_next(r);
             pr.layouts.push_back(l);
@@ -719,7 +648,7 @@ void edge_cases(tu_rng *r, Counts &c) {
                     grid.push_back(s);
                 }
     for (const Setting &st : grid) {
-        run_batch(st, both_widths(hv, st.scope, r), r, c, "edge");
+        run_batch(st, both_widths(hv, r), r, c, "edge");
     }
 }
 
@@ -790,7 +719,7 @@ void reach_cases(tu_rng *r, Counts &c) {
                 st.scope = scope ? GALE_SCOPE_ALIGNMENT : GALE_SCOPE_SCORE;
                 st.npol = (int)(tu_next(r) & 1);
                 st.pb = sp[0], st.pe = sp[1], st.tb = sp[2], st.te = sp[3];
-                run_batch(st, both_widths(hv, st.scope, r), r, c, "reach");
+                run_batch(st, both_widths(hv, r), r, c, "reach");
             }
 }
 
@@ -904,11 +833,6 @@ int main() {
            "%ld cells; overflow %ld of %ld generous budgets, %ld of %ld tight ones (%.1f s)\n",
            made, rnd.emulated, rnd.off16, rnd.off32, rnd.u2, rnd.emulated - rnd.u2, rnd.compared, rnd.differ,
            rnd.cells_total, rnd.overflow, rnd.emulated - rnd.tight, rnd.tight_overflow, rnd.tight, t2 - t1);
-    printf("piggyback: %ld edge, %ld reach, %ld random runs compared; spill blocks %.4f per cell and component "
-           "(%llu of %llu; %u steps a word), at most %.4f in a pair; %ld of %ld small spill lists filled up\n",
-           edge.piggy_compared, reach.piggy_compared, rnd.piggy_compared,
-           rnd.comp_cells ? (double)rnd.spilled / (double)rnd.comp_cells : 0.0, (unsigned long long)rnd.spilled,
-           (unsigned long long)rnd.comp_cells, kBtSteps, rnd.spill_rate_max, rnd.spill_full, rnd.spill_small);
     printf("random by metric (score / alignment scope): affine %ld/%ld, affine2p %ld/%ld, edit %ld/%ld\n",
            rnd.by_metric[0][0], rnd.by_metric[0][1], rnd.by_metric[1][0], rnd.by_metric[1][1], rnd.by_metric[2][0],
            rnd.by_metric[2][1]);
@@ -918,12 +842,5 @@ int main() {
     CHECK_MSG(rnd.overflow * 20 <= generous, "%ld of %ld kernel runs overflowed their budgets (more than 5%%)",
               rnd.overflow, generous);
     CHECK_MSG(rnd.compared > 0, "no random case was compared");
-    CHECK_MSG(edge.piggy_compared > 0 && reach.piggy_compared > 0 && rnd.piggy_compared > 0,
-              "a kind of case ran no piggyback: %ld edge, %ld reach, %ld random", edge.piggy_compared,
-              reach.piggy_compared, rnd.piggy_compared);
-    // The spill exit ran (small lists that filled up), and the budget of spill_blocks (a
-    // quarter of a block per cell and component) held in every pair.
-    CHECK_MSG(rnd.spill_small < 20 || rnd.spill_full > 0, "none of %ld small spill lists filled up", rnd.spill_small);
-    CHECK_MSG(rnd.spill_rate_max < 0.25, "a pair spilled %.4f blocks per cell and component", rnd.spill_rate_max);
     return tu_finish("wfa_core_host");
 }

@@ -4,7 +4,7 @@
  *
  *   wfa_bench FILE [--backend auto|cpu|cuda] [--penalties X,O,E] [--err PERMILLE]
  *                  [--limit N] [--repeat R] [--threads N] [--device D] [--verify N]
- *                  [--device-memory MIB] [--piggyback]
+ *                  [--device-memory MIB] [--group-threads T] [--units-per-sm U]
  *
  * GALE_WFA, end-to-end, penalties x=2 o=3 e=1 by default (WFA-GPU's anchor runs),
  * N policy DNA5; two batches of all pairs: scope ALIGNMENT (CIGAR) and scope SCORE.
@@ -16,8 +16,11 @@
  * GALE_P_EXPECTED_ERROR (the GPU budget; default: the library's). --verify N
  * compares the first N pairs (both scopes) with a CPU context, field by field.
  * --device-memory sets the context's device memory budget (gale_ctx_options
- * device_memory, MiB; default: the library's). --piggyback sets GALE_P_GPU_BACKTRACE
- * to GALE_GPU_BT_PIGGYBACK (WFA-GPU's backtrace layout; same results).
+ * device_memory, MiB; default: the library's). --group-threads (32, 128 or 256 threads
+ * per alignment) and --units-per-sm (alignments in flight per multiprocessor) force
+ * the GPU kernel's shape through the experimental parameters GALE_PX_WFA_GROUP_THREADS
+ * and GALE_PX_WFA_UNITS_PER_SM (measurements only: results never depend on them; 0 =
+ * the dispatcher's choice).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -28,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#define GALE_EXPERIMENTAL_API /* GALE_PX_WFA_*: --group-threads, --units-per-sm */
 #include "gale.h"
 
 typedef struct {
@@ -129,7 +133,7 @@ typedef struct {
     int64_t score_sum;
 } row_t;
 
-static int piggyback = 0; /* --piggyback */
+static int group_threads = 0, units_per_sm = 0; /* --group-threads, --units-per-sm (0: automatic) */
 
 static gale_batch *make(gale_ctx *ctx, const pair_t *ps, size_t n, int scope, const int pen[3], int err, double *add_s) {
     gale_batch *b = NULL;
@@ -142,7 +146,10 @@ static gale_batch *make(gale_ctx *ctx, const pair_t *ps, size_t n, int scope, co
     check(gale_batch_set(b, GALE_P_PENALTY_GAP_EXTEND, pen[2]), "set e");
     check(gale_batch_set(b, GALE_P_SCOPE, scope), "set scope");
     if (err > 0) check(gale_batch_set(b, GALE_P_EXPECTED_ERROR, err), "set expected error");
-    if (piggyback) check(gale_batch_set(b, GALE_P_GPU_BACKTRACE, GALE_GPU_BT_PIGGYBACK), "set GPU backtrace");
+#ifdef GALE_PX_WFA_GROUP_THREADS
+    if (group_threads) check(gale_batch_set(b, GALE_PX_WFA_GROUP_THREADS, group_threads), "set group threads");
+    if (units_per_sm) check(gale_batch_set(b, GALE_PX_WFA_UNITS_PER_SM, units_per_sm), "set units per SM");
+#endif
     gale_task_init(&t);
     t0 = now_s();
     for (i = 0; i < n; ++i) {
@@ -255,12 +262,13 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--device") && val) { device = atoi(val); ++i; }
         else if (!strcmp(a, "--device-memory") && val && atoll(val) >= 0) { device_mib = atoll(val); ++i; }
         else if (!strcmp(a, "--verify") && val) { nverify = (size_t)atoll(val); ++i; }
-        else if (!strcmp(a, "--piggyback")) piggyback = 1;
+        else if (!strcmp(a, "--group-threads") && val) { group_threads = atoi(val); ++i; }
+        else if (!strcmp(a, "--units-per-sm") && val) { units_per_sm = atoi(val); ++i; }
         else if (a[0] != '-' && !file) file = a;
         else {
             fprintf(stderr, "usage: wfa_bench FILE [--backend auto|cpu|cuda] [--penalties X,O,E] [--err PERMILLE]\n"
                             "                      [--limit N] [--repeat R] [--threads N] [--device D] [--verify N]\n"
-                            "                      [--device-memory MIB] [--piggyback]\n");
+                            "                      [--device-memory MIB] [--group-threads T] [--units-per-sm U]\n");
             return 2;
         }
     }
@@ -280,7 +288,11 @@ int main(int argc, char **argv) {
     printf("wfa_bench %s: %zu pairs, %.1f Mbases; backend %s, %d CPU threads; x=%d o=%d e=%d end-to-end\n", file, n,
            (double)bases / 1e6, got_backend == GALE_BACKEND_CUDA ? "cuda" : "cpu", threads, pen[0], pen[1], pen[2]);
     if (err) printf("  GALE_P_EXPECTED_ERROR = %d\n", err);
-    if (piggyback) printf("  GALE_P_GPU_BACKTRACE = GALE_GPU_BT_PIGGYBACK\n");
+#ifndef GALE_PX_WFA_GROUP_THREADS
+    if (group_threads || units_per_sm) die("--group-threads / --units-per-sm: this gale.h has no GALE_PX_WFA_*", NULL);
+#endif
+    if (group_threads) printf("  GALE_PX_WFA_GROUP_THREADS = %d\n", group_threads);
+    if (units_per_sm) printf("  GALE_PX_WFA_UNITS_PER_SM = %d\n", units_per_sm);
     if (nverify) {
         gale_ctx *cpu = NULL;
         gale_ctx_opts co;

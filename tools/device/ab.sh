@@ -2,8 +2,7 @@
 # A/B on the device machine (a measuring aid for bench/RESULTS.md, not a test): the WFA
 # benchmark of a baseline tree and of this tree, alternated in one run on one GPU.
 #   tools/device/ab.sh [test]      (test: run the gpu suite's wfa_gpu on this tree first)
-# GALE_AB_SIDES (default "base new") may add "piggy": this tree with wfa_bench --piggyback
-# (GALE_GPU_BT_PIGGYBACK), and "piggy24g": the same on a 24,000 MiB device budget.
+# GALE_AB_SIDES (default "base new") may add "new24g": this tree on a 24,000 MiB device budget.
 # The baseline is a copy of another commit's sources in .base (carry it), made here by
 #   rm -rf .base && mkdir .base && git archive BASE_COMMIT | tar -x -C .base
 # Both are built release with CUDA (no CLI, no tests for the baseline); each size runs
@@ -38,8 +37,7 @@ for len in ${GALE_AB_LENS:-10000 1000}; do
   for round in 1 2; do
     for side in ${GALE_AB_SIDES:-base new}; do
       b=$new; [ $side = base ] && b=$base
-      extra=(); [ $side = piggy ] && extra=(--piggyback)
-      [ $side = piggy24g ] && extra=(--piggyback --device-memory 24000)
+      extra=(); [ $side = new24g ] && extra=(--device-memory 24000)
       [ -x "$b/tools/bench/wfa_bench" ] || continue
       echo "-- $len bp, $side, round $round"
       "$b/tools/bench/wfa_bench" /tmp/wfa-$len.seq --backend cuda --repeat 2 "${extra[@]}" 2>&1 \

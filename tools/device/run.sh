@@ -95,8 +95,8 @@ if [ "$mode" = all ] || [ "$mode" = wfa ] || [ "$mode" = sweep ]; then
   if { [ "$mode" = sweep ] || [ "${GALE_WFA_SWEEP:-0}" = 1 ]; } && [ -x "$build/tools/bench/wfa_bench" ]; then
     for cfg in ${GALE_WFA_SWEEP_CFGS:-10000:32:0 10000:128:0 10000:256:0 1000:32:0 1000:128:0}; do
       IFS=: read -r len thr ups <<<"$cfg"
-      echo "-- sweep: $len bp, GALE_WFA_THREADS=$thr GALE_WFA_UNITS_PER_SM=$ups"
-      GALE_WFA_THREADS=$thr GALE_WFA_UNITS_PER_SM=$ups "$build/tools/bench/wfa_bench" /tmp/wfa-$len.seq \
+      echo "-- sweep: $len bp, --group-threads $thr --units-per-sm $ups"
+      "$build/tools/bench/wfa_bench" /tmp/wfa-$len.seq --group-threads "$thr" --units-per-sm "$ups" \
         --backend cuda --repeat 2 2>&1 | tee -a "$out/wfa-sweep.txt" | grep -E "^\| (alig|score)|run 0"
     done
   fi
