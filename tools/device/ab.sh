@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# A/B on the device machine (a measuring aid for bench/RESULTS.md, not a test): the WFA
-# benchmark of a baseline tree and of this tree, alternated in one run on one GPU.
+# A/B on the device machine (a measuring aid for bench/RESULTS.md, not a test): a baseline
+# tree and this tree, alternated in one run on one GPU.
 #   tools/device/ab.sh [test]      (test: run the gpu suite's wfa_gpu on this tree first)
+# GALE_AB_PARTS (default "wfa") picks what runs, in this order:
+#   xdrop: xdrop_bench on gen.py's 100,000 LOGAN pairs, X = 10, 100, 1000, 5000;
+#   wfa:   wfa_bench on gen.py seq, 5% edits, 10 kbp and 1 kbp (the WFA-GPU anchors);
+#   cli:   the `gale` program as a user runs it (needs .hts carried for both trees): wall
+#          time and peak RSS (tools/device/timed.py) of gale xdrop and gale wfa on the same
+#          files, and their outputs compared byte for byte between the trees.
 # GALE_AB_SIDES (default "base new") may add "new24g": this tree on a 24,000 MiB device budget.
 # The baseline is a copy of another commit's sources in .base (carry it), made here by
 #   rm -rf .base && mkdir .base && git archive BASE_COMMIT | tar -x -C .base
-# Both are built release with CUDA (no CLI, no tests for the baseline); each size runs
-# base, new, base, new (wfa_bench --repeat 2), so that drift between runs shows up.
-# Data: gen.py seq, 5% edits (the WFA-GPU anchors). Logs under $OUT.
+# Both are built release with CUDA (the baseline without tests, with the CLI when .hts is
+# there); each workload runs base, new, base, new, so that drift between runs shows up.
+# Logs under $OUT.
 set -u -o pipefail
 out=${OUT:-$PWD/device-out}
 mkdir -p "$out"
@@ -17,14 +23,24 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader | tee
 date -u +"%Y-%m-%dT%H:%MZ" | tee -a "$out/device.txt"
 new=${GALE_DEVICE_BUILD:-/tmp/gale-build}
 base=/tmp/gale-base-build
+parts=${GALE_AB_PARTS:-wfa}
+has() { case " $parts " in *" $1 "*) return 0;; esac; return 1; }
 gen() {  # gen LEN PAIRS
   local d=/tmp/wfa-$1.seq
   [ -s "$d" ] || python3 tools/bench/gen.py seq "$d" "$2" "$1" 0.05 >/dev/null || exit 1
 }
 gen 10000 10000 & gen 1000 100000 &
+xdata=/tmp/xdrop100k.txt
+{ has xdrop || has cli; } && { [ -s $xdata ] || python3 tools/bench/gen.py xdrop $xdata 100000 >/dev/null; } &
+basecli=(-Dcli=disabled)
+if [ -f .hts/lib/pkgconfig/htslib.pc ]; then
+  basecli=(-Dcli=enabled)
+  export PKG_CONFIG_PATH=$PWD/.hts/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+  export LD_LIBRARY_PATH=$PWD/.hts/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
 bash tools/device/run.sh build >"$out/build-new.log" 2>&1 || { tail -40 "$out/build-new.log"; exit 1; }
 if [ -d .base ]; then
-  { [ -f "$base/build.ninja" ] || meson setup "$base" .base -Dcuda=enabled -Dcli=disabled -Dtests=false \
+  { [ -f "$base/build.ninja" ] || meson setup "$base" .base -Dcuda=enabled "${basecli[@]}" -Dtests=false \
       -Dbuildtype=release; } >"$out/build-base.log" 2>&1 && ninja -C "$base" >>"$out/build-base.log" 2>&1 \
     || { tail -40 "$out/build-base.log"; exit 1; }
 fi
@@ -33,17 +49,51 @@ if [ "${1:-}" = test ]; then
   meson test -C "$new" wfa_gpu --print-errorlogs --num-processes 1 -t 4 >"$out/wfa-gpu-test.log" 2>&1 || status=1
   grep -E "^ *[0-9]+/[0-9]+ |seed|checks|FAIL" "$out/wfa-gpu-test.log" | head -20
 fi
-for len in ${GALE_AB_LENS:-10000 1000}; do
+side_build() { if [ "$1" = base ]; then echo "$base"; else echo "$new"; fi; }
+if has xdrop; then
+  echo "== X-drop: xdrop_bench, $xdata"
   for round in 1 2; do
     for side in ${GALE_AB_SIDES:-base new}; do
-      b=$new; [ $side = base ] && b=$base
-      extra=(); [ $side = new24g ] && extra=(--device-memory 24000)
-      [ -x "$b/tools/bench/wfa_bench" ] || continue
-      echo "-- $len bp, $side, round $round"
-      "$b/tools/bench/wfa_bench" /tmp/wfa-$len.seq --backend cuda --repeat 2 "${extra[@]}" 2>&1 \
-        | tee -a "$out/ab-$len-$side.txt" | grep -E '^\| (alignment|score)' || status=1
+      b=$(side_build $side)
+      [ -x "$b/tools/bench/xdrop_bench" ] || continue
+      echo "-- X-drop, $side, round $round"
+      "$b/tools/bench/xdrop_bench" $xdata --backend cuda --x 10,100,1000,5000 --repeat 1 2>&1 \
+        | tee -a "$out/ab-xdrop-$side.txt" | grep -E '^\| [0-9]' || status=1
     done
   done
-done
+fi
+if has wfa; then
+  for len in ${GALE_AB_LENS:-10000 1000}; do
+    for round in 1 2; do
+      for side in ${GALE_AB_SIDES:-base new}; do
+        b=$(side_build $side)
+        extra=(); [ $side = new24g ] && extra=(--device-memory 24000)
+        [ -x "$b/tools/bench/wfa_bench" ] || continue
+        echo "-- $len bp, $side, round $round"
+        "$b/tools/bench/wfa_bench" /tmp/wfa-$len.seq --backend cuda --repeat 2 "${extra[@]}" 2>&1 \
+          | tee -a "$out/ab-$len-$side.txt" | grep -E '^\| (alignment|score)' || status=1
+      done
+    done
+  done
+fi
+if has cli; then
+  echo "== the gale program: wall time and peak RSS, base vs new, outputs compared"
+  jobs=("xdrop -x 10 $xdata" "xdrop -x 1000 $xdata" "wfa --mismatch 2 --gap-open 3 --gap-extend 1 /tmp/wfa-1000.seq"
+        "wfa --mismatch 2 --gap-open 3 --gap-extend 1 --score-only /tmp/wfa-1000.seq"
+        "wfa --mismatch 2 --gap-open 3 --gap-extend 1 /tmp/wfa-10000.seq")
+  for job in "${jobs[@]}"; do
+    for round in 1 2; do
+      for side in base new; do
+        g=$(side_build $side)/tools/gale/gale
+        [ -x "$g" ] || { echo "no gale CLI in the $side tree (carry .hts)"; status=1; continue 2; }
+        # shellcheck disable=SC2086
+        echo "$side round $round: gale $job: $(python3 tools/device/timed.py /tmp/cli-$side.out "$g" ${job%% *} \
+          --backend cuda --quiet ${job#* } 2>>"$out/cli-$side.err")" | tee -a "$out/ab-cli.txt"
+      done
+      if cmp -s /tmp/cli-base.out /tmp/cli-new.out; then echo "   outputs identical ($(wc -l </tmp/cli-new.out) lines)"
+      else echo "   OUTPUTS DIFFER"; status=1; fi
+    done
+  done
+fi
 echo "== done (status $status)"
 exit $status
