@@ -46,6 +46,7 @@ extern "C" {
 #include <vector>
 
 #include "gale.h"
+#include "testgen.h"
 #include "wfa_check.h"
 
 namespace {
@@ -76,60 +77,21 @@ long checks = 0;
         }                                                                                             \
     } while (0)
 
-struct Rng {
-    uint64_t s;
-    explicit Rng(uint64_t seed) : s(seed) {}
-    uint64_t next() {
-        uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    int64_t range(int64_t lo, int64_t hi) { return lo + (int64_t)(next() % (uint64_t)(hi - lo + 1)); }
-    double unit() { return (double)(next() >> 11) * (1.0 / 9007199254740992.0); }
-    bool chance(double p) { return unit() < p; }
-};
+using tu::Rng;
 
-double scale() {
-    const char *e = getenv("GALE_TEST_SCALE");
-    double s = e ? atof(e) : 1.0;
-    return s > 0 ? s : 1.0;
-}
-
-uint64_t seed_of() {
-    const char *e = getenv("GALE_TEST_SEED");
-    uint64_t s = e ? strtoull(e, nullptr, 0)
-                   : (uint64_t)std::chrono::steady_clock::now().time_since_epoch().count();
-    printf("wfa_wfa2: seed %" PRIu64 " (GALE_TEST_SEED=%" PRIu64 " reproduces)\n", s, s);
-    return s;
-}
-
-// Mutates s: each base is substituted, deleted or followed by an insertion with
-// probability rate / 3 each; indels come in short runs sometimes.
+// The pairs' mutations (tests/common/testgen.h): per base, a substitution by
+// another base with probability rate / 4, an insertion and a deletion with rate / 3
+// each (a substitution drawn among all four bases at rate / 3); indels of 1..6
+// bases 20% of the time.
 std::string mutate(Rng &r, const std::string &s, double rate) {
-    static const char B[] = "ACGT";
-    std::string o;
-    o.reserve(s.size() + s.size() / 4 + 8);
-    for (size_t i = 0; i < s.size(); ++i) {
-        const double u = r.unit();
-        if (u < rate / 3) o += B[r.next() & 3];
-        else if (u < 2 * rate / 3) {
-            if (r.chance(0.2)) i += (size_t)r.range(0, 5);
-        } else if (u < rate) {
-            o += s[i];
-            const int64_t len = r.chance(0.2) ? r.range(1, 6) : 1;
-            for (int64_t j = 0; j < len; ++j) o += B[r.next() & 3];
-        } else o += s[i];
-    }
-    return o;
+    tu_mut m = tu_mut_thirds(rate);
+    m.sub = rate / 4;
+    m.run = 0.2;
+    m.run_max = 6;
+    return tu::mutate(r, s, m);
 }
 
-std::string random_seq(Rng &r, int64_t len) {
-    static const char B[] = "ACGT";
-    std::string s((size_t)len, 'A');
-    for (auto &c : s) c = B[r.next() & 3];
-    return s;
-}
+std::string random_seq(Rng &r, int64_t len) { return tu::bases(r, len); }
 
 // What WFA2 sees for gale's input: upper case, IUPAC codes as N, U as T.
 std::string canonical(const std::string &s) {
@@ -546,8 +508,8 @@ void memory_limit_boundary() {
 
 int main() {
     setvbuf(stdout, nullptr, _IOLBF, 0);
-    const double sc = scale();
-    Rng r(seed_of());
+    const double sc = tu_scale();
+    Rng r(tu_seed("wfa_wfa2"));
     gale_ctx_opts o;
     gale_ctx_opts_init(&o);
     o.backend = GALE_BACKEND_CPU;

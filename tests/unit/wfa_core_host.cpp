@@ -651,11 +651,7 @@ std::vector<Pair> both_widths(const std::vector<std::pair<std::string, std::stri
 
 // ---- edge cases ---------------------------------------------------------------
 
-std::string random_dna(tu_rng *r, int64_t n) {
-    std::string s((size_t)n, 'A');
-    for (auto &ch : s) ch = tu_base(r);
-    return s;
-}
+std::string random_dna(tu_rng *r, int64_t n) { return tu::bases(r, n); }
 
 void edge_cases(tu_rng *r, Counts &c) {
     std::vector<std::pair<std::string, std::string>> hv;  // (text, pattern)
@@ -731,13 +727,7 @@ void edge_cases(tu_rng *r, Counts &c) {
 // apart (a few bases against hundreds). From then on the interior cells must test
 // the bounds again (align's clear): a candidate past the matrix (h = n + 1 or
 // v = m + 1) must never be stored, nor end the alignment (is_end).
-std::string mutated(tu_rng *r, const std::string &s, double rate) {
-    tu_buf a = {nullptr, 0, 0};
-    tu_mutate_into(r, &a, s.data(), (int64_t)s.size(), rate);
-    std::string out(a.p ? a.p : "", (size_t)a.n);
-    free(a.p);
-    return out;
-}
+std::string mutated(tu_rng *r, const std::string &s, double rate) { return tu::mutate(r, s, tu_mut_rate(rate)); }
 
 // Substitutions only (each base with probability rate, at least one where the
 // sequence is long enough): the path keeps its diagonal and gathers score, so the
@@ -832,13 +822,8 @@ Pair random_pair(tu_rng *r) {
     Pair pr;
     const int64_t len = tu_range(r, 0, 19) == 0 ? tu_range(r, 0, 3) : tu_logrange(r, 1, 2000);
     const double rate = tu_unif(r) * 0.4;
-    std::string anc = random_dna(r, len);
-    tu_buf a = {nullptr, 0, 0}, b = {nullptr, 0, 0};
-    tu_mutate_into(r, &a, anc.data(), len, rate / 2);
-    tu_mutate_into(r, &b, anc.data(), len, rate / 2);
-    std::string h(a.p ? a.p : "", (size_t)a.n), v(b.p ? b.p : "", (size_t)b.n);
-    free(a.p);
-    free(b.p);
+    const std::string anc = random_dna(r, len);
+    std::string h = mutated(r, anc, rate / 2), v = mutated(r, anc, rate / 2);
     const int64_t shape = tu_range(r, 0, 19);
     if (shape < 3 && !h.empty()) {  // the text cut to a window
         const size_t x = (size_t)tu_range(r, 0, (int64_t)h.size()), y = (size_t)tu_range(r, (int64_t)x, (int64_t)h.size());
