@@ -209,6 +209,15 @@ static TU_UNUSED void tu_buf_push(tu_buf *b, char c)
     b->p[b->n++] = c;
 }
 
+/* Hands out b's bytes NUL-terminated (malloc'd; the terminator is room, not part
+ * of the sequence) and their length. */
+static TU_UNUSED void tu_buf_take(tu_buf *b, char **p, int64_t *n)
+{
+    tu_buf_push(b, 0);
+    *p = b->p;
+    *n = b->n - 1;
+}
+
 /* A mutation model: per base of the source, a substitution (by another base)
  * with probability sub, the base followed by an insertion with probability ins,
  * a deletion with probability del; an insertion or deletion is a run of
@@ -330,12 +339,8 @@ static TU_UNUSED void tu_diverged(tu_rng *r, int64_t len, const tu_mut *m, char 
     tu_bases(r, anc, len);
     tu_mutate_with(r, &a, anc, len, m);
     tu_mutate_with(r, &b, anc, len, m);
-    tu_buf_push(&a, 0);
-    tu_buf_push(&b, 0);
-    *h = a.p;
-    *hl = a.n - 1;
-    *v = b.p;
-    *vl = b.n - 1;
+    tu_buf_take(&a, h, hl);
+    tu_buf_take(&b, v, vl);
     free(anc);
 }
 
@@ -375,12 +380,8 @@ static TU_UNUSED void tu_pair_make(tu_rng *r, tu_pair *p, int64_t len, int64_t k
     p->v_end = v.n;
     tu_mutate_into(r, &h, anc + left + k, right, rate);
     tu_mutate_into(r, &v, anc + left + k, right, rate);
-    tu_buf_push(&h, 0); /* room, not part of the sequence */
-    tu_buf_push(&v, 0);
-    p->h = h.p;
-    p->h_len = h.n - 1;
-    p->v = v.p;
-    p->v_len = v.n - 1;
+    tu_buf_take(&h, &p->h, &p->h_len);
+    tu_buf_take(&v, &p->v, &p->v_len);
     free(anc);
     tu_decorate(r, p->h, p->h_len, p->h_begin, p->h_end, opts);
     tu_decorate(r, p->v, p->v_len, p->v_begin, p->v_end, opts);

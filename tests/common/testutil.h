@@ -22,7 +22,7 @@
 #include <time.h>
 
 #include "gale.h"
-#include "testgen.h"
+#include "testgale.h"
 
 /* ------------------------------------------------------------------ */
 /* Failure counting                                                     */
@@ -148,6 +148,18 @@ static TU_UNUSED void tu_wfa_settings(gale_batch *b, int kind, int64_t x, int64_
     REQUIRE_OK(gale_batch_set(b, GALE_P_TEXT_END_FREE, te));
 }
 
+/* The X-drop settings of a batch of kind GALE_XDROP, each REQUIRE_OK. */
+static TU_UNUSED void tu_xdrop_settings(gale_batch *b, int64_t match, int64_t mismatch, int64_t gap, int64_t x,
+                                        int64_t dir, int64_t npol)
+{
+    REQUIRE_OK(gale_batch_set(b, GALE_P_MATCH, match));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_MISMATCH, mismatch));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_GAP, gap));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_XDROP, x));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_DIRECTION, dir));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_N_POLICY, npol));
+}
+
 #define REQUIRE(cond)                                                        \
     do {                                                                     \
         tu_count_check();                                                    \
@@ -166,44 +178,6 @@ static TU_UNUSED int tu_finish(const char *name)
     }
     printf("%s: all %ld checks passed\n", name, tu_checks);
     return 0;
-}
-
-/* Fills a gale_task pointing at the pair's buffers. */
-static TU_UNUSED void tu_task_from_pair(gale_task *t, const tu_pair *p, uint64_t user)
-{
-    gale_task_init(t);
-    t->h = p->h;
-    t->h_len = p->h_len;
-    t->v = p->v;
-    t->v_len = p->v_len;
-    t->h_begin = p->h_begin;
-    t->h_end = p->h_end;
-    t->v_begin = p->v_begin;
-    t->v_end = p->v_end;
-    t->user = user;
-}
-
-/* Compares two results field by field (flags only when with_flags). Returns 1
- * if equal; otherwise prints the difference under `what` and returns 0. */
-static TU_UNUSED int tu_result_eq(const gale_result *a, const gale_result *b, int with_flags, const char *what)
-{
-    int eq = a->score_left == b->score_left && a->score_right == b->score_right && a->score == b->score &&
-             a->h_begin == b->h_begin && a->h_end == b->h_end && a->v_begin == b->v_begin &&
-             a->v_end == b->v_end && a->cells == b->cells && a->user == b->user &&
-             (!with_flags || a->flags == b->flags);
-    if (!eq) {
-        fprintf(stderr,
-                "%s: results differ\n"
-                "  A: left %d right %d score %lld h [%lld,%lld) v [%lld,%lld) cells %llu user %llu flags %u\n"
-                "  B: left %d right %d score %lld h [%lld,%lld) v [%lld,%lld) cells %llu user %llu flags %u\n",
-                what, a->score_left, a->score_right, (long long)a->score, (long long)a->h_begin,
-                (long long)a->h_end, (long long)a->v_begin, (long long)a->v_end,
-                (unsigned long long)a->cells, (unsigned long long)a->user, a->flags, b->score_left,
-                b->score_right, (long long)b->score, (long long)b->h_begin, (long long)b->h_end,
-                (long long)b->v_begin, (long long)b->v_end, (unsigned long long)b->cells,
-                (unsigned long long)b->user, b->flags);
-    }
-    return eq;
 }
 
 #endif /* GALE_TESTUTIL_H */

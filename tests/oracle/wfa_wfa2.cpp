@@ -46,7 +46,7 @@ extern "C" {
 #include <vector>
 
 #include "gale.h"
-#include "testgen.h"
+#include "testgale.h"
 #include "wfa_check.h"
 
 namespace {
@@ -275,11 +275,8 @@ void run_batch(const Params &p, const std::vector<Pair> &pairs, const char *what
     if (p.memory_limit) REQUIRE_OK(gale_batch_set(b, GALE_P_MEMORY_LIMIT, p.memory_limit));
     for (size_t i = 0; i < pairs.size(); ++i) {
         gale_task t;
-        gale_task_init(&t);
-        t.h = pairs[i].text.data();
-        t.h_len = (int64_t)pairs[i].text.size();
-        t.v = pairs[i].pattern.data();
-        t.v_len = (int64_t)pairs[i].pattern.size();
+        tu_task_seqs(&t, pairs[i].text.data(), (int64_t)pairs[i].text.size(), pairs[i].pattern.data(),
+                     (int64_t)pairs[i].pattern.size());
         t.user = i;
         REQUIRE_OK(gale_batch_add(b, &t));
     }
@@ -290,12 +287,9 @@ void run_batch(const Params &p, const std::vector<Pair> &pairs, const char *what
         const Pair &q = pairs[i];
         const int64_t m = (int64_t)q.pattern.size(), n = (int64_t)q.text.size();
         gale_result r;
-        memset(&r, 0, sizeof r);
-        r.size = sizeof r;
-        REQUIRE_OK(gale_result_get(b, i, &r));
         const uint32_t *cigar = nullptr;
         size_t n_ops = 0;
-        REQUIRE_OK(gale_result_cigar(b, i, &cigar, &n_ops));
+        REQUIRE_OK(tu_result_fetch_cigar(b, i, &r, &cigar, &n_ops));
         const int64_t pen = p.kind == GALE_EDIT ? r.score : -r.score;
         const std::string ctx = std::string(what) + " #" + std::to_string(i) + " (m " + std::to_string(m) + ", n " +
                                 std::to_string(n) + ") " + p.str();
@@ -510,11 +504,7 @@ int main() {
     setvbuf(stdout, nullptr, _IOLBF, 0);
     const double sc = tu_scale();
     Rng r(tu_seed("wfa_wfa2"));
-    gale_ctx_opts o;
-    gale_ctx_opts_init(&o);
-    o.backend = GALE_BACKEND_CPU;
-    o.threads = 2;
-    REQUIRE_OK(gale_ctx_create(&g_ctx, &o));
+    REQUIRE_OK(tu_ctx_new(&g_ctx, GALE_BACKEND_CPU, 2));
     const auto t0 = std::chrono::steady_clock::now();
 
     auto secs = [&t0]() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };

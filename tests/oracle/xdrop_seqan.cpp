@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "gale.h"
-#include "testgen.h"
+#include "testgale.h"
 
 using namespace galeref;
 
@@ -215,12 +215,8 @@ void fail_msg(const char *fmt, ...) {
 }
 
 gale_ctx *make_ctx(int threads) {
-    gale_ctx_opts o;
-    gale_ctx_opts_init(&o);
-    o.backend = GALE_BACKEND_CPU;
-    o.threads = threads;
     gale_ctx *ctx = nullptr;
-    gale_status s = gale_ctx_create(&ctx, &o);
+    gale_status s = tu_ctx_new(&ctx, GALE_BACKEND_CPU, threads);
     if (s != GALE_OK) {
         printf("FATAL: gale_ctx_create(CPU, %d threads): %s (%s)\n", threads, gale_status_string(s), gale_last_error());
         exit(1);
@@ -239,11 +235,7 @@ gale_ctx *make_ctx(int threads) {
 
 gale_task to_task(const Case &c, uint64_t user) {
     gale_task t;
-    gale_task_init(&t);
-    t.h = c.h.data();
-    t.h_len = (int64_t)c.h.size();
-    t.v = c.v.data();
-    t.v_len = (int64_t)c.v.size();
+    tu_task_seqs(&t, c.h.data(), (int64_t)c.h.size(), c.v.data(), (int64_t)c.v.size());
     t.h_begin = c.hb, t.h_end = c.he, t.v_begin = c.vb, t.v_end = c.ve;
     t.user = user;
     return t;

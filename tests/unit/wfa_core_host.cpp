@@ -514,11 +514,7 @@ void run_batch(const Setting &st, const std::vector<Pair> &pairs, tu_rng *r, Cou
                     st.pb, st.pe, st.tb, st.te);
     for (const Pair &pr : pairs) {
         gale_task t;
-        gale_task_init(&t);
-        t.h = pr.h.data();
-        t.h_len = (int64_t)pr.h.size();
-        t.v = pr.v.data();
-        t.v_len = (int64_t)pr.v.size();
+        tu_task_seqs(&t, pr.h.data(), (int64_t)pr.h.size(), pr.v.data(), (int64_t)pr.v.size());
         REQUIRE_OK(gale_batch_add(b, &t));
     }
     REQUIRE_OK(gale_submit(b));
@@ -543,12 +539,9 @@ void run_batch(const Setting &st, const std::vector<Pair> &pairs, tu_rng *r, Cou
     for (size_t i = 0; i < pairs.size(); ++i) {
         const Pair &pr = pairs[i];
         gale_result res;
-        memset(&res, 0, sizeof res);
-        res.size = sizeof res;
-        REQUIRE_OK(gale_result_get(b, i, &res));
         const uint32_t *cig = nullptr;
         size_t ncig = 0;
-        REQUIRE_OK(gale_result_cigar(b, i, &cig, &ncig));
+        REQUIRE_OK(tu_result_fetch_cigar(b, i, &res, &cig, &ncig));
         CHECK_MSG(res.flags == 0, "%s: task %zu: the CPU result has flags %u", what, i, res.flags);
         for (size_t j = 0; j < pr.layouts.size(); ++j) {
             const Emu &e = emus[i][j];
@@ -856,11 +849,8 @@ int main() {
     tu_rng_init(&rng, seed);
     const double t0 = tu_now();
 
-    gale_ctx_opts o;
-    gale_ctx_opts_init(&o);
-    o.backend = GALE_BACKEND_CPU;
-    o.threads = 1;  // the kernel code runs on this thread meanwhile
-    REQUIRE_OK(gale_ctx_create(&g_ctx, &o));
+    // one worker thread: the kernel code runs on this thread meanwhile
+    REQUIRE_OK(tu_ctx_new(&g_ctx, GALE_BACKEND_CPU, 1));
 
     Counts edge, reach, rnd;
     edge_cases(&rng, edge);

@@ -25,6 +25,7 @@ extern "C" {
 #include <vector>
 
 #include "gale.h"
+#include "testgale.h"
 
 namespace {
 
@@ -53,12 +54,8 @@ double now_s() {
 // gale on `threads` workers; returns seconds and fills scores.
 double run_gale(const std::vector<Pair> &pairs, bool edit, int x, int o, int e, bool score_only, int threads,
                 std::vector<int64_t> &scores, uint64_t &cells) {
-    gale_ctx_opts opts;
-    gale_ctx_opts_init(&opts);
-    opts.backend = GALE_BACKEND_CPU;
-    opts.threads = threads;
     gale_ctx *ctx = nullptr;
-    OK(gale_ctx_create(&ctx, &opts));
+    OK(tu_ctx_new(&ctx, GALE_BACKEND_CPU, threads));
     gale_batch *b = nullptr;
     OK(gale_batch_create(ctx, edit ? GALE_EDIT : GALE_WFA, &b));
     if (!edit) {
@@ -70,11 +67,7 @@ double run_gale(const std::vector<Pair> &pairs, bool edit, int x, int o, int e, 
     const double t0 = now_s();
     for (const Pair &p : pairs) {
         gale_task t;
-        gale_task_init(&t);
-        t.h = p.text.data();
-        t.h_len = (int64_t)p.text.size();
-        t.v = p.pattern.data();
-        t.v_len = (int64_t)p.pattern.size();
+        tu_task_seqs(&t, p.text.data(), (int64_t)p.text.size(), p.pattern.data(), (int64_t)p.pattern.size());
         OK(gale_batch_add(b, &t));
     }
     OK(gale_submit(b));
