@@ -31,10 +31,7 @@
 // ALIGNMENT the alignment is flagged GALE_RF_LOWMEM iff they exceed the limit;
 // otherwise (and always with scope SCORE) cells equals them exactly.
 // Exit 1 on any failure.
-extern "C" {
-#include "utils/commons.h"
-#include "wavefront/wavefront_align.h"
-}
+#include "wfa2_attr.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -139,27 +136,9 @@ int64_t wfa2_penalty(const Params &p, const Pair &q, bool score_only) {
     if (p.two() && (p.o == 0 || p.o2 == 0)) return -1;
     if (q.pattern.empty() || q.text.empty()) return -1;
     const std::string P = canonical(q.pattern), T = canonical(q.text);
-    wavefront_aligner_attr_t a = wavefront_aligner_attr_default;
-    a.heuristic.strategy = wf_heuristic_none;
+    wavefront_aligner_attr_t a = wfa2_attr(p.kind == GALE_EDIT, p.two(), p.x, p.o, p.e, p.o2, p.e2);
     a.alignment_scope = score_only ? compute_score : compute_alignment;
     a.memory_mode = wavefront_memory_high;
-    if (p.kind == GALE_EDIT) {
-        a.distance_metric = edit;
-    } else if (!p.two()) {
-        a.distance_metric = gap_affine;
-        a.affine_penalties.match = 0;
-        a.affine_penalties.mismatch = (int)p.x;
-        a.affine_penalties.gap_opening = (int)p.o;
-        a.affine_penalties.gap_extension = (int)p.e;
-    } else {
-        a.distance_metric = gap_affine_2p;
-        a.affine2p_penalties.match = 0;
-        a.affine2p_penalties.mismatch = (int)p.x;
-        a.affine2p_penalties.gap_opening1 = (int)p.o;
-        a.affine2p_penalties.gap_extension1 = (int)p.e;
-        a.affine2p_penalties.gap_opening2 = (int)p.o2;
-        a.affine2p_penalties.gap_extension2 = (int)p.e2;
-    }
     if (p.ends_free()) {
         // WFA2 kills the process on a free length longer than the sequence: clamp.
         a.alignment_form.span = alignment_endsfree;

@@ -10,10 +10,7 @@
 // Prints times, alignments per second and the ratio gale / WFA2 per core.
 // gale's time runs from the first gale_batch_add (which copies and encodes the
 // input) to the end of gale_wait; WFA2's covers its wavefront_align calls.
-extern "C" {
-#include "utils/commons.h"
-#include "wavefront/wavefront_align.h"
-}
+#include "wfa2_attr.hpp"
 
 #include <chrono>
 #include <cinttypes>
@@ -129,20 +126,10 @@ int main(int argc, char **argv) {
            score_only ? "score only" : "with CIGAR");
 
     // WFA2-lib, one thread.
-    wavefront_aligner_attr_t at = wavefront_aligner_attr_default;
-    at.heuristic.strategy = wf_heuristic_none;
+    wavefront_aligner_attr_t at = wfa2_attr(edit, false, x, o, e);
     at.alignment_scope = score_only ? compute_score : compute_alignment;
     at.alignment_form.span = alignment_end2end;
     at.memory_mode = wavefront_memory_high;
-    if (edit) {
-        at.distance_metric = ::edit;
-    } else {
-        at.distance_metric = gap_affine;
-        at.affine_penalties.match = 0;
-        at.affine_penalties.mismatch = x;
-        at.affine_penalties.gap_opening = o;
-        at.affine_penalties.gap_extension = e;
-    }
     wavefront_aligner_t *wf = wavefront_aligner_new(&at);
     std::vector<int64_t> ref(pairs.size());
     double t0 = now_s();
