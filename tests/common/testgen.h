@@ -328,15 +328,23 @@ static TU_UNUSED void tu_decorate(tu_rng *r, char *s, int64_t n, int64_t sb, int
 /* Pairs                                                                */
 /* ------------------------------------------------------------------ */
 
+/* A malloc'd, NUL-terminated random sequence of len bases. */
+static TU_UNUSED char *tu_random_seq(tu_rng *r, int64_t len)
+{
+    char *s = (char *)malloc((size_t)len + 1);
+    if (!s) exit(1);
+    tu_bases(r, s, len);
+    s[len] = 0;
+    return s;
+}
+
 /* Two sequences diverged from one random ancestor of len bases, each an
  * independent mutated copy (m); malloc'd and NUL-terminated. */
 static TU_UNUSED void tu_diverged(tu_rng *r, int64_t len, const tu_mut *m, char **h, int64_t *hl, char **v,
                                   int64_t *vl)
 {
-    char *anc = (char *)malloc((size_t)len + 1);
+    char *anc = tu_random_seq(r, len);
     tu_buf a = {0, 0, 0}, b = {0, 0, 0};
-    if (!anc) exit(1);
-    tu_bases(r, anc, len);
     tu_mutate_with(r, &a, anc, len, m);
     tu_mutate_with(r, &b, anc, len, m);
     tu_buf_take(&a, h, hl);
@@ -364,10 +372,8 @@ static TU_UNUSED void tu_pair_free(tu_pair *p)
 static TU_UNUSED void tu_pair_make(tu_rng *r, tu_pair *p, int64_t len, int64_t k, double rate, int opts)
 {
     int64_t left = tu_range(r, 0, len - k), right = len - k - left, i;
-    char *anc = (char *)malloc((size_t)len + 1);
+    char *anc = tu_random_seq(r, len);
     tu_buf h = {0, 0, 0}, v = {0, 0, 0};
-    if (!anc) exit(1);
-    tu_bases(r, anc, len);
     tu_mutate_into(r, &h, anc, left, rate);
     tu_mutate_into(r, &v, anc, left, rate);
     p->h_begin = h.n;
