@@ -62,6 +62,41 @@ tmp_left() {
     compgen -G "$1/*.tmp.*" > /dev/null
 }
 
+# scaled N LO: N times GALE_TEST_SCALE (default 1), at least LO.
+scaled() {
+    awk -v s="${GALE_TEST_SCALE:-1.0}" -v n="$1" -v lo="$2" 'BEGIN { if (!(s > 0)) s = 1; v = int(n * s); if (v < lo) v = lo; print v }'
+}
+
+# random_seed WHAT: sets SEEDNUM (GALE_TEST_SEED, else a fresh random number) and
+# seeds $RANDOM with it (scorings drawn in the script follow the seed); prints
+# the seed with WHAT.
+random_seed() {
+    SEEDNUM=${GALE_TEST_SEED:-$(( (RANDOM << 15) | RANDOM ))}
+    RANDOM=$SEEDNUM
+    echo "$1: seed $SEEDNUM (GALE_TEST_SEED=$SEEDNUM reproduces)"
+}
+
+# expect RC NAME ARGS...: runs "$GALE" ARGS; exit status RC, nothing on stdout
+# unless RC is 0, a "gale: " message on stderr when RC is not 0 (and the line
+# $USAGE_HINT, where set, for RC 2).
+expect() {
+    local want=$1 name=$2 rc
+    shift 2
+    "$GALE" "$@" > "$TMP/stdout" 2> "$TMP/stderr" < /dev/null
+    rc=$?
+    [ "$rc" -eq "$want" ] || { cat "$TMP/stderr" >&2; fail "$name: exit status $rc, expected $want (gale $*)"; }
+    if [ "$want" -ne 0 ]; then
+        [ ! -s "$TMP/stdout" ] || fail "$name: wrote to stdout"
+        grep -q '^gale: ' "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "$name: no 'gale: ' message"; }
+        if [ "$want" -eq 2 ] && [ -n "${USAGE_HINT:-}" ]; then
+            grep -q -F "$USAGE_HINT" "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "$name: no pointer to the usage"; }
+        fi
+        pass "$name: exit $want, '$(grep -m1 '^gale: ' "$TMP/stderr" | cut -c1-100)'"
+    else
+        pass "$name: exit 0"
+    fi
+}
+
 done_checks() {
     echo "all $CHECKS checks passed"
     exit 0

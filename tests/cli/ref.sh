@@ -92,14 +92,11 @@ compare "edge pairs, X = 3" "$TMP/edge.tsv" -x 3
 
 # ---- fresh random pairs
 if [ -n "$PY" ] && [ -n "$MAKE_EXAMPLE" ]; then
-    SEEDNUM=${GALE_TEST_SEED:-$(( (RANDOM << 15) | RANDOM ))}
-    SCALE=${GALE_TEST_SCALE:-1.0}
-    PAIRS=$(awk -v s="$SCALE" 'BEGIN { n = int(300 * s); if (n < 20) n = 20; print n }')
-    echo "random pairs: seed $SEEDNUM (GALE_TEST_SEED=$SEEDNUM reproduces), $PAIRS pairs"
+    PAIRS=$(scaled 300 20)
+    random_seed "random pairs ($PAIRS)"
     "$PY" "$MAKE_EXAMPLE" --seed "$SEEDNUM" --pairs "$PAIRS" -o "$TMP/random.tsv" || fail "make_example.py failed"
     compare "random pairs (seed $SEEDNUM)" "$TMP/random.tsv"
     # a scoring drawn from the same seed
-    RANDOM=$SEEDNUM
     M=$(( RANDOM % 5 + 1 )); MM=$(( -(RANDOM % 6) )); G=$(( -(RANDOM % 5) - 1 )); X=$(( RANDOM % 120 ))
     compare "random pairs (seed $SEEDNUM), random scoring" "$TMP/random.tsv" --match "$M" --mismatch "$MM" --gap "$G" -x "$X"
 else

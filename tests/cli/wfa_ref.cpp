@@ -39,10 +39,8 @@
 #include <string>
 #include <vector>
 
-extern "C" {
-#include "utils/commons.h"
-#include "wavefront/wavefront_align.h"
-}
+#include "cli_args.hpp"
+#include "wfa2_attr.hpp"
 
 namespace {
 
@@ -56,23 +54,9 @@ struct Opts {
     std::vector<std::string> inputs;
 };
 
-[[noreturn]] void die(const std::string &m)
-{
-    std::cerr << "wfa_ref: " << m << "\n";
-    std::exit(2);
-}
+[[noreturn]] void die(const std::string &m) { cli_die("wfa_ref", 2, m); }
 
-long long to_ll(const std::string &s, const std::string &what)
-{
-    if (s.empty())
-        die("bad " + what + ": empty");
-    char *end = nullptr;
-    errno = 0;
-    long long v = std::strtoll(s.c_str(), &end, 10);
-    if (errno || *end)
-        die("bad " + what + ": '" + s + "'");
-    return v;
-}
+long long to_ll(const std::string &s, const std::string &what) { return cli_to_ll("wfa_ref", 2, s, what); }
 
 struct Pair {
     std::string pattern, text;
@@ -175,26 +159,8 @@ struct Ref {
     wavefront_aligner_t *wf = nullptr;
     explicit Ref(const Opts &o)
     {
-        wavefront_aligner_attr_t a = wavefront_aligner_attr_default;
-        if (o.edit) {
-            a.distance_metric = edit;
-        } else if (o.two_piece) {
-            a.distance_metric = gap_affine_2p;
-            a.affine2p_penalties.match = 0;
-            a.affine2p_penalties.mismatch = (int)o.x;
-            a.affine2p_penalties.gap_opening1 = (int)o.o;
-            a.affine2p_penalties.gap_extension1 = (int)o.e;
-            a.affine2p_penalties.gap_opening2 = (int)o.o2;
-            a.affine2p_penalties.gap_extension2 = (int)o.e2;
-        } else {
-            a.distance_metric = gap_affine;
-            a.affine_penalties.match = 0;
-            a.affine_penalties.mismatch = (int)o.x;
-            a.affine_penalties.gap_opening = (int)o.o;
-            a.affine_penalties.gap_extension = (int)o.e;
-        }
+        wavefront_aligner_attr_t a = wfa2_attr(o.edit, o.two_piece, o.x, o.o, o.e, o.o2, o.e2);
         a.alignment_scope = compute_score;
-        a.heuristic.strategy = wf_heuristic_none;
         a.alignment_form.span = alignment_end2end;
         wf = wavefront_aligner_new(&a);
         if (!wf)

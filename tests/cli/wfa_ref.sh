@@ -130,17 +130,14 @@ done
 
 # ---- fresh random pairs, all three formats
 if [ -n "$PY" ] && [ -n "$MAKE" ]; then
-    SEEDNUM=${GALE_TEST_SEED:-$(( (RANDOM << 15) | RANDOM ))}
-    SCALE=${GALE_TEST_SCALE:-1.0}
-    PAIRS=$(awk -v s="$SCALE" 'BEGIN { n = int(300 * s); if (n < 20) n = 20; print n }')
-    echo "random pairs: seed $SEEDNUM (GALE_TEST_SEED=$SEEDNUM reproduces), $PAIRS pairs"
+    PAIRS=$(scaled 300 20)
+    random_seed "random pairs ($PAIRS)"
     "$PY" "$MAKE" --seed "$SEEDNUM" --pairs "$PAIRS" --max-len 600 --edge \
         --seq "$TMP/r.seq" --fasta "$TMP/r_p.fa" "$TMP/r_t.fa" --fastq "$TMP/r_p.fq" "$TMP/r_t.fq" ||
         fail "make_wfa_example.py failed"
     run_set "random (seed $SEEDNUM)" "$TMP/r.seq" "$TMP/r_p.fa" "$TMP/r_t.fa" "$TMP/r_p.fq" "$TMP/r_t.fq"
 
     # a scoring drawn from the same seed
-    RANDOM=$SEEDNUM
     X=$(( RANDOM % 8 + 1 )); O=$(( RANDOM % 10 )); E=$(( RANDOM % 4 + 1 ))
     O2=$(( O + RANDOM % 20 )); E2=$(( RANDOM % E + 0 ))
     compare "random (seed $SEEDNUM), random penalties" --mismatch "$X" --gap-open "$O" --gap-extend "$E" -- "$TMP/r.seq"
@@ -155,7 +152,7 @@ if [ -n "$PY" ] && [ -n "$MAKE" ]; then
 
     # long pairs: several batches by bases, and alignments big enough for the
     # low-memory mode when the memory limit is small
-    NLONG=$(awk -v s="$SCALE" 'BEGIN { n = int(4 * s); if (n < 2) n = 2; print n }')
+    NLONG=$(scaled 4 2)
     "$PY" "$MAKE" --seed "$SEEDNUM" --pairs "$NLONG" --max-len 30000 --rate 0.02 --seq "$TMP/long.seq" ||
         fail "make_wfa_example.py failed (long pairs)"
     compare "long pairs (seed $SEEDNUM)" -- "$TMP/long.seq"

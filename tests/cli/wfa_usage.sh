@@ -10,26 +10,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 GALE=$1
 SEQ=$2
 
-# expect RC NAME ARGS...: exit status RC, nothing on stdout unless RC is 0,
-# a "gale: " message on stderr when RC is not 0 (and "Try 'gale wfa --help'"
-# for RC 2).
-expect() {
-    local want=$1 name=$2 rc
-    shift 2
-    "$GALE" "$@" > "$TMP/stdout" 2> "$TMP/stderr" < /dev/null
-    rc=$?
-    [ "$rc" -eq "$want" ] || { cat "$TMP/stderr" >&2; fail "$name: exit status $rc, expected $want (gale $*)"; }
-    if [ "$want" -ne 0 ]; then
-        [ ! -s "$TMP/stdout" ] || fail "$name: wrote to stdout"
-        grep -q '^gale: ' "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "$name: no 'gale: ' message"; }
-        if [ "$want" -eq 2 ]; then
-            grep -q -F "Try 'gale wfa --help'." "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "$name: no pointer to the usage"; }
-        fi
-        pass "$name: exit $want, '$(grep -m1 '^gale: ' "$TMP/stderr" | cut -c1-100)'"
-    else
-        pass "$name: exit 0"
-    fi
-}
+# expect RC NAME ARGS... (lib.sh): exit status RC, nothing on stdout unless RC
+# is 0, a "gale: " message on stderr when RC is not 0 (and "Try 'gale wfa
+# --help'." for RC 2).
+USAGE_HINT="Try 'gale wfa --help'."
 
 # ---- usage errors: exit 2
 expect 2 "wfa without input" wfa

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_args.hpp"
 #include "seqan_xdrop_ref.hpp"
 
 using namespace seqan;
@@ -41,23 +42,9 @@ struct Opts {
     const char *file = nullptr;
 };
 
-[[noreturn]] void die(const std::string &m)
-{
-    std::cerr << "xdrop_ref: " << m << "\n";
-    std::exit(1);
-}
+[[noreturn]] void die(const std::string &m) { cli_die("xdrop_ref", 1, m); }
 
-long long to_ll(const std::string &s, const std::string &what)
-{
-    if (s.empty())
-        die("bad " + what + ": empty");
-    char *end = nullptr;
-    errno = 0;
-    long long v = std::strtoll(s.c_str(), &end, 10);
-    if (errno || *end)
-        die("bad " + what + ": '" + s + "'");
-    return v;
-}
+long long to_ll(const std::string &s, const std::string &what) { return cli_to_ll("xdrop_ref", 1, s, what); }
 
 // One pair, both directions, in score type T.
 template <typename T>

@@ -91,25 +91,14 @@ static void wb_free(wbatch *b)
     free(b->ref_ncig);
 }
 
-/* A pair: an ancestor of len bases, text and pattern each mutated from it. */
+/* A pair: an ancestor of len bases, text and pattern each mutated from it
+ * (divergence rate between them). */
 static void make_pair(tu_rng *r, int64_t len, double rate, int opts, char **h, int64_t *hl, char **v, int64_t *vl)
 {
-    char *anc = (char *)malloc((size_t)len + 1);
-    tu_buf a = {0, 0, 0}, b = {0, 0, 0};
-    int64_t i;
-    REQUIRE(anc != NULL);
-    for (i = 0; i < len; ++i) anc[i] = tu_base(r);
-    tu_mutate_into(r, &a, anc, len, rate / 2);
-    tu_mutate_into(r, &b, anc, len, rate / 2);
-    tu_buf_push(&a, 0);
-    tu_buf_push(&b, 0);
-    *h = a.p;
-    *hl = a.n - 1;
-    *v = b.p;
-    *vl = b.n - 1;
+    const tu_mut m = tu_mut_rate(rate / 2);
+    tu_diverged(r, len, &m, h, hl, v, vl);
     tu_decorate(r, *h, *hl, 0, 0, opts);
     tu_decorate(r, *v, *vl, 0, 0, opts);
-    free(anc);
 }
 
 static gale_batch *wb_make(gale_ctx *ctx, const wbatch *c, int force_err)

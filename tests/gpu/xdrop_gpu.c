@@ -144,12 +144,7 @@ static gale_batch *cb_make(gale_ctx *ctx, const cbatch *c)
     gale_batch *b = NULL;
     size_t i;
     REQUIRE_OK(gale_batch_create(ctx, GALE_XDROP, &b));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_MATCH, c->match));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_MISMATCH, c->mismatch));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_GAP, c->gap));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_XDROP, c->X));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_DIRECTION, c->dir));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_N_POLICY, c->npol));
+    tu_xdrop_settings(b, c->match, c->mismatch, c->gap, c->X, c->dir, c->npol);
     for (i = 0; i < c->n; ++i) {
         gale_status st = gale_batch_add(b, &c->tasks[i]);
         if (st != GALE_OK) {
@@ -568,11 +563,8 @@ static gale_ctx *gpu_ctx(uint64_t budget, gale_status *st_out)
 
 static gale_ctx *cpu_ctx(void)
 {
-    gale_ctx_opts o;
     gale_ctx *ctx = NULL;
-    gale_ctx_opts_init(&o);
-    o.backend = GALE_BACKEND_CPU;
-    REQUIRE_OK(gale_ctx_create(&ctx, &o));
+    REQUIRE_OK(tu_ctx_new(&ctx, GALE_BACKEND_CPU, 0));
     return ctx;
 }
 

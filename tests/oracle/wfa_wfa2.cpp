@@ -31,10 +31,7 @@
 // ALIGNMENT the alignment is flagged GALE_RF_LOWMEM iff they exceed the limit;
 // otherwise (and always with scope SCORE) cells equals them exactly.
 // Exit 1 on any failure.
-extern "C" {
-#include "utils/commons.h"
-#include "wavefront/wavefront_align.h"
-}
+#include "wfa2_attr.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -46,6 +43,7 @@ extern "C" {
 #include <vector>
 
 #include "gale.h"
+#include "testgale.h"
 #include "wfa_check.h"
 
 namespace {
@@ -76,60 +74,21 @@ long checks = 0;
         }                                                                                             \
     } while (0)
 
-struct Rng {
-    uint64_t s;
-    explicit Rng(uint64_t seed) : s(seed) {}
-    uint64_t next() {
-        uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    int64_t range(int64_t lo, int64_t hi) { return lo + (int64_t)(next() % (uint64_t)(hi - lo + 1)); }
-    double unit() { return (double)(next() >> 11) * (1.0 / 9007199254740992.0); }
-    bool chance(double p) { return unit() < p; }
-};
+using tu::Rng;
 
-double scale() {
-    const char *e = getenv("GALE_TEST_SCALE");
-    double s = e ? atof(e) : 1.0;
-    return s > 0 ? s : 1.0;
-}
-
-uint64_t seed_of() {
-    const char *e = getenv("GALE_TEST_SEED");
-    uint64_t s = e ? strtoull(e, nullptr, 0)
-                   : (uint64_t)std::chrono::steady_clock::now().time_since_epoch().count();
-    printf("wfa_wfa2: seed %" PRIu64 " (GALE_TEST_SEED=%" PRIu64 " reproduces)\n", s, s);
-    return s;
-}
-
-// Mutates s: each base is substituted, deleted or followed by an insertion with
-// probability rate / 3 each; indels come in short runs sometimes.
+// The pairs' mutations (tests/common/testgen.h): per base, a substitution by
+// another base with probability rate / 4, an insertion and a deletion with rate / 3
+// each (a substitution drawn among all four bases at rate / 3); indels of 1..6
+// bases 20% of the time.
 std::string mutate(Rng &r, const std::string &s, double rate) {
-    static const char B[] = "ACGT";
-    std::string o;
-    o.reserve(s.size() + s.size() / 4 + 8);
-    for (size_t i = 0; i < s.size(); ++i) {
-        const double u = r.unit();
-        if (u < rate / 3) o += B[r.next() & 3];
-        else if (u < 2 * rate / 3) {
-            if (r.chance(0.2)) i += (size_t)r.range(0, 5);
-        } else if (u < rate) {
-            o += s[i];
-            const int64_t len = r.chance(0.2) ? r.range(1, 6) : 1;
-            for (int64_t j = 0; j < len; ++j) o += B[r.next() & 3];
-        } else o += s[i];
-    }
-    return o;
+    tu_mut m = tu_mut_thirds(rate);
+    m.sub = rate / 4;
+    m.run = 0.2;
+    m.run_max = 6;
+    return tu::mutate(r, s, m);
 }
 
-std::string random_seq(Rng &r, int64_t len) {
-    static const char B[] = "ACGT";
-    std::string s((size_t)len, 'A');
-    for (auto &c : s) c = B[r.next() & 3];
-    return s;
-}
+std::string random_seq(Rng &r, int64_t len) { return tu::bases(r, len); }
 
 // What WFA2 sees for gale's input: upper case, IUPAC codes as N, U as T.
 std::string canonical(const std::string &s) {
@@ -177,27 +136,9 @@ int64_t wfa2_penalty(const Params &p, const Pair &q, bool score_only) {
     if (p.two() && (p.o == 0 || p.o2 == 0)) return -1;
     if (q.pattern.empty() || q.text.empty()) return -1;
     const std::string P = canonical(q.pattern), T = canonical(q.text);
-    wavefront_aligner_attr_t a = wavefront_aligner_attr_default;
-    a.heuristic.strategy = wf_heuristic_none;
+    wavefront_aligner_attr_t a = wfa2_attr(p.kind == GALE_EDIT, p.two(), p.x, p.o, p.e, p.o2, p.e2);
     a.alignment_scope = score_only ? compute_score : compute_alignment;
     a.memory_mode = wavefront_memory_high;
-    if (p.kind == GALE_EDIT) {
-        a.distance_metric = edit;
-    } else if (!p.two()) {
-        a.distance_metric = gap_affine;
-        a.affine_penalties.match = 0;
-        a.affine_penalties.mismatch = (int)p.x;
-        a.affine_penalties.gap_opening = (int)p.o;
-        a.affine_penalties.gap_extension = (int)p.e;
-    } else {
-        a.distance_metric = gap_affine_2p;
-        a.affine2p_penalties.match = 0;
-        a.affine2p_penalties.mismatch = (int)p.x;
-        a.affine2p_penalties.gap_opening1 = (int)p.o;
-        a.affine2p_penalties.gap_extension1 = (int)p.e;
-        a.affine2p_penalties.gap_opening2 = (int)p.o2;
-        a.affine2p_penalties.gap_extension2 = (int)p.e2;
-    }
     if (p.ends_free()) {
         // WFA2 kills the process on a free length longer than the sequence: clamp.
         a.alignment_form.span = alignment_endsfree;
@@ -313,11 +254,8 @@ void run_batch(const Params &p, const std::vector<Pair> &pairs, const char *what
     if (p.memory_limit) REQUIRE_OK(gale_batch_set(b, GALE_P_MEMORY_LIMIT, p.memory_limit));
     for (size_t i = 0; i < pairs.size(); ++i) {
         gale_task t;
-        gale_task_init(&t);
-        t.h = pairs[i].text.data();
-        t.h_len = (int64_t)pairs[i].text.size();
-        t.v = pairs[i].pattern.data();
-        t.v_len = (int64_t)pairs[i].pattern.size();
+        tu_task_seqs(&t, pairs[i].text.data(), (int64_t)pairs[i].text.size(), pairs[i].pattern.data(),
+                     (int64_t)pairs[i].pattern.size());
         t.user = i;
         REQUIRE_OK(gale_batch_add(b, &t));
     }
@@ -328,12 +266,9 @@ void run_batch(const Params &p, const std::vector<Pair> &pairs, const char *what
         const Pair &q = pairs[i];
         const int64_t m = (int64_t)q.pattern.size(), n = (int64_t)q.text.size();
         gale_result r;
-        memset(&r, 0, sizeof r);
-        r.size = sizeof r;
-        REQUIRE_OK(gale_result_get(b, i, &r));
         const uint32_t *cigar = nullptr;
         size_t n_ops = 0;
-        REQUIRE_OK(gale_result_cigar(b, i, &cigar, &n_ops));
+        REQUIRE_OK(tu_result_fetch_cigar(b, i, &r, &cigar, &n_ops));
         const int64_t pen = p.kind == GALE_EDIT ? r.score : -r.score;
         const std::string ctx = std::string(what) + " #" + std::to_string(i) + " (m " + std::to_string(m) + ", n " +
                                 std::to_string(n) + ") " + p.str();
@@ -546,13 +481,9 @@ void memory_limit_boundary() {
 
 int main() {
     setvbuf(stdout, nullptr, _IOLBF, 0);
-    const double sc = scale();
-    Rng r(seed_of());
-    gale_ctx_opts o;
-    gale_ctx_opts_init(&o);
-    o.backend = GALE_BACKEND_CPU;
-    o.threads = 2;
-    REQUIRE_OK(gale_ctx_create(&g_ctx, &o));
+    const double sc = tu_scale();
+    Rng r(tu_seed("wfa_wfa2"));
+    REQUIRE_OK(tu_ctx_new(&g_ctx, GALE_BACKEND_CPU, 2));
     const auto t0 = std::chrono::steady_clock::now();
 
     auto secs = [&t0]() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };

@@ -35,40 +35,17 @@
 #include <vector>
 
 #include "gale.h"
+#include "testgale.h"
 
 using namespace galeref;
 
 namespace {
 
 // ---------------------------------------------------------------------------------
-// Random numbers: splitmix64, one stream per case (so GALE_TEST_CASE can rerun one).
+// Random numbers: tests/common/testgen.h, one stream per case (so GALE_TEST_CASE can
+// rerun one).
 // ---------------------------------------------------------------------------------
-struct Rng {
-    uint64_t s;
-    explicit Rng(uint64_t seed) : s(seed) {}
-    uint64_t next() {
-        uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    uint64_t below(uint64_t n) { return n ? next() % n : 0; }
-    long long range(long long lo, long long hi) { return lo + (long long)below((uint64_t)(hi - lo + 1)); }
-    double unit() { return (double)(next() >> 11) * (1.0 / 9007199254740992.0); }
-    bool chance(double p) { return unit() < p; }
-    // Log-uniform integer in [lo, hi], lo >= 1.
-    long long loguniform(long long lo, long long hi) {
-        double x = std::exp(std::log((double)lo) + unit() * (std::log((double)hi + 1.0) - std::log((double)lo)));
-        long long v = (long long)x;
-        return v < lo ? lo : v > hi ? hi : v;
-    }
-};
-
-uint64_t case_seed(uint64_t seed, uint64_t i) {
-    Rng r(seed ^ (i * 0xd1b54a32d192ed03ULL + 0x8bb84b93962eacc9ULL));
-    r.next();
-    return r.next();
-}
+using tu::Rng;
 
 const char kAlphabet[] = "ACGTNacgtnRYSWKMBDHVUryswkmbdhvu";  // every byte gale accepts
 const char kAmbig[] = "NRYSWKMBDHVUnryswkmbdhvu";
@@ -94,34 +71,10 @@ struct Case {
 const char *dir_name(int d) { return d == GALE_DIR_LEFT ? "LEFT" : d == GALE_DIR_RIGHT ? "RIGHT" : "BOTH"; }
 const char *npol_name(int n) { return n == GALE_N_DNA5 ? "N_DNA5" : "N_MISMATCH"; }
 
-std::string random_bases(Rng &r, long long n) {
-    std::string s((size_t)n, 'A');
-    for (auto &c : s) c = kACGT[r.below(4)];
-    return s;
-}
+std::string random_bases(Rng &r, long long n) { return tu::bases(r, n); }
 
 // Substitutions, insertions and deletions, each at rate/3 per base.
-std::string mutate(Rng &r, const std::string &s, double rate) {
-    std::string out;
-    out.reserve(s.size() + s.size() / 4 + 1);
-    for (char c : s) {
-        double u = r.unit();
-        if (u < rate / 3) {
-            char b;
-            do b = kACGT[r.below(4)];
-            while (b == c);
-            out += b;
-        } else if (u < 2 * rate / 3) {
-            out += c;
-            out += kACGT[r.below(4)];
-        } else if (u < rate) {
-            // deleted
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
+std::string mutate(Rng &r, const std::string &s, double rate) { return tu::mutate(r, s, tu_mut_thirds(rate)); }
 
 char flip_case(char c) {
     if (c >= 'A' && c <= 'Z') return (char)(c - 'A' + 'a');
@@ -262,12 +215,8 @@ void fail_msg(const char *fmt, ...) {
 }
 
 gale_ctx *make_ctx(int threads) {
-    gale_ctx_opts o;
-    gale_ctx_opts_init(&o);
-    o.backend = GALE_BACKEND_CPU;
-    o.threads = threads;
     gale_ctx *ctx = nullptr;
-    gale_status s = gale_ctx_create(&ctx, &o);
+    gale_status s = tu_ctx_new(&ctx, GALE_BACKEND_CPU, threads);
     if (s != GALE_OK) {
         printf("FATAL: gale_ctx_create(CPU, %d threads): %s (%s)\n", threads, gale_status_string(s), gale_last_error());
         exit(1);
@@ -286,11 +235,7 @@ gale_ctx *make_ctx(int threads) {
 
 gale_task to_task(const Case &c, uint64_t user) {
     gale_task t;
-    gale_task_init(&t);
-    t.h = c.h.data();
-    t.h_len = (int64_t)c.h.size();
-    t.v = c.v.data();
-    t.v_len = (int64_t)c.v.size();
+    tu_task_seqs(&t, c.h.data(), (int64_t)c.h.size(), c.v.data(), (int64_t)c.v.size());
     t.h_begin = c.hb, t.h_end = c.he, t.v_begin = c.vb, t.v_end = c.ve;
     t.user = user;
     return t;
@@ -923,7 +868,7 @@ void test_random(gale_ctx *ctx, uint64_t seed, long long n, long long only) {
     long long len_hist[5] = {0, 0, 0, 0, 0};
     const uint64_t cells0 = g_cells;
     for (long long i = lo; i < hi; ++i) {
-        Rng r(case_seed(seed, (uint64_t)i));
+        Rng r(seed, (uint64_t)i);
         Case c = random_case(r);
         if (only >= 0) {
             printf("case %lld:\n", i);
@@ -955,7 +900,7 @@ void test_random(gale_ctx *ctx, uint64_t seed, long long n, long long only) {
 // ---------------------------------------------------------------------------------
 void test_threads(uint64_t seed, long long n) {
     double t0 = now_s();
-    Rng r(case_seed(seed, 0xffffffffULL));
+    Rng r(seed, 0xffffffffULL);
     Params sets[2];
     sets[0].match = 1, sets[0].mismatch = -1, sets[0].gap = -1, sets[0].X = 50, sets[0].dir = GALE_DIR_BOTH;
     sets[1] = random_params(r);
@@ -1022,19 +967,8 @@ void test_threads(uint64_t seed, long long n) {
 
 int main() {
     setvbuf(stdout, nullptr, _IOLBF, 0);
-    uint64_t seed;
-    const char *es = getenv("GALE_TEST_SEED");
-    if (es && *es) {
-        seed = strtoull(es, nullptr, 0);
-    } else {
-        seed = (uint64_t)std::chrono::system_clock::now().time_since_epoch().count() ^
-               (uint64_t)std::chrono::steady_clock::now().time_since_epoch().count() * 0x9e3779b97f4a7c15ULL;
-        seed &= 0xffffffffffffULL;
-    }
-    double scale = 1.0;
-    const char *esc = getenv("GALE_TEST_SCALE");
-    if (esc && *esc) scale = atof(esc);
-    if (!(scale > 0)) scale = 1.0;
+    const uint64_t seed = tu_seed("xdrop_seqan");
+    const double scale = tu_scale();
     long long only = -1;
     const char *eo = getenv("GALE_TEST_CASE");
     if (eo && *eo) only = atoll(eo);
@@ -1050,7 +984,7 @@ int main() {
         g_verbose = true;
         test_random(ctx, seed, n_random, only);
     } else {
-        Rng r(case_seed(seed, 0xfffffffeULL));
+        Rng r(seed, 0xfffffffeULL);
         test_alphabet(ctx);
         test_fixed(ctx, r);
         test_extreme(ctx, r);

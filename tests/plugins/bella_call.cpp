@@ -74,6 +74,8 @@
 #include <thread>
 #include <vector>
 
+#include "testgen.h"
+
 namespace {
 
 int g_failures = 0;
@@ -90,55 +92,15 @@ double now_s() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-struct Rng {
-    uint64_t s;
-    explicit Rng(uint64_t seed) : s(seed) {}
-    uint64_t next() {
-        uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    uint64_t below(uint64_t n) { return n ? next() % n : 0; }
-    long long range(long long lo, long long hi) { return lo + (long long)below((uint64_t)(hi - lo + 1)); }
-    double unit() { return (double)(next() >> 11) * (1.0 / 9007199254740992.0); }
-    bool chance(double p) { return unit() < p; }
-    long long loguniform(long long lo, long long hi) {
-        double x = std::exp(std::log((double)lo) + unit() * (std::log((double)hi + 1.0) - std::log((double)lo)));
-        long long v = (long long)x;
-        return v < lo ? lo : v > hi ? hi : v;
-    }
-};
+using tu::Rng;
 
 const char kACGT[] = "ACGT";
 const int K = 17;
 
-std::string random_bases(Rng &r, long long n) {
-    std::string s((size_t)n, 'A');
-    for (auto &c : s) c = kACGT[r.below(4)];
-    return s;
-}
+std::string random_bases(Rng &r, long long n) { return tu::bases(r, n); }
 
 // Sequencing-like errors at `rate`: substitutions, insertions, deletions in equal parts.
-std::string mutate(Rng &r, const std::string &s, double rate) {
-    std::string out;
-    out.reserve(s.size() + s.size() / 4 + 1);
-    for (char c : s) {
-        double u = r.unit();
-        if (u < rate / 3) {
-            char b;
-            do b = kACGT[r.below(4)];
-            while (b == c);
-            out += b;
-        } else if (u < 2 * rate / 3) {
-            out += c;
-            out += kACGT[r.below(4)];
-        } else if (u >= rate) {
-            out += c;
-        }
-    }
-    return out;
-}
+std::string mutate(Rng &r, const std::string &s, double rate) { return tu::mutate(r, s, tu_mut_thirds(rate)); }
 
 // BELLA's reverse complement of a read (reversecomplement / complementbase): A<->T,
 // C<->G, other bytes (N) kept.
@@ -519,21 +481,10 @@ int main() {
     printf("%s: the plugin's CPU path against SeqAn 2.4 as BELLA calls it\n", name);
 #endif
 
-    uint64_t seed;
-    const char *es = getenv("GALE_TEST_SEED");
-    if (es && *es) {
-        seed = strtoull(es, nullptr, 0);
-    } else {
-        seed = (uint64_t)std::chrono::system_clock::now().time_since_epoch().count() ^
-               (uint64_t)std::chrono::steady_clock::now().time_since_epoch().count() * 0x9e3779b97f4a7c15ULL;
-        seed &= 0xffffffffffffULL;
-    }
-    double scale = 1.0;
-    const char *esc = getenv("GALE_TEST_SCALE");
-    if (esc && *esc) scale = atof(esc);
-    if (!(scale > 0)) scale = 1.0;
-    auto scaled = [&](long n, long lo) { return std::max(lo, (long)std::llround((double)n * scale)); };
-    printf("%s: seed %" PRIu64 " (GALE_TEST_SEED=%" PRIu64 " reproduces), scale %g\n", name, seed, seed, scale);
+    const uint64_t seed = tu_seed(name);
+    const double scale = tu_scale();
+    auto scaled = [&](long n, long lo) { return tu_scaled(n, lo); };
+    printf("%s: scale %g\n", name, scale);
     unsetenv("GALE_BELLA_BATCH_BASES");
     unsetenv("GALE_BELLA_CPU_CONTEXTS");
     Rng r(seed);

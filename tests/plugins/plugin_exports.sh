@@ -14,20 +14,8 @@ fi
 mod=$1
 shift
 fail=0
-if ! command -v nm >/dev/null 2>&1; then
-    echo "FAIL: nm not found (binutils is needed for this test)" >&2
-    exit 1
-fi
-tmp=${TMPDIR:-/tmp}/gale-plugin-exports.$$
-mkdir -p "$tmp" || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-if ! nm -D --defined-only "$mod" >"$tmp/nm"; then
-    echo "FAIL: nm -D --defined-only $mod failed" >&2
-    exit 1
-fi
-echo "defined dynamic symbols of $mod:"
-sed 's/^/  /' "$tmp/nm"
+. "$(dirname "$0")/../common/dynsym.sh"
+dynsym_dump "$mod" gale-plugin-exports
 awk '{ print $NF }' "$tmp/nm" | sed 's/@.*//' | sort -u >"$tmp/defined"
 printf '%s\n' "$@" | sort -u >"$tmp/expected"
 if ! cmp -s "$tmp/defined" "$tmp/expected"; then

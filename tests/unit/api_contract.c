@@ -36,12 +36,8 @@ typedef struct kv {
 
 static gale_ctx *make_cpu_ctx(int threads)
 {
-    gale_ctx_opts o;
     gale_ctx *ctx = NULL;
-    gale_ctx_opts_init(&o);
-    o.backend = GALE_BACKEND_CPU;
-    o.threads = threads;
-    REQUIRE_OK(gale_ctx_create(&ctx, &o));
+    REQUIRE_OK(tu_ctx_new(&ctx, GALE_BACKEND_CPU, threads));
     REQUIRE(ctx != NULL);
     return ctx;
 }
@@ -346,17 +342,11 @@ static void test_contexts(void)
     CHECK_ST(gale_ctx_destroy(ctx), GALE_OK);
 
     /* explicit AUTO and CPU, threads honoured */
-    gale_ctx_opts_init(&o);
-    o.backend = GALE_BACKEND_AUTO;
-    o.threads = 3;
-    REQUIRE_OK(gale_ctx_create(&ctx, &o));
+    REQUIRE_OK(tu_ctx_new(&ctx, GALE_BACKEND_AUTO, 3));
     CHECK_ST(gale_ctx_threads(ctx, &threads), GALE_OK);
     CHECK_EQ_I64(threads, 3);
     CHECK_ST(gale_ctx_destroy(ctx), GALE_OK);
-    gale_ctx_opts_init(&o);
-    o.backend = GALE_BACKEND_CPU;
-    o.threads = 1;
-    REQUIRE_OK(gale_ctx_create(&ctx, &o));
+    REQUIRE_OK(tu_ctx_new(&ctx, GALE_BACKEND_CPU, 1));
     CHECK_ST(gale_ctx_backend(ctx, &backend), GALE_OK);
     CHECK_EQ_I64(backend, GALE_BACKEND_CPU);
     CHECK_ST(gale_ctx_threads(ctx, &threads), GALE_OK);

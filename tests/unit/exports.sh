@@ -28,27 +28,12 @@ gale_batch_add gale_batch_count gale_submit gale_poll gale_wait gale_cancel gale
 gale_batch_stats"
 fail=0
 
-for tool in nm; do
-    if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "FAIL: $tool not found (binutils is needed for this test)" >&2
-        exit 1
-    fi
-done
 if [ ! -f "$lib" ]; then
     echo "FAIL: no library at $lib" >&2
     exit 1
 fi
-
-tmp=${TMPDIR:-/tmp}/gale-exports.$$
-mkdir -p "$tmp" || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-if ! nm -D --defined-only "$lib" >"$tmp/nm"; then
-    echo "FAIL: nm -D --defined-only $lib failed" >&2
-    exit 1
-fi
-echo "defined dynamic symbols of $lib:"
-sed 's/^/  /' "$tmp/nm"
+. "$(dirname "$0")/../common/dynsym.sh"
+dynsym_dump "$lib" gale-exports
 
 if ! grep -q '@' "$tmp/nm"; then
     echo "FAIL: nm shows no symbol versions at all (library not versioned, or nm too old to show them)" >&2

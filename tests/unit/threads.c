@@ -89,12 +89,7 @@ static gale_batch *fill_batch(gale_ctx *ctx, const spec *s)
     gale_batch *b = NULL;
     size_t i;
     REQUIRE_OK(gale_batch_create(ctx, GALE_XDROP, &b));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_MATCH, s->match));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_MISMATCH, s->mismatch));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_GAP, s->gap));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_XDROP, s->X));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_DIRECTION, s->dir));
-    REQUIRE_OK(gale_batch_set(b, GALE_P_N_POLICY, s->npol));
+    tu_xdrop_settings(b, s->match, s->mismatch, s->gap, s->X, s->dir, s->npol);
     for (i = 0; i < s->n; ++i) REQUIRE_OK(gale_batch_add(b, &s->tasks[i]));
     return b;
 }
@@ -259,7 +254,6 @@ static void free_spec(spec *s)
 int main(void)
 {
     tu_rng rng;
-    gale_ctx_opts o;
     gale_ctx *ref_ctx = NULL;
     pthread_t th[N_THREADS];
     int i;
@@ -274,10 +268,7 @@ int main(void)
     for (i = 0; i < n_specs; ++i) make_spec(&rng, &specs[i], 1);
 
     /* the reference: a separate single-threaded context, one batch after the other */
-    gale_ctx_opts_init(&o);
-    o.backend = GALE_BACKEND_CPU;
-    o.threads = 1;
-    REQUIRE_OK(gale_ctx_create(&ref_ctx, &o));
+    REQUIRE_OK(tu_ctx_new(&ref_ctx, GALE_BACKEND_CPU, 1));
     t0 = tu_now();
     for (i = 0; i < n_specs; ++i) {
         gale_batch *b = fill_batch(ref_ctx, &specs[i]);
@@ -293,10 +284,7 @@ int main(void)
 
     /* part 1: 8 threads, one shared context (CPU, 4 workers: more threads than
      * workers, so batches queue behind each other) */
-    gale_ctx_opts_init(&o);
-    o.backend = GALE_BACKEND_CPU;
-    o.threads = 4;
-    REQUIRE_OK(gale_ctx_create(&shared_ctx, &o));
+    REQUIRE_OK(tu_ctx_new(&shared_ctx, GALE_BACKEND_CPU, 4));
     t0 = tu_now();
     for (i = 0; i < N_THREADS; ++i) REQUIRE(pthread_create(&th[i], NULL, worker, (void *)(intptr_t)i) == 0);
     for (i = 0; i < N_THREADS; ++i) REQUIRE(pthread_join(th[i], NULL) == 0);

@@ -21,11 +21,7 @@ static gale_batch *make(int kind) {
 
 static gale_status add(gale_batch *b, const char *pattern, const char *text) {
     gale_task t;
-    gale_task_init(&t);
-    t.v = pattern;
-    t.v_len = (int64_t)strlen(pattern);
-    t.h = text;
-    t.h_len = (int64_t)strlen(text);
+    tu_task_seqs(&t, text, (int64_t)strlen(text), pattern, (int64_t)strlen(pattern));
     return gale_batch_add(b, &t);
 }
 
@@ -50,9 +46,7 @@ static void expect(int kind, setup_fn setup, const char *pattern, const char *te
     REQUIRE_OK(gale_submit(b));
     CHECK_ST(gale_wait(b), GALE_OK);
     gale_result r;
-    memset(&r, 0, sizeof r);
-    r.size = sizeof r;
-    CHECK_ST(gale_result_get(b, 0, &r), GALE_OK);
+    CHECK_ST(tu_result_fetch(b, 0, &r), GALE_OK);
     CHECK_MSG(r.score == score, "'%s' vs '%s': score %lld, expected %lld", pattern, text, (long long)r.score,
               (long long)score);
     CHECK_MSG(r.v_begin == v_begin && r.v_end == v_end && r.h_begin == h_begin && r.h_end == h_end,
@@ -225,9 +219,7 @@ static void test_tasks(void) {
     REQUIRE_OK(gale_submit(b));
     CHECK_ST(gale_wait(b), GALE_OK);
     gale_result r;
-    memset(&r, 0, sizeof r);
-    r.size = sizeof r;
-    CHECK_ST(gale_result_get(b, 0, &r), GALE_OK);
+    CHECK_ST(tu_result_fetch(b, 0, &r), GALE_OK);
     CHECK_EQ_I64(r.score, -8);
     CHECK_EQ_I64(r.v_end, 4);
     CHECK_EQ_I64(r.h_end, 5);

@@ -467,11 +467,7 @@ void run_batch(const Setting &st, const std::vector<Pair> &pairs, tu_rng *r, Cou
                     st.pb, st.pe, st.tb, st.te);
     for (const Pair &pr : pairs) {
         gale_task t;
-        gale_task_init(&t);
-        t.h = pr.h.data();
-        t.h_len = (int64_t)pr.h.size();
-        t.v = pr.v.data();
-        t.v_len = (int64_t)pr.v.size();
+        tu_task_seqs(&t, pr.h.data(), (int64_t)pr.h.size(), pr.v.data(), (int64_t)pr.v.size());
         REQUIRE_OK(gale_batch_add(b, &t));
     }
     REQUIRE_OK(gale_submit(b));
@@ -495,12 +491,9 @@ void run_batch(const Setting &st, const std::vector<Pair> &pairs, tu_rng *r, Cou
     for (size_t i = 0; i < pairs.size(); ++i) {
         const Pair &pr = pairs[i];
         gale_result res;
-        memset(&res, 0, sizeof res);
-        res.size = sizeof res;
-        REQUIRE_OK(gale_result_get(b, i, &res));
         const uint32_t *cig = nullptr;
         size_t ncig = 0;
-        REQUIRE_OK(gale_result_cigar(b, i, &cig, &ncig));
+        REQUIRE_OK(tu_result_fetch_cigar(b, i, &res, &cig, &ncig));
         CHECK_MSG(res.flags == 0, "%s: task %zu: the CPU result has flags %u", what, i, res.flags);
         for (size_t j = 0; j < pr.layouts.size(); ++j) {
             const Emu &e = emus[i][j];
@@ -580,11 +573,7 @@ std::vector<Pair> both_widths(const std::vector<std::pair<std::string, std::stri
 
 // ---- edge cases ---------------------------------------------------------------
 
-std::string random_dna(tu_rng *r, int64_t n) {
-    std::string s((size_t)n, 'A');
-    for (auto &ch : s) ch = tu_base(r);
-    return s;
-}
+std::string random_dna(tu_rng *r, int64_t n) { return tu::bases(r, n); }
 
 void edge_cases(tu_rng *r, Counts &c) {
     std::vector<std::pair<std::string, std::string>> hv;  // (text, pattern)
@@ -660,13 +649,7 @@ void edge_cases(tu_rng *r, Counts &c) {
 // apart (a few bases against hundreds). From then on the interior cells must test
 // the bounds again (align's clear): a candidate past the matrix (h = n + 1 or
 // v = m + 1) must never be stored, nor end the alignment (is_end).
-std::string mutated(tu_rng *r, const std::string &s, double rate) {
-    tu_buf a = {nullptr, 0, 0};
-    tu_mutate_into(r, &a, s.data(), (int64_t)s.size(), rate);
-    std::string out(a.p ? a.p : "", (size_t)a.n);
-    free(a.p);
-    return out;
-}
+std::string mutated(tu_rng *r, const std::string &s, double rate) { return tu::mutate(r, s, tu_mut_rate(rate)); }
 
 // Substitutions only (each base with probability rate, at least one where the
 // sequence is long enough): the path keeps its diagonal and gathers score, so the
@@ -761,13 +744,8 @@ Pair random_pair(tu_rng *r) {
     Pair pr;
     const int64_t len = tu_range(r, 0, 19) == 0 ? tu_range(r, 0, 3) : tu_logrange(r, 1, 2000);
     const double rate = tu_unif(r) * 0.4;
-    std::string anc = random_dna(r, len);
-    tu_buf a = {nullptr, 0, 0}, b = {nullptr, 0, 0};
-    tu_mutate_into(r, &a, anc.data(), len, rate / 2);
-    tu_mutate_into(r, &b, anc.data(), len, rate / 2);
-    std::string h(a.p ? a.p : "", (size_t)a.n), v(b.p ? b.p : "", (size_t)b.n);
-    free(a.p);
-    free(b.p);
+    const std::string anc = random_dna(r, len);
+    std::string h = mutated(r, anc, rate / 2), v = mutated(r, anc, rate / 2);
     const int64_t shape = tu_range(r, 0, 19);
     if (shape < 3 && !h.empty()) {  // the text cut to a window
         const size_t x = (size_t)tu_range(r, 0, (int64_t)h.size()), y = (size_t)tu_range(r, (int64_t)x, (int64_t)h.size());
@@ -800,11 +778,8 @@ int main() {
     tu_rng_init(&rng, seed);
     const double t0 = tu_now();
 
-    gale_ctx_opts o;
-    gale_ctx_opts_init(&o);
-    o.backend = GALE_BACKEND_CPU;
-    o.threads = 1;  // the kernel code runs on this thread meanwhile
-    REQUIRE_OK(gale_ctx_create(&g_ctx, &o));
+    // one worker thread: the kernel code runs on this thread meanwhile
+    REQUIRE_OK(tu_ctx_new(&g_ctx, GALE_BACKEND_CPU, 1));
 
     Counts edge, reach, rnd;
     edge_cases(&rng, edge);

@@ -10,10 +10,7 @@
 // Prints times, alignments per second and the ratio gale / WFA2 per core.
 // gale's time runs from the first gale_batch_add (which copies and encodes the
 // input) to the end of gale_wait; WFA2's covers its wavefront_align calls.
-extern "C" {
-#include "utils/commons.h"
-#include "wavefront/wavefront_align.h"
-}
+#include "wfa2_attr.hpp"
 
 #include <chrono>
 #include <cinttypes>
@@ -25,6 +22,7 @@ extern "C" {
 #include <vector>
 
 #include "gale.h"
+#include "testgale.h"
 
 namespace {
 
@@ -53,12 +51,8 @@ double now_s() {
 // gale on `threads` workers; returns seconds and fills scores.
 double run_gale(const std::vector<Pair> &pairs, bool edit, int x, int o, int e, bool score_only, int threads,
                 std::vector<int64_t> &scores, uint64_t &cells) {
-    gale_ctx_opts opts;
-    gale_ctx_opts_init(&opts);
-    opts.backend = GALE_BACKEND_CPU;
-    opts.threads = threads;
     gale_ctx *ctx = nullptr;
-    OK(gale_ctx_create(&ctx, &opts));
+    OK(tu_ctx_new(&ctx, GALE_BACKEND_CPU, threads));
     gale_batch *b = nullptr;
     OK(gale_batch_create(ctx, edit ? GALE_EDIT : GALE_WFA, &b));
     if (!edit) {
@@ -70,11 +64,7 @@ double run_gale(const std::vector<Pair> &pairs, bool edit, int x, int o, int e, 
     const double t0 = now_s();
     for (const Pair &p : pairs) {
         gale_task t;
-        gale_task_init(&t);
-        t.h = p.text.data();
-        t.h_len = (int64_t)p.text.size();
-        t.v = p.pattern.data();
-        t.v_len = (int64_t)p.pattern.size();
+        tu_task_seqs(&t, p.text.data(), (int64_t)p.text.size(), p.pattern.data(), (int64_t)p.pattern.size());
         OK(gale_batch_add(b, &t));
     }
     OK(gale_submit(b));
@@ -136,20 +126,10 @@ int main(int argc, char **argv) {
            score_only ? "score only" : "with CIGAR");
 
     // WFA2-lib, one thread.
-    wavefront_aligner_attr_t at = wavefront_aligner_attr_default;
-    at.heuristic.strategy = wf_heuristic_none;
+    wavefront_aligner_attr_t at = wfa2_attr(edit, false, x, o, e);
     at.alignment_scope = score_only ? compute_score : compute_alignment;
     at.alignment_form.span = alignment_end2end;
     at.memory_mode = wavefront_memory_high;
-    if (edit) {
-        at.distance_metric = ::edit;
-    } else {
-        at.distance_metric = gap_affine;
-        at.affine_penalties.match = 0;
-        at.affine_penalties.mismatch = x;
-        at.affine_penalties.gap_opening = o;
-        at.affine_penalties.gap_extension = e;
-    }
     wavefront_aligner_t *wf = wavefront_aligner_new(&at);
     std::vector<int64_t> ref(pairs.size());
     double t0 = now_s();

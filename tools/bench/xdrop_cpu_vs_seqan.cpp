@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "gale.h"
+#include "testgale.h"
 
 using namespace galeref;
 
@@ -90,12 +91,8 @@ struct GaleRun {
 };
 
 GaleRun run_gale(int threads, const std::vector<Pair> &ps, int k, long long X) {
-    gale_ctx_opts o;
-    gale_ctx_opts_init(&o);
-    o.backend = GALE_BACKEND_CPU;
-    o.threads = threads;
     gale_ctx *ctx = nullptr;
-    check(gale_ctx_create(&ctx, &o), "gale_ctx_create");
+    check(tu_ctx_new(&ctx, GALE_BACKEND_CPU, threads), "gale_ctx_create");
     gale_batch *b = nullptr;
     check(gale_batch_create(ctx, GALE_XDROP, &b), "gale_batch_create");
     check(gale_batch_set(b, GALE_P_MATCH, 1), "set match");
@@ -165,12 +162,8 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < ps.size(); ++i) H[i] = ps[i].h.c_str(), V[i] = ps[i].v.c_str();
     int all = 0;
     {
-        gale_ctx_opts o;
-        gale_ctx_opts_init(&o);
-        o.backend = GALE_BACKEND_CPU;
-        o.threads = threads;
         gale_ctx *ctx = nullptr;
-        check(gale_ctx_create(&ctx, &o), "gale_ctx_create");
+        check(tu_ctx_new(&ctx, GALE_BACKEND_CPU, threads), "gale_ctx_create");
         gale_ctx_threads(ctx, &all);
         gale_ctx_destroy(ctx);
     }
