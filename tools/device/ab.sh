@@ -9,6 +9,7 @@
 #          time and peak RSS (tools/device/timed.py) of gale xdrop and gale wfa on the same
 #          files, and their outputs compared byte for byte between the trees.
 # GALE_AB_SIDES (default "base new") may add "new24g": this tree on a 24,000 MiB device budget.
+# WFA: GALE_AB_LENS (default "10000 1000"), GALE_AB_ROUNDS (2), GALE_AB_REPEAT (2 per run).
 # The baseline is a copy of another commit's sources in .base (carry it), made here by
 #   rm -rf .base && mkdir .base && git archive BASE_COMMIT | tar -x -C .base
 # Both are built release with CUDA (the baseline without tests, with the CLI when .hts is
@@ -64,13 +65,13 @@ if has xdrop; then
 fi
 if has wfa; then
   for len in ${GALE_AB_LENS:-10000 1000}; do
-    for round in 1 2; do
+    for round in $(seq 1 "${GALE_AB_ROUNDS:-2}"); do
       for side in ${GALE_AB_SIDES:-base new}; do
         b=$(side_build $side)
         extra=(); [ $side = new24g ] && extra=(--device-memory 24000)
         [ -x "$b/tools/bench/wfa_bench" ] || continue
         echo "-- $len bp, $side, round $round"
-        "$b/tools/bench/wfa_bench" /tmp/wfa-$len.seq --backend cuda --repeat 2 "${extra[@]}" 2>&1 \
+        "$b/tools/bench/wfa_bench" /tmp/wfa-$len.seq --backend cuda --repeat "${GALE_AB_REPEAT:-2}" "${extra[@]}" 2>&1 \
           | tee -a "$out/ab-$len-$side.txt" | grep -E '^\| (alignment|score)' || status=1
       done
     done
