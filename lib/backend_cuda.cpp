@@ -132,15 +132,7 @@ private:
                 cpu_rescue(pool_, b, std::move(idx), GALE_RF_RESCUED);
             };
             job.pack_threads = pool_.size();
-            try {
-                b->kind->gpu->run(e.dev, job);
-            } catch (const Error &err) {
-                batch_fail(b, err.status, err.message);
-            } catch (const std::bad_alloc &) {
-                batch_fail(b, GALE_E_NOMEM, "out of host memory in the GPU dispatcher");
-            } catch (...) {
-                batch_fail(b, GALE_E_INTERNAL, "unexpected exception in the GPU dispatcher");
-            }
+            run_recording_failure(b, "the GPU dispatcher", [&] { b->kind->gpu->run(e.dev, job); });
             // The batch's kernel time is its longest device's.
             uint64_t seen = b->kernel_ns.load();
             while (job.kernel_ns > seen && !b->kernel_ns.compare_exchange_weak(seen, job.kernel_ns)) {

@@ -41,7 +41,7 @@ void batch_part_done(gale_batch *b) {
 
 void cpu_compute(gale_batch *b, const size_t *idx, size_t n, uint32_t flags) {
     const KindDef &kind = *b->kind;
-    try {
+    run_recording_failure(b, "a CPU worker", [&] {
         void *&scratch = cpu_scratch(kind);
         for (size_t k = 0; k < n && !b->cancel.load(std::memory_order_relaxed); ++k) {
             const size_t i = idx[k];
@@ -49,13 +49,7 @@ void cpu_compute(gale_batch *b, const size_t *idx, size_t n, uint32_t flags) {
             kind.cpu(b->tasks[i], b->params, r, scratch, b->var);
             kind.flags(r) |= flags;
         }
-    } catch (const Error &e) {
-        batch_fail(b, e.status, e.message);
-    } catch (const std::bad_alloc &) {
-        batch_fail(b, GALE_E_NOMEM, "out of host memory in a CPU worker");
-    } catch (...) {
-        batch_fail(b, GALE_E_INTERNAL, "unexpected exception in a CPU worker");
-    }
+    });
 }
 
 namespace {

@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include <new>
+
+#include "errors.h"
 #include "gale.h"
 
 struct gale_batch;
@@ -20,6 +23,21 @@ class WorkerPool;
 void batch_fail(gale_batch *b, gale_status st, const std::string &msg);
 // One part of a running batch has finished; the last one completes the batch.
 void batch_part_done(gale_batch *b);
+
+// Runs f, recording any exception it throws as the batch's failure (`where` names
+// the thread in the message). For the threads that run a batch: nothing may escape.
+template <class F>
+void run_recording_failure(gale_batch *b, const char *where, F &&f) {
+    try {
+        f();
+    } catch (const Error &e) {
+        batch_fail(b, e.status, e.message);
+    } catch (const std::bad_alloc &) {
+        batch_fail(b, GALE_E_NOMEM, std::string("out of host memory in ") + where);
+    } catch (...) {
+        batch_fail(b, GALE_E_INTERNAL, std::string("unexpected exception in ") + where);
+    }
+}
 
 // Computes tasks idx[0, n) on the calling thread with the kind's CPU kernel, adding
 // flags to each result; a failure is recorded on the batch. Never throws.
