@@ -617,7 +617,7 @@ void WfaRun::collect(Chunk &c, const char *host, std::vector<size_t> &rescue) {
                     path.resize((size_t)o.n_ops);
                     for (int32_t x = 0; x < o.n_ops; ++x) {  // the kernel wrote them last first
                         const uint32_t op = w[o.n_ops - 1 - x];
-                        path[(size_t)x] = WfaOp{op & 15u, op >> 4};
+                        path[(size_t)x] = WfaOp{GALE_CIGAR_OP(op), GALE_CIGAR_LEN(op)};
                     }
                 }
                 int64_t he = -1, ve = -1;

@@ -40,12 +40,14 @@ void require_shape(const gale_batch *b, TaskShape shape, const char *call) {
         fail(GALE_E_UNSUPPORTED, "kind %s does not take %s", b->kind->name, call);
 }
 
-// Encodes n bytes of `seq` into fresh arena memory. A bad byte fails with a message
-// naming the record (e.g. "task" 5) and, when given, the sequence's name.
-const uint8_t *encode_into(Arena &arena, const char *seq, int64_t n, const char *record, size_t number,
+// Encodes n bytes of `seq` with the batch kind's encoder into fresh arena memory. A
+// bad byte fails with a message naming the record (e.g. "task" 5) and, when given,
+// the sequence's name.
+const uint8_t *encode_into(gale_batch *b, const char *seq, int64_t n, const char *record, size_t number,
                            const char *seq_name) {
+    Arena &arena = b->arena;
     uint8_t *mem = arena.alloc((size_t)n);
-    const int64_t bad = encode_bases(seq, n, mem);
+    const int64_t bad = b->kind->encode(b->params, seq, n, mem);
     if (bad >= 0) {
         arena.undo(mem, (size_t)n);
         const unsigned char c = (unsigned char)seq[bad];
@@ -148,7 +150,7 @@ uint32_t batch_add_sequence(gale_batch *b, const char *seq, int64_t len) {
     if (len > 0 && !seq) fail(GALE_E_INVALID, "sequence %zu: NULL with a nonzero length", index + 1);
     if (index + 1 > UINT32_MAX) fail(GALE_E_LIMIT, "a batch holds at most 2^32 - 1 registered sequences");
     grow_for_one(b->seqs);  // may throw before anything is encoded
-    const uint8_t *data = encode_into(b->arena, seq, len, "registered sequence", index + 1, nullptr);
+    const uint8_t *data = encode_into(b, seq, len, "registered sequence", index + 1, nullptr);
     b->seqs.push_back(SeqRef{data, len});
     return (uint32_t)(index + 1);
 }
@@ -216,7 +218,7 @@ void batch_add(gale_batch *b, const gale_task &t) {
             continue;
         }
         try {
-            mem[s] = encode_into(b->arena, inl[s], lens[s], "task", index, names[s]);
+            mem[s] = encode_into(b, inl[s], lens[s], "task", index, names[s]);
         } catch (...) {
             if (s == 1 && !refs[0]) b->arena.undo(mem[0], (size_t)lens[0]);  // h was copied: give it back
             throw;

@@ -47,6 +47,11 @@ struct KindDef {
     // Checks one pair task beyond the generic checks (lengths, seed bounds); throws
     // gale::Error naming task `index`.
     void (*validate)(const PairTask &t, const void *params, size_t index);
+    // Encodes n input bytes into the codes the kernels read (every sequence of the
+    // batch, inline or registered, goes through it once); returns the index of the
+    // first byte it refuses, or -1. Today's kinds share encode_dna5 (lib/sequence.h:
+    // A C G T 0..3, N and IUPAC 4); a kind that reads other bytes brings its own.
+    int64_t (*encode)(const void *params, const char *in, int64_t n, uint8_t *out);
     // Estimated DP cells of a task: splits a batch across devices (and CPU threads)
     // by work, not by task count. Only ratios matter.
     uint64_t (*estimate_cells)(const PairTask &t, const void *params);

@@ -31,7 +31,9 @@ constexpr bool result_ok() {
     return std::is_trivially_copyable<R>::value && sizeof(R) % 8 == 0;
 }
 
-// ---- shared parameters ---------------------------------------------------------
+// ---- shared parameters and encoding ------------------------------------------------
+
+int64_t encode_dna5(const void *, const char *in, int64_t n, uint8_t *out) { return encode_bases(in, n, out); }
 
 constexpr ParamSpec kNPolicy = {GALE_P_N_POLICY, "n_policy", GALE_N_DNA5, GALE_N_DNA5, GALE_N_MISMATCH};
 
@@ -104,7 +106,7 @@ static_assert(sizeof(XdropParams) <= kParamsBytes, "XdropParams too large");
 
 const KindDef kXdrop = {
     GALE_XDROP, "xdrop", kShapePair, kXdropParams, sizeof kXdropParams / sizeof kXdropParams[0], true,
-    xdrop_configure, xdrop_validate, xdrop_estimate,
+    xdrop_configure, xdrop_validate, encode_dna5, xdrop_estimate,
     sizeof(XdropResult), offsetof(XdropResult, flags), offsetof(XdropResult, cells),
     xdrop_cpu, xdrop_scratch_free, xdrop_fill, nullptr,
     GALE_GPU_KIND(kXdropGpu),
@@ -234,7 +236,7 @@ static_assert(sizeof(WfaParams) <= kParamsBytes, "WfaParams too large");
 
 const KindDef kWfa = {
     GALE_WFA, "wfa", kShapePair, kWfaParams, sizeof kWfaParams / sizeof kWfaParams[0], false,
-    wfa_configure, wfa_validate, wfa_estimate,
+    wfa_configure, wfa_validate, encode_dna5, wfa_estimate,
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
@@ -242,7 +244,7 @@ const KindDef kWfa = {
 
 const KindDef kEdit = {
     GALE_EDIT, "edit", kShapePair, kEditParams, kWfaCommon, false,
-    edit_configure, wfa_validate, wfa_estimate,
+    edit_configure, wfa_validate, encode_dna5, wfa_estimate,
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),

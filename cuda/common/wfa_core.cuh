@@ -706,7 +706,7 @@ GALE_WFA_DEV void walk_codes(const Pen &q, const Task &t, const Unit &u, int32_t
     int32_t n_ops = 0, k = k_end, comp = cM, run = 0;
     auto push = [&](uint32_t op, uint32_t len) -> bool {
         if (n_ops >= t.max_ops) return false;
-        ops[n_ops++] = (len << 4) | op;
+        ops[n_ops++] = (len << GALE_CIGAR_SHIFT) | op;
         return true;
     };
     bool ok = true;
@@ -716,14 +716,14 @@ GALE_WFA_DEV void walk_codes(const Pen &q, const Task &t, const Unit &u, int32_t
             if (s == 0) break;
             const uint32_t src = code_at(s, k) & 7u;
             if (METRIC == kMetricEdit) {
-                if (src == kSrcX) ok = push(8, 1);
-                else if (src == kSrcD1) { ok = push(2, 1); k -= 1; }
-                else if (src == kSrcI1) { ok = push(1, 1); k += 1; }
+                if (src == kSrcX) ok = push(GALE_CIGAR_DIFF, 1);
+                else if (src == kSrcD1) { ok = push(GALE_CIGAR_DEL, 1); k -= 1; }
+                else if (src == kSrcI1) { ok = push(GALE_CIGAR_INS, 1); k += 1; }
                 else ok = false;
                 s -= 1;
                 continue;
             }
-            if (src == kSrcX) { ok = push(8, 1); s -= q.x; continue; }
+            if (src == kSrcX) { ok = push(GALE_CIGAR_DIFF, 1); s -= q.x; continue; }
             if (src > kSrcI2 || (!(METRIC == kMetricAffine2p) && src > kSrcI1)) { ok = false; break; }
             comp = (int)src;  // kSrcD1.. == cD1..
             run = 0;
@@ -740,7 +740,7 @@ GALE_WFA_DEV void walk_codes(const Pen &q, const Task &t, const Unit &u, int32_t
             s -= e;
         } else {
             s -= o + e;
-            ok = push(del ? 2u : 1u, (uint32_t)run);
+            ok = push(del ? GALE_CIGAR_DEL : GALE_CIGAR_INS, (uint32_t)run);
             comp = cM;
         }
     }
