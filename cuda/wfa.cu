@@ -74,9 +74,11 @@ struct KArgs {
     Pen pen;
     int32_t n_policy;
     Shape shape;
-    // The slot's work area (common/device.cuh, slot_work): unit u at base + u * shape.bytes.
-    char *base;
-    uint64_t units;
+    // Units [0, units_a) at base_a, the rest at base_b. The pool now gives a slot one
+    // work area (launch: units_a = units); the second region stays so that the
+    // kernels' code stays as it was measured (bench/RESULTS.md).
+    char *base_a, *base_b;
+    uint64_t units_a, units;
 };
 
 // The range ring (every thread reads it at every score, written by thread 0 of the
@@ -89,7 +91,8 @@ constexpr int kSharedRingInts = kSharedRingScores * kComps * 2;
 
 template <int METRIC, int BT, class OFF, bool RRS, class G>
 __device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem, Plan *plans) {
-    Unit u = unit_at(a.base + unit * a.shape.bytes, a.shape);
+    char *base = unit < a.units_a ? a.base_a + unit * a.shape.bytes : a.base_b + (unit - a.units_a) * a.shape.bytes;
+    Unit u = unit_at(base, a.shape);
     if (RRS) u.rr = rr_smem;
     for (;;) {
         int i = 0;
@@ -561,7 +564,9 @@ void WfaRun::launch(Chunk &c, const Slot &s) {
     ka.pen = q_;
     ka.n_policy = p_.n_policy;
     ka.shape = c.shape;
-    ka.base = w.ptr;
+    ka.base_a = w.ptr;  // one work area a slot: every unit in the first region
+    ka.base_b = w.ptr;
+    ka.units_a = c.units;
     ka.units = c.units;
     KernelFn k = pick_kernel(q_.metric, bt_, c.off16, rrs_, c.threads);
     const bool warps = c.threads == 32;
