@@ -88,7 +88,10 @@ void device_close(Device *d) noexcept {
 // there as sm_90 or later code: then DPX is native, not emulated. A device of
 // compute capability 8.x would run the PTX with emulated DPX; one where the kernel
 // cannot load at all counts as none. Leaves the calling thread's device as it was.
-bool dpx_in_use() noexcept {
+// Asked once per process (it initialises every device's context): the devices and
+// the library do not change while it runs.
+namespace {
+bool probe_dpx() noexcept {
     const int n = device_count();
     int saved = -1;
     if (n == 0 || cudaGetDevice(&saved) != cudaSuccess) {
@@ -106,6 +109,12 @@ bool dpx_in_use() noexcept {
     cudaGetLastError();  // leave no sticky error from a device that could not load the kernel
     cudaSetDevice(saved);
     return native;
+}
+}  // namespace
+
+bool dpx_in_use() noexcept {
+    static const bool in_use = probe_dpx();  // thread-safe once (C++11 statics)
+    return in_use;
 }
 
 }  // namespace cuda

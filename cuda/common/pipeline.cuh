@@ -44,7 +44,14 @@ public:
         // Kernel spans are measured from here (kernel_span_ns).
         GALE_CUDA_CHECK(cudaEventRecord(t0_, dev_->slots[0].stream));
     }
-    ~ChunkPipeline() { cudaEventDestroy(t0_); }
+    // A run that threw (a CUDA error, a chunk that failed its collect) may leave copies
+    // in flight into the slots' staging: wait for them, so that the device's next batch
+    // does not fill a slot that an old copy still writes.
+    ~ChunkPipeline() {
+        for (int i = 0; i < kSlots; ++i)
+            if (chunks_[i].busy) cudaStreamSynchronize(dev_->slots[i].stream);
+        cudaEventDestroy(t0_);
+    }
     ChunkPipeline(const ChunkPipeline &) = delete;
     ChunkPipeline &operator=(const ChunkPipeline &) = delete;
 
