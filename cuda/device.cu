@@ -32,6 +32,13 @@ void release(Device *d) noexcept {
 }
 }  // namespace
 
+uint64_t device_default_budget(int index) {
+    GALE_CUDA_CHECK(cudaSetDevice(index));
+    size_t free_b = 0, total_b = 0;
+    GALE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    return std::min<uint64_t>(free_b / 2, 8ull << 30);
+}
+
 Device *device_open(int index, uint64_t budget) {
     Device *d = new Device;
     try {
@@ -40,7 +47,7 @@ Device *device_open(int index, uint64_t budget) {
         GALE_CUDA_CHECK(cudaGetDeviceProperties(&d->prop, index));
         size_t free_b = 0, total_b = 0;
         GALE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        if (budget == 0) budget = std::min<uint64_t>(free_b / 2, 8ull << 30);
+        if (budget == 0) budget = std::min<uint64_t>(free_b / 2, 8ull << 30);  // as device_default_budget
         if (budget < (1u << 20)) fail(GALE_E_RANGE, "device memory budget must be at least 1 MiB (got %llu bytes)",
                                       (unsigned long long)budget);
         if (budget > free_b)

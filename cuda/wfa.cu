@@ -197,7 +197,7 @@ size_t task_slot_bytes(const PairTask &t, const Est &e, bool trace) {
     return (size_t)(bases / 4 + bases / 8) + sizeof(Task) + sizeof(Out) + (trace ? (size_t)e.max_ops * 4 : 0);
 }
 
-// Phase 1 of the pool's query (GpuKind::work_bytes): every byte of a slot's work
+// Phase 1 of the pool's query (common/device.cuh): every byte of a slot's work
 // memory. The kind needs a unit per alignment in flight (cuda/wfa.cu's header,
 // "Memory budget": rings plus, in alignment scope, the codes), sized per task from
 // its lengths and score budget; more memory means more units in flight, up to one
@@ -305,9 +305,8 @@ void WfaRun::configure() {
     force_threads_ = p_.test_group_threads;
     if (force_threads_ != 0 && force_threads_ != 32 && force_threads_ != 128 && force_threads_ != 256)
         fail(GALE_E_RANGE, "WFA GPU group of %d threads: 32, 128 or 256 (0: automatic)", force_threads_);
-    // An SM holds at most 64 warps, so at most 64 alignments (a warp each) in flight.
-    if (p_.test_units_per_sm < 0 || p_.test_units_per_sm > 64)
-        fail(GALE_E_RANGE, "WFA GPU units per multiprocessor %d: 1 to 64 (0: automatic)", p_.test_units_per_sm);
+    // (test_units_per_sm is 0..64 by its bounds in lib/kinds.cpp: an SM holds at most
+    // 64 warps, so at most 64 alignments, a warp each, in flight.)
     units_cap_ = p_.test_units_per_sm > 0 ? (uint64_t)p_.test_units_per_sm * sms : UINT64_MAX;
     for (int o16 = 0; o16 < 2; ++o16)
         for (int ti = 0; ti < 3; ++ti) {
@@ -660,7 +659,7 @@ void wfa_run(Device *dev, GpuJob &job) {
 
 }  // namespace
 
-const GpuKind kWfaGpu = {"wfa", wfa_run, wfa_work_bytes};
+const GpuKind kWfaGpu = {wfa_run};
 
 }  // namespace cuda
 }  // namespace gale

@@ -18,7 +18,6 @@
 // update uses the DPX instruction viaddmax (cuda/common/dpx.cuh).
 #include <algorithm>
 #include <climits>
-#include <thread>
 #include <vector>
 
 #include "common/device.cuh"
@@ -348,15 +347,11 @@ Grids resident_grids(const Device *dev) {
     return g;
 }
 
-// Phase 1 of the pool's query (GpuKind::work_bytes): the scratch tier's anti-diagonals,
+// Phase 1 of the pool's query (common/device.cuh): the scratch tier's anti-diagonals,
 // 3 x kScratchCapMax cells for each of its resident blocks. It is what an extension
 // needs whose band outgrew the shared-memory tiers; with less, the blocks get smaller
 // buffers, or fewer blocks run (xdrop_run), and wider bands go to the CPU.
 size_t scratch_want(const Grids &g) { return (size_t)g.tier[kTierCount - 1] * 3 * (size_t)kScratchCapMax * sizeof(int32_t); }
-size_t xdrop_work_bytes(Device *dev, const void *) {
-    GALE_CUDA_CHECK(cudaSetDevice(dev->index));
-    return scratch_want(resident_grids(dev));
-}
 
 // One run's chunks (ChunkPipeline's flow): tasks in batch order, each chunk as many
 // as a slot holds.
@@ -520,7 +515,7 @@ void xdrop_run(Device *dev, GpuJob &job) {
 
 }  // namespace
 
-const GpuKind kXdropGpu = {"xdrop", xdrop_run, xdrop_work_bytes};
+const GpuKind kXdropGpu = {xdrop_run};
 
 // The DPX-using kernel whose machine code dpx_in_use() (cuda/device.cu) inspects.
 const void *xdrop_dpx_kernel() noexcept { return (const void *)xdrop_narrow; }

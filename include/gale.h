@@ -28,7 +28,8 @@
  *     gale_batch_add, gale_submit, gale_batch_reset) are serialised internally,
  *     but their order between threads is the caller's business.
  *   - A handle must not be destroyed while another thread is inside a call on
- *     it. A destroyed handle is detected (GALE_E_HANDLE) when it is used later,
+ *     it, and a batch must not be reset while another thread reads its results
+ *     (results and CIGAR pointers belong to the batch until reset or destroy). A destroyed handle is detected (GALE_E_HANDLE) when it is used later,
  *     as long as its memory has not been handed out to a new handle.
  *   - gale_ctx_destroy cancels and waits for the context's batches in flight
  *     and destroys every batch that still belongs to it.
@@ -59,7 +60,7 @@ extern "C" {
 
 /* Run-time version, as GALE_VERSION_NUMBER of the library actually loaded. */
 GALE_API unsigned gale_version(void);
-/* Run-time version string, e.g. "0.1.0". */
+/* Run-time version string, e.g. "0.3.0" (GALE_VERSION_STRING of the library loaded). */
 GALE_API const char *gale_version_string(void);
 
 /* Feature bits returned by gale_features(). */
@@ -120,8 +121,9 @@ typedef struct gale_ctx_opts {
     int device;             /* CUDA device index; default 0 (used when n_devices is 0) */
     int threads;            /* CPU worker threads; 0 = one per online core (default) */
     int reserved0;
-    uint64_t device_memory; /* device memory budget in bytes of each device entry; 0 = default (half the
-                               free memory, at most 8 GiB, shared by the entries of one device) */
+    uint64_t device_memory; /* device memory budget in bytes of each device entry; 0 = default: half the
+                               device's free memory, at most 8 GiB, shared equally by the entries that
+                               list the same device */
     /* Since 0.3 (a caller built against 0.2 passes the smaller size and gets the
      * defaults): several GPUs in one context. 0 (default): `device` alone;
      * GALE_DEVICES_ALL: every device present; n > 0: the n indices in `devices`.
@@ -248,7 +250,7 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  * one code byte per wavefront cell. It never changed a result. WFA-GPU's piggybacked
  * layout measured 2.9-11x slower than the codes on an H100; its code and figures are
  * in bench/experiments/ and bench/RESULTS.md. */
-#define GALE_P_GPU_BACKTRACE 407 /* deprecated since 0.3: see below */
+#define GALE_P_GPU_BACKTRACE 407 /* deprecated since 0.3: see above */
 
 #define GALE_SCOPE_SCORE     0 /* score and end coordinates only; no CIGAR */
 #define GALE_SCOPE_ALIGNMENT 1 /* score, coordinates and CIGAR */
@@ -469,7 +471,7 @@ typedef struct gale_stats {
     size_t size;          /* sizeof(gale_stats): set by the caller */
     uint64_t tasks;
     uint64_t cells;       /* DP cells computed, all tasks */
-    uint64_t rescued;     /* tasks computed on the CPU by a GPU context */
+    uint64_t rescued;     /* tasks computed on the CPU by a GPU context (GALE_RF_RESCUED or GALE_RF_CPU) */
     uint64_t kernel_ns;   /* time spent in GPU kernels (0 on the CPU backend) */
     uint64_t elapsed_ns;  /* submit to completion */
 } gale_stats;
@@ -477,21 +479,22 @@ typedef struct gale_stats {
 /* Statistics of a finished batch (GALE_E_STATE before it is done). */
 GALE_API gale_status gale_batch_stats(const gale_batch *batch, gale_stats *out);
 
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GALE_H */
+
 /* ------------------------------------------------------------------ */
 /* Experimental: test and measuring hooks, outside the stable API       */
 /* ------------------------------------------------------------------ */
 /* Seen only with GALE_EXPERIMENTAL_API defined before including gale.h (as zstd's
  * ZSTD_STATIC_LINKING_ONLY). Ids 10000 and up may change or go in any release; they
  * never change a result, only how the GPU computes it (for benchmarks and tests). */
-#ifdef GALE_EXPERIMENTAL_API
+#if defined(GALE_EXPERIMENTAL_API) && !defined(GALE_H_EXPERIMENTAL)
+#define GALE_H_EXPERIMENTAL /* its own guard, as zstd's: gale.h may have been included before without it */
 /* GALE_WFA / GALE_EDIT: force the CUDA kernel's group shape (0 = the dispatcher's
  * choice, the default): threads per group, 32, 128 or 256; resident groups per SM, 1..64. */
 #define GALE_PX_WFA_GROUP_THREADS 10000
 #define GALE_PX_WFA_UNITS_PER_SM  10001
 #endif
-
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* GALE_H */

@@ -340,9 +340,8 @@ GALE_API gale_status gale_result_get(const gale_batch *b, size_t i, gale_result 
 GALE_API gale_status gale_result_get_range(const gale_batch *b, size_t first, size_t n, gale_result *out) {
     return guarded([&] {
         live(b, "batch");
-        if (n == 0) return GALE_OK;
-        need_size(out, "out");
-        batch_results(b, first, n, out, out->size);
+        if (n > 0) need_size(out, "out");
+        batch_results(b, first, n, out, n > 0 ? out->size : sizeof(gale_result));  // n = 0: only the checks
         return GALE_OK;
     });
 }

@@ -16,7 +16,6 @@ uint8_t *Arena::alloc(size_t n, size_t align) {
         blocks_.emplace_back(new uint8_t[size]);  // new[] aligns for any fundamental type
         used_ = at = 0;
         cap_ = size;
-        total_ += size;
     }
     uint8_t *p = blocks_.back().get() + at;
     used_ = at + n;
@@ -29,7 +28,7 @@ void Arena::undo(const uint8_t *p, size_t n) {
 
 void Arena::clear() {
     blocks_.clear();
-    used_ = cap_ = total_ = 0;
+    used_ = cap_ = 0;
 }
 
 VarSpan ResultArena::put(const uint32_t *words, size_t n) {

@@ -19,12 +19,10 @@ public:
     uint8_t *alloc(size_t n, size_t align = 1);  // n bytes
     void undo(const uint8_t *p, size_t n);        // gives back the last allocation
     void clear();
-    size_t bytes() const { return total_; }      // allocated so far, all blocks
 
 private:
     std::vector<std::unique_ptr<uint8_t[]>> blocks_;
     size_t used_ = 0, cap_ = 0;                   // in the last block
-    size_t total_ = 0;
 };
 
 // A run of 32-bit words of one result kept in a batch's ResultArena. All-zero is

@@ -5,6 +5,7 @@
 // submission order and each task's result does not depend on the split. Tasks a
 // device cannot take are computed on the context's CPU threads meanwhile; a kind
 // with no GPU side runs wholly on them (GALE_RF_CPU).
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -40,10 +41,22 @@ class CudaBackend final : public Backend {
 public:
     CudaBackend(const std::vector<int> &devices, uint64_t budget, WorkerPool &pool) : pool_(pool) {
         try {
-            for (int index : devices) {
+            // The default budget (gale.h) is one per device, shared by its entries: taken
+            // once, before any entry of that device allocates.
+            std::vector<uint64_t> share(devices.size(), budget);
+            for (size_t i = 0; i < devices.size() && budget == 0; ++i) {
+                size_t same = 0, first = i;
+                for (size_t j = 0; j < devices.size(); ++j) {
+                    if (devices[j] != devices[i]) continue;
+                    if (same++ == 0) first = j;
+                }
+                share[i] = first < i ? share[first] : std::max<uint64_t>(cuda::device_default_budget(devices[i]) / same,
+                                                                         (uint64_t)1 << 20);
+            }
+            for (size_t i = 0; i < devices.size(); ++i) {
                 entries_.emplace_back(new Entry);
-                entries_.back()->dev = cuda::device_open(index, budget);
-                indices_.push_back(index);
+                entries_.back()->dev = cuda::device_open(devices[i], share[i]);
+                indices_.push_back(devices[i]);
             }
             for (auto &e : entries_) {
                 Entry *raw = e.get();
@@ -76,13 +89,25 @@ public:
             std::lock_guard<std::mutex> lock(b->mu);
             b->pending = (int)parts;
         }
-        for (size_t j = 0; j < parts; ++j) {
-            Entry &e = *entries_[j];
-            {
-                std::lock_guard<std::mutex> lock(e.mu);
-                e.queue.push_back(Part{b, cuts[j], cuts[j + 1] - cuts[j]});
+        // From here the batch is taken: a part that cannot be queued fails the batch,
+        // and the parts queued before it still end it.
+        size_t queued = 0;
+        try {
+            for (; queued < parts; ++queued) {
+                Entry &e = *entries_[queued];
+                {
+                    std::lock_guard<std::mutex> lock(e.mu);
+                    e.queue.push_back(Part{b, cuts[queued], cuts[queued + 1] - cuts[queued]});
+                }
+                e.cv.notify_one();
             }
-            e.cv.notify_one();
+        } catch (...) {
+            batch_fail(b, GALE_E_NOMEM, "out of host memory while starting the batch");
+            {
+                std::lock_guard<std::mutex> lock(b->mu);
+                b->pending -= (int)(parts - queued) - 1;
+            }
+            batch_part_done(b);  // the last of the parts never queued
         }
     }
 
@@ -120,23 +145,25 @@ private:
     void run(Entry &e, const Part &part) {
         gale_batch *b = part.b;
         if (!b->cancel.load()) {
-            cuda::GpuJob job;
-            job.tasks = b->tasks.data() + part.first;
-            job.n = part.n;
-            job.params = b->params;
-            job.results = b->result(part.first);
-            job.var = &b->var;
-            job.cancel = &b->cancel;
-            job.rescue = [this, b, first = part.first](std::vector<size_t> &&idx) {
-                for (size_t &i : idx) i += first;
-                cpu_rescue(pool_, b, std::move(idx), GALE_RF_RESCUED);
-            };
-            job.pack_threads = pool_.size();
-            run_recording_failure(b, "the GPU dispatcher", [&] { b->kind->gpu->run(e.dev, job); });
-            // The batch's kernel time is its longest device's.
-            uint64_t seen = b->kernel_ns.load();
-            while (job.kernel_ns > seen && !b->kernel_ns.compare_exchange_weak(seen, job.kernel_ns)) {
-            }
+            run_recording_failure(b, "the GPU dispatcher", [&] {
+                cuda::GpuJob job;
+                job.tasks = b->tasks.data() + part.first;
+                job.n = part.n;
+                job.params = b->params;
+                job.results = b->result(part.first);
+                job.var = &b->var;
+                job.cancel = &b->cancel;
+                job.rescue = [this, b, first = part.first](std::vector<size_t> &&idx) {
+                    for (size_t &i : idx) i += first;
+                    cpu_rescue(pool_, b, std::move(idx), GALE_RF_RESCUED);
+                };
+                job.pack_threads = pool_.size();
+                b->kind->gpu->run(e.dev, job);
+                // The batch's kernel time is its longest device's.
+                uint64_t seen = b->kernel_ns.load();
+                while (job.kernel_ns > seen && !b->kernel_ns.compare_exchange_weak(seen, job.kernel_ns)) {
+                }
+            });
         }
         batch_part_done(b);
     }

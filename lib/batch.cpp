@@ -130,8 +130,19 @@ void batch_set(gale_batch *b, int param, int64_t v) {
     if (v < p->lo || v > p->hi)
         fail(GALE_E_RANGE, "%s must be in [%lld, %lld] (got %lld)", p->name, (long long)p->lo, (long long)p->hi,
              (long long)v);
-    b->values[(size_t)(p - b->kind->params)] = v;
+    int64_t &slot = b->values[(size_t)(p - b->kind->params)];
+    const int64_t old = slot;
+    slot = v;
     configure(b);
+    if (b->kind->check) {
+        try {
+            b->kind->check(b->params);
+        } catch (...) {  // undone: the batch keeps its last valid parameters
+            slot = old;
+            configure(b);
+            throw;
+        }
+    }
 }
 
 int64_t batch_get(const gale_batch *b, int param) {
@@ -269,14 +280,22 @@ void batch_submit(gale_batch *b) {
         b->t_submit = std::chrono::steady_clock::now();
         b->state = BatchState::Running;
     }
-    try {
-        b->ctx->backend->start(b);
-    } catch (...) {  // nothing was started: the batch must not look in flight forever
+    // Nothing was started when start throws: the batch must not look in flight forever,
+    // and it reports what the caller was told.
+    auto not_started = [b](gale_status st, const std::string &msg) {
         std::lock_guard<std::mutex> lock(b->mu);
         b->state = BatchState::Failed;
-        b->fail_status = GALE_E_NOMEM;
-        b->fail_message = "could not start the batch";
+        b->fail_status = st;
+        b->fail_message = msg;
         b->cv.notify_all();
+    };
+    try {
+        b->ctx->backend->start(b);
+    } catch (const Error &e) {
+        not_started(e.status, e.message);
+        throw;
+    } catch (...) {
+        not_started(GALE_E_NOMEM, "could not start the batch (out of host memory)");
         throw;
     }
 }

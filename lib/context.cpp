@@ -38,8 +38,19 @@ bool handle_live(const void *h) {
 // ---- worker pool --------------------------------------------------------------
 
 WorkerPool::WorkerPool(int threads) {
-    threads_.reserve(threads);
-    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { loop(); });
+    try {
+        threads_.reserve(threads);
+        for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { loop(); });
+    } catch (...) {  // a thread that would not start: stop those that did (a joinable thread must not be destroyed)
+        const size_t started = threads_.size();
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+        for (auto &t : threads_) t.join();
+        fail(GALE_E_NOMEM, "could start only %zu of %d CPU worker threads", started, threads);
+    }
 }
 
 WorkerPool::~WorkerPool() {

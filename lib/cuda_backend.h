@@ -27,6 +27,9 @@ class Device;
 // GPU): each Device has its own pool, streams and staging. budget_bytes 0: half the
 // device's free memory, at most 8 GiB.
 Device *device_open(int index, uint64_t budget_bytes);  // throws gale::Error
+// The default budget of a device: half its free memory, at most 8 GiB (gale.h,
+// gale_ctx_opts.device_memory). Throws gale::Error.
+uint64_t device_default_budget(int index);
 void device_close(Device *dev) noexcept;
 
 // ---- the interface the core's CUDA backend (lib/backend_cuda.cpp) calls ----------
@@ -48,19 +51,12 @@ struct GpuJob {
 
 // A kind's GPU side. run() selects dev's device on the calling thread itself
 // (each device of a context has its own thread), streams the job through dev's
-// pool in chunks and returns when every task has a result or went to job.rescue.
-// Throws gale::Error.
-// work_bytes is the first phase of the pool's two-phase query (as CUB's temp
-// storage): the device memory per chunk slot that run() will ask of dev's pool
-// beyond the chunks' own staging, for these parameters (SIZE_MAX: as much as the
-// pool has; the kind then fits as many alignments in flight as it holds). run()
-// makes the second phase itself (common/device.cuh, slot_work); the core need not
-// call work_bytes, but may, to report or to size a device's budget. Throws
-// gale::Error.
+// pool in chunks (common/pipeline.cuh) and returns when every task has a result or
+// went to job.rescue. It takes its work memory through the pool's two-phase query
+// (common/device.cuh, slot_work: the kind states what it wants per slot for these
+// parameters, then sizes its units from what it got). Throws gale::Error.
 struct GpuKind {
-    const char *name;
     void (*run)(Device *dev, GpuJob &job);
-    size_t (*work_bytes)(Device *dev, const void *params);
 };
 
 extern const GpuKind kXdropGpu;   // cuda/xdrop.cu

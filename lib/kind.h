@@ -44,6 +44,10 @@ struct KindDef {
     // params[], in the same order. Called after every change, so it may also derive
     // state (WFA's metric from the second gap piece).
     void (*configure)(const int64_t *values, void *params);
+    // Checks what bounds alone cannot (a set of allowed values, a relation between
+    // parameters) after each change; throws gale::Error (GALE_E_RANGE), and the change
+    // is undone. May be nullptr.
+    void (*check)(const void *params);
     // Checks one pair task beyond the generic checks (lengths, seed bounds); throws
     // gale::Error naming task `index`.
     void (*validate)(const PairTask &t, const void *params, size_t index);

@@ -106,7 +106,7 @@ static_assert(sizeof(XdropParams) <= kParamsBytes, "XdropParams too large");
 
 const KindDef kXdrop = {
     GALE_XDROP, "xdrop", kShapePair, kXdropParams, sizeof kXdropParams / sizeof kXdropParams[0], true,
-    xdrop_configure, xdrop_validate, encode_dna5, xdrop_estimate,
+    xdrop_configure, nullptr, xdrop_validate, encode_dna5, xdrop_estimate,
     sizeof(XdropResult), offsetof(XdropResult, flags), offsetof(XdropResult, cells),
     xdrop_cpu, xdrop_scratch_free, xdrop_fill, nullptr,
     GALE_GPU_KIND(kXdropGpu),
@@ -175,6 +175,14 @@ void edit_configure(const int64_t *v, void *out) {
     new (out) WfaParams(p);
 }
 
+// The experimental group shape (gale.h): the CUDA kernel has groups of 32, 128 and
+// 256 threads.
+void wfa_check(const void *params) {
+    const int32_t t = as<WfaParams>(params).test_group_threads;
+    if (t != 0 && t != 32 && t != 128 && t != 256)
+        fail(GALE_E_RANGE, "x_wfa_group_threads must be 0 (automatic), 32, 128 or 256 (got %d)", t);
+}
+
 // The optimal penalty is at most that of the trivial alignments (substitute along the
 // shorter sequence and gap the rest, or gap both whole), and it must leave room in 32
 // bits; offsets h + 1 must fit too.
@@ -236,7 +244,7 @@ static_assert(sizeof(WfaParams) <= kParamsBytes, "WfaParams too large");
 
 const KindDef kWfa = {
     GALE_WFA, "wfa", kShapePair, kWfaParams, sizeof kWfaParams / sizeof kWfaParams[0], false,
-    wfa_configure, wfa_validate, encode_dna5, wfa_estimate,
+    wfa_configure, wfa_check, wfa_validate, encode_dna5, wfa_estimate,
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
@@ -244,7 +252,7 @@ const KindDef kWfa = {
 
 const KindDef kEdit = {
     GALE_EDIT, "edit", kShapePair, kEditParams, kWfaCommon, false,
-    edit_configure, wfa_validate, encode_dna5, wfa_estimate,
+    edit_configure, wfa_check, wfa_validate, encode_dna5, wfa_estimate,
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),

@@ -28,7 +28,7 @@ void batch_part_done(gale_batch *b) {
     for (size_t i = 0; i < b->tasks.size(); ++i) {
         const void *r = b->result(i);
         s.cells += b->kind->cells(r);
-        s.rescued += (b->kind->flags(const_cast<void *>(r)) & GALE_RF_RESCUED) ? 1 : 0;
+        s.rescued += (b->kind->flags(const_cast<void *>(r)) & (GALE_RF_RESCUED | GALE_RF_CPU)) ? 1 : 0;
     }
     s.kernel_ns = b->kernel_ns.load();
     s.elapsed_ns = (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(

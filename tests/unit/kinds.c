@@ -117,6 +117,17 @@ static void test_kinds_and_params(gale_ctx *ctx)
             CHECK_EQ_I64(v, bd.upper);
             CHECK_ST(gale_batch_set(b, ids[i], bd.default_value), GALE_OK);
         }
+        /* What bounds alone cannot say: the experimental group shape takes 0, 32, 128 or
+         * 256 (the CUDA kernel's groups); a refused value leaves the last valid one. */
+        if (kinds[k] != GALE_XDROP) {
+            int64_t v = -1;
+            CHECK_ST(gale_batch_set(b, GALE_PX_WFA_GROUP_THREADS, 128), GALE_OK);
+            CHECK_ST(gale_batch_set(b, GALE_PX_WFA_GROUP_THREADS, 64), GALE_E_RANGE);
+            CHECK_ST(gale_batch_set(b, GALE_PX_WFA_GROUP_THREADS, 33), GALE_E_RANGE);
+            CHECK_ST(gale_batch_get(b, GALE_PX_WFA_GROUP_THREADS, &v), GALE_OK);
+            CHECK_EQ_I64(v, 128);
+            CHECK_ST(gale_batch_set(b, GALE_PX_WFA_GROUP_THREADS, 0), GALE_OK);
+        }
         /* Every documented parameter of this kind is listed (the experimental ones are not). */
         for (i = 0; i < sizeof docs / sizeof docs[0]; ++i) {
             int found = 0;
@@ -347,6 +358,7 @@ static void test_bulk(gale_ctx *ctx, tu_rng *rng)
             memset(&one, 0, sizeof one);
             one.size = sizeof one;
             CHECK_ST(gale_result_get_range(b, 0, 1, &one), GALE_E_STATE);
+            CHECK_ST(gale_result_get_range(b, 0, 0, NULL), GALE_E_STATE); /* n = 0 is checked too */
         }
         REQUIRE_OK(gale_submit(b));
         REQUIRE_OK(gale_wait(b));
@@ -378,6 +390,7 @@ static void test_bulk(gale_ctx *ctx, tu_rng *rng)
             CHECK_ST(gale_result_get_range(b, n + 1, 1, r), GALE_E_RANGE);
             CHECK_ST(gale_result_get_range(b, (size_t)-1, 2, r), GALE_E_RANGE);
             CHECK_ST(gale_result_get_range(b, 0, 0, NULL), GALE_OK);
+            CHECK_ST(gale_result_get_range(b, n + 1, 0, NULL), GALE_E_RANGE);
             CHECK_ST(gale_result_get_range(b, 0, 1, NULL), GALE_E_INVALID);
             r[0].size = 8;
             CHECK_ST(gale_result_get_range(b, 0, 1, r), GALE_E_INVALID);
