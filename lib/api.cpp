@@ -286,7 +286,7 @@ GALE_API gale_status gale_kind_params(int kind, int *ids, size_t cap, size_t *n)
         if (!k) fail(GALE_E_RANGE, "unknown task kind %d", kind);
         size_t count = 0;
         for (size_t i = 0; i < k->n_params; ++i) {
-            if (k->params[i].id >= 10000) continue;  // experimental ids (gale.h) are not listed
+            if (k->params[i].id >= kFirstExperimentalParam) continue;  // not listed (gale.h)
             if (count < cap) ids[count] = k->params[i].id;
             ++count;
         }

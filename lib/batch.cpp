@@ -15,7 +15,6 @@ namespace gale {
 
 namespace {
 
-constexpr int64_t kMaxLen = INT32_MAX;              // 2^31 - 1: a task's sequence
 constexpr int64_t kMaxRegistered = (int64_t)1 << 40;  // a registered sequence
 
 const char *state_name(BatchState s) {
@@ -171,7 +170,7 @@ void batch_add(gale_batch *b, const gale_task &t) {
     const size_t index = b->tasks.size();
     require_open(b, "add a task to");
     require_shape(b, kShapePair, "pair tasks (gale_batch_add)");
-    if (t.h_len < 0 || t.h_len > kMaxLen || t.v_len < 0 || t.v_len > kMaxLen)
+    if (t.h_len < 0 || t.h_len > kMaxTaskLen || t.v_len < 0 || t.v_len > kMaxTaskLen)
         fail(GALE_E_INVALID, "task %zu: sequence lengths must be in [0, 2^31-1] (h %lld, v %lld)", index,
              (long long)t.h_len, (long long)t.v_len);
     // Each side is either inline (copied) or a window of a registered sequence.

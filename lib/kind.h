@@ -5,6 +5,7 @@
 #ifndef GALE_KIND_H
 #define GALE_KIND_H
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 
@@ -30,7 +31,9 @@ enum TaskShape : uint32_t {
     kShapeGraph = 1u << 2,  // registered graphs that tasks refer to (sequence-to-graph)
 };
 
-constexpr size_t kParamsBytes = 256;  // room for any kind's parameter struct (checked in lib/kinds.cpp)
+constexpr size_t kParamsBytes = 256;
+constexpr int64_t kMaxTaskLen = INT32_MAX;      // a task's sequence (gale_task: 2^31 - 1 bases)
+constexpr int kFirstExperimentalParam = 10000;  // gale.h's experimental section: ids from here on  // room for any kind's parameter struct (checked in lib/kinds.cpp)
 
 struct KindDef {
     int id;                       // GALE_XDROP, ...

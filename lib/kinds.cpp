@@ -21,7 +21,6 @@ namespace gale {
 
 namespace {
 
-constexpr int64_t kMaxLen = INT32_MAX;  // 2^31 - 1
 
 template <class P>
 const P &as(const void *params) { return *static_cast<const P *>(params); }
@@ -117,10 +116,10 @@ const KindDef kXdrop = {
 // The parameters both WFA kinds share, after the penalties.
 #define GALE_WFA_COMMON_PARAMS                                                                          \
     kNPolicy, {GALE_P_SCOPE, "scope", GALE_SCOPE_ALIGNMENT, GALE_SCOPE_SCORE, GALE_SCOPE_ALIGNMENT},       \
-        {GALE_P_PATTERN_BEGIN_FREE, "pattern_begin_free", 0, 0, kMaxLen},                                  \
-        {GALE_P_PATTERN_END_FREE, "pattern_end_free", 0, 0, kMaxLen},                                      \
-        {GALE_P_TEXT_BEGIN_FREE, "text_begin_free", 0, 0, kMaxLen},                                        \
-        {GALE_P_TEXT_END_FREE, "text_end_free", 0, 0, kMaxLen},                                            \
+        {GALE_P_PATTERN_BEGIN_FREE, "pattern_begin_free", 0, 0, kMaxTaskLen},                                  \
+        {GALE_P_PATTERN_END_FREE, "pattern_end_free", 0, 0, kMaxTaskLen},                                      \
+        {GALE_P_TEXT_BEGIN_FREE, "text_begin_free", 0, 0, kMaxTaskLen},                                        \
+        {GALE_P_TEXT_END_FREE, "text_end_free", 0, 0, kMaxTaskLen},                                            \
         {GALE_P_MEMORY_LIMIT, "memory_limit_mib", 256, 1, 1 << 20},                                        \
         {GALE_P_EXPECTED_ERROR, "expected_error", 100, 1, 1000},                                           \
         {GALE_P_GPU_BACKTRACE, "gpu_backtrace", 0, 0, 1},                                                  \
