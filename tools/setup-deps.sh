@@ -2,7 +2,8 @@
 # Installs gale's build and test dependencies on Debian 12 (needs root or sudo).
 # Nothing here is needed at run time: libgale itself depends only on libc/libstdc++.
 set -euo pipefail
-pkgs=(meson ninja-build pkg-config g++ gcc libhts-dev zlib1g-dev libseqan2-dev libwfa2-dev samtools python3 python3-numpy gzip)
+pkgs=(meson ninja-build pkg-config g++ gcc libhts-dev zlib1g-dev libseqan2-dev libwfa2-dev samtools python3 python3-numpy gzip
+      python3-dev python3-pytest python3-pip python3-venv unzip)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -12,4 +13,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The Python suite's peers (bindings/python/tests/test_peers.py), pinned, from PyPI, into
+# .pydeps/<python version>/ of this checkout, for the python3 that Debian's meson runs on
+# (the one the extension is built for). --no-deps: numpy is Debian's. Skipped when present.
+py=/usr/bin/python3
+pyver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+pydeps="$(cd "$(dirname "$0")/.." && pwd)/.pydeps/$pyver"
+if ! PYTHONPATH="$pydeps" "$py" -c 'import pywfa, parasail, edlib' 2>/dev/null; then
+  "$py" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps --target "$pydeps" --upgrade \
+    pywfa==0.6.0 parasail==1.3.4 edlib==1.3.9.post1
 fi

@@ -11,13 +11,13 @@ export GALE_TEST_SEED=${GALE_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d '
 echo "GALE_TEST_SEED=$GALE_TEST_SEED (set it to replay this run's random cases)"
 
 echo "== build (debugoptimized, CUDA auto)"
-[ -f build/build.ninja ] || meson setup build
+[ -f build/build.ninja ] || meson setup build -Dpython=enabled
 meson compile -C build -j "$jobs"
 echo "== test suites"
 meson test -C build --print-errorlogs --num-processes "$jobs"
 
 echo "== ASan+UBSan build and suites"
-[ -f build-asan/build.ninja ] || meson setup build-asan -Dcuda=disabled -Db_sanitize=address,undefined \
+[ -f build-asan/build.ninja ] || meson setup build-asan -Dcuda=disabled -Dpython=disabled -Db_sanitize=address,undefined \
   -Db_lundef=false -Dbuildtype=debugoptimized
 meson compile -C build-asan -j "$jobs"
 GALE_TEST_SCALE=${GALE_ASAN_SCALE:-0.25} UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
@@ -94,5 +94,42 @@ int main(int, char **argv) {
 CPP
 c++ "$pfx/check.cpp" -o "$pfx/check" $(pkg-config --cflags --libs gale)
 env -u GALE_PLUGIN_PATH LD_LIBRARY_PATH="$pfx/inst/lib" "$pfx/check" "$plugindir"
+
+# The Python package as its README installs it, in a venv of Debian's python3 (pip builds
+# it with meson-python fetched from PyPI; CPU only here, to keep CI's time): a wheel by
+# `python -m build --wheel`, then `pip install ./bindings/python`, then the same against
+# the libgale installed above (-Dsystem_libgale=true). Each is used from outside the
+# source tree, by a script that checks results it can work out on its own.
+echo "== the Python package: python -m build --wheel, pip install ./bindings/python, system libgale"
+venv="$PWD/build/py-venv"
+rm -rf "$venv" build/py-dist
+/usr/bin/python3 -m venv --system-site-packages "$venv"
+pipq=(--quiet --disable-pip-version-check --root-user-action=ignore)
+cat > build/py-smoke.py <<'PY'
+import sys, gale
+want_lib = sys.argv[1]
+r = gale.align_pairs(["GATTACA", "ACGT"], ["GATCACA", "AGT"], context=gale.Context("cpu", threads=1))
+assert list(r.score) == [-4, -8] and r.cigar_strings() == ["3=1X3=", "1=1I2="], (r.score, r.cigar_strings())
+assert list(gale.align_pairs(["ACGT"], ["AGT"], kind="edit").score) == [1]
+import gale._gale as ext, os
+maps = open("/proc/self/maps").read()
+lib = [l.split()[-1] for l in maps.splitlines() if "libgale.so" in l][0]
+assert want_lib in lib, (want_lib, lib)
+print(f"gale {gale.__version__} from {gale.__file__}, libgale {lib}: ok")
+PY
+{ "$venv/bin/pip" install "${pipq[@]}" build \
+  && "$venv/bin/python" -m build --wheel --outdir build/py-dist -Csetup-args=-Dgale:cuda=disabled bindings/python \
+  && "$venv/bin/pip" install "${pipq[@]}" build/py-dist/gale-*.whl; } >build/py-install.log 2>&1 \
+  || { tail -40 build/py-install.log; exit 1; }
+unzip -l build/py-dist/gale-*.whl | grep -q "\.gale\.mesonpy\.libs/libgale\.so" \
+  || { echo "the wheel holds no libgale"; unzip -l build/py-dist/gale-*.whl; exit 1; }
+(cd / && "$venv/bin/python" "$OLDPWD/build/py-smoke.py" .gale.mesonpy.libs/libgale.so)
+"$venv/bin/pip" install "${pipq[@]}" --force-reinstall --no-deps ./bindings/python \
+  --config-settings=setup-args=-Dgale:cuda=disabled >build/py-install.log 2>&1 || { tail -40 build/py-install.log; exit 1; }
+(cd / && "$venv/bin/python" "$OLDPWD/build/py-smoke.py" .gale.mesonpy.libs/libgale.so)
+PKG_CONFIG_PATH="$pfx/inst/lib/pkgconfig" "$venv/bin/pip" install "${pipq[@]}" --force-reinstall --no-deps \
+  ./bindings/python --config-settings=setup-args=-Dsystem_libgale=true >build/py-install.log 2>&1 \
+  || { tail -40 build/py-install.log; exit 1; }
+(cd / && LD_LIBRARY_PATH="$pfx/inst/lib" "$venv/bin/python" "$OLDPWD/build/py-smoke.py" "$pfx/inst/lib/libgale.so.0")
 rm -rf "$pfx"
 echo "== all suites passed"
