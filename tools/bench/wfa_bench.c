@@ -21,6 +21,13 @@
  * the GPU kernel's shape through the experimental parameters GALE_PX_WFA_GROUP_THREADS
  * and GALE_PX_WFA_UNITS_PER_SM (measurements only: results never depend on them; 0 =
  * the dispatcher's choice).
+ *
+ * --round-trip B[,B...] measures instead what one call of the Python package's
+ * Context.wfa does through the C API, for batches of the first B pairs: create the
+ * batch, set the parameters, add the pairs, submit, wait, copy the results
+ * (gale_result_get_range) and the CIGARs into flat arrays, destroy; the median and
+ * the best of --repeat R round trips per B (tools/bench/python_bench.py compares the
+ * package's time with these).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -235,8 +242,46 @@ static size_t verify(gale_ctx *ctx, gale_ctx *cpu, const pair_t *ps, size_t n, i
     return bad;
 }
 
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* --round-trip: one batch's whole life through the C API, as the Python package drives it. */
+static double round_trip(gale_ctx *ctx, const pair_t *ps, size_t n, const int pen[3], uint64_t *checksum) {
+    double add_s, t0 = now_s();
+    gale_batch *b = make(ctx, ps, n, GALE_SCOPE_ALIGNMENT, pen, 0, &add_s);
+    gale_result *res = malloc((n ? n : 1) * sizeof *res);
+    int64_t *off = malloc((n + 1) * sizeof *off);
+    uint32_t *ops;
+    const uint32_t *c;
+    size_t k, i;
+    if (!res || !off) die("out of memory", NULL);
+    check(gale_submit(b), "gale_submit");
+    check(gale_wait(b), "gale_wait");
+    res[0].size = sizeof *res;
+    if (n) check(gale_result_get_range(b, 0, n, res), "gale_result_get_range");
+    off[0] = 0;
+    for (i = 0; i < n; ++i) {
+        check(gale_result_cigar(b, i, &c, &k), "gale_result_cigar");
+        off[i + 1] = off[i] + (int64_t)k;
+    }
+    ops = malloc(((size_t)off[n] ? (size_t)off[n] : 1) * sizeof *ops);
+    if (!ops) die("out of memory", NULL);
+    for (i = 0; i < n; ++i) {
+        check(gale_result_cigar(b, i, &c, &k), "gale_result_cigar");
+        memcpy(ops + off[i], c, k * sizeof *c);
+    }
+    check(gale_batch_destroy(b), "gale_batch_destroy");
+    t0 = now_s() - t0;
+    for (i = 0; i < n; ++i) *checksum = mix(*checksum, res[i].score);
+    for (i = 0; i < (size_t)off[n]; ++i) *checksum = mix(*checksum, ops[i]);
+    free(res), free(off), free(ops);
+    return t0;
+}
+
 int main(int argc, char **argv) {
-    const char *file = NULL;
+    const char *file = NULL, *round_trips = NULL;
     int backend = GALE_BACKEND_AUTO, threads = 0, repeat = 1, device = 0, err = 0, i, sc;
     long long device_mib = 0;
     int pen[3] = {2, 3, 1};
@@ -264,11 +309,13 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--verify") && val) { nverify = (size_t)atoll(val); ++i; }
         else if (!strcmp(a, "--group-threads") && val) { group_threads = atoi(val); ++i; }
         else if (!strcmp(a, "--units-per-sm") && val) { units_per_sm = atoi(val); ++i; }
+        else if (!strcmp(a, "--round-trip") && val) { round_trips = val; ++i; }
         else if (a[0] != '-' && !file) file = a;
         else {
             fprintf(stderr, "usage: wfa_bench FILE [--backend auto|cpu|cuda] [--penalties X,O,E] [--err PERMILLE]\n"
                             "                      [--limit N] [--repeat R] [--threads N] [--device D] [--verify N]\n"
-                            "                      [--device-memory MIB] [--group-threads T] [--units-per-sm U]\n");
+                            "                      [--device-memory MIB] [--group-threads T] [--units-per-sm U]\n"
+                            "                      [--round-trip B[,B...]]\n");
             return 2;
         }
     }
@@ -293,6 +340,26 @@ int main(int argc, char **argv) {
 #endif
     if (group_threads) printf("  GALE_PX_WFA_GROUP_THREADS = %d\n", group_threads);
     if (units_per_sm) printf("  GALE_PX_WFA_UNITS_PER_SM = %d\n", units_per_sm);
+    if (round_trips) {
+        const char *p = round_trips;
+        double *t = malloc((size_t)repeat * sizeof *t);
+        if (!t) die("out of memory", NULL);
+        printf("| C API round trip | pairs | median ms | best ms | checksum |\n|---|---|---|---|---|\n");
+        while (*p) {
+            char *end;
+            size_t bsz = (size_t)strtoull(p, &end, 10);
+            uint64_t sum = 0;
+            if (end == p || bsz == 0 || bsz > n) die("--round-trip: batch sizes from 1 to the pairs in the file: ", p);
+            for (int k = 0; k < repeat; ++k) t[k] = round_trip(ctx, ps, bsz, pen, &sum);
+            qsort(t, (size_t)repeat, sizeof *t, cmp_double);
+            printf("| C API round trip | %zu | %.3f | %.3f | %016" PRIx64 " |\n", bsz, 1e3 * t[repeat / 2], 1e3 * t[0], sum);
+            p = *end == ',' ? end + 1 : end;
+        }
+        free(t);
+        gale_ctx_destroy(ctx);
+        free(ps), free(buf);
+        return 0;
+    }
     if (nverify) {
         gale_ctx *cpu = NULL;
         gale_ctx_opts co;

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa|sweep|cli|build]    (default all; build: configure and compile only;
+#   tools/device/run.sh [all|test|bench|wfa|sweep|cli|python|pyinstall|build]    (default all; build: configure and compile only;
 #   wfa: the wavefront benchmark alone;
 #   cli: the CLI on the GPU against the CPU backend and the CLI tests that can run there (carry .hts);
-#   sweep: the wavefront kernel's group shapes forced in turn, GALE_WFA_SWEEP_CFGS="LEN:THREADS:UNITS_PER_SM ...")
+#   sweep: the wavefront kernel's group shapes forced in turn, GALE_WFA_SWEEP_CFGS="LEN:THREADS:UNITS_PER_SM ...";
+#   python: the Python suite on the GPU (GALE_TEST_BACKEND=cuda) and tools/bench/python_bench.py;
+#   pyinstall: pip install ./bindings/python into a venv without network, then a check on the GPU.
+#   Both need the peers and meson-python carried as wheels in .whl (bindings/python/README.md))
 # Writes logs under $OUT (or ./device-out) and prints a short summary last.
 set -u -o pipefail
 mode=${1:-all}
@@ -32,14 +35,30 @@ if [ -f .hts/lib/pkgconfig/htslib.pc ]; then
   export PKG_CONFIG_PATH=$PWD/.hts/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
   export LD_LIBRARY_PATH=$PWD/.hts/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
-if [ ! -f "$build/build.ninja" ]; then
-  meson setup "$build" -Dcuda=enabled "${cli[@]}" -Dbuildtype=release "${seqan[@]}" >"$out/setup.log" 2>&1 \
+pyopt=()
+[ "$mode" = python ] && pyopt=(-Dpython=enabled)
+if [ "$mode" = pyinstall ]; then
+  :
+elif [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" -Dcuda=enabled "${cli[@]}" "${pyopt[@]}" -Dbuildtype=release "${seqan[@]}" >"$out/setup.log" 2>&1 \
     || { tail -40 "$out/setup.log"; exit 1; }
 else
-  meson configure "$build" "${cli[@]}" "${seqan[@]}" >>"$out/setup.log" 2>&1 || { tail -40 "$out/setup.log"; exit 1; }
+  meson configure "$build" "${cli[@]}" "${pyopt[@]}" "${seqan[@]}" >>"$out/setup.log" 2>&1 || { tail -40 "$out/setup.log"; exit 1; }
 fi
-ninja -C "$build" >"$out/build.log" 2>&1 || { tail -60 "$out/build.log"; exit 1; }
-echo "built: $(ls "$build"/libgale.so*)"
+if [ "$mode" != pyinstall ]; then
+  ninja -C "$build" >"$out/build.log" 2>&1 || { tail -60 "$out/build.log"; exit 1; }
+  echo "built: $(ls "$build"/libgale.so*)"
+fi
+
+# The Python peers (pywfa, parasail, edlib) for the python suite, from .whl (no network
+# here): wheels as they are, pywfa from its sdist, built with the Cython already here.
+pyver=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+pydeps=$PWD/.pydeps/$pyver
+if { [ "$mode" = python ] || [ "$mode" = pyinstall ]; } && ! PYTHONPATH=$pydeps python3 -c 'import pywfa, parasail, edlib' 2>/dev/null; then
+  python3 -m pip install -q --no-index --no-deps --no-cache-dir --target "$pydeps" .whl/parasail-*.whl .whl/edlib-*.whl \
+    && python3 -m pip install -q --no-index --no-deps --no-build-isolation --no-cache-dir --target "$pydeps" \
+         .whl/pywfa-*.tar.gz >"$out/pydeps.log" 2>&1 || { echo "peers not installed"; tail -20 "$out/pydeps.log"; status=1; }
+fi
 
 if [ "$mode" = all ] || [ "$mode" = test ]; then
   # unit too: there AUTO picks the GPU, so the API contract runs through the CUDA backend.
@@ -131,6 +150,46 @@ if [ "$mode" = all ] || [ "$mode" = cli ]; then
     echo "== no CLI built (carry .hts, made by tools/device/hts-libs.sh)"
     [ "$mode" = cli ] && status=1
   fi
+fi
+if [ "$mode" = python ]; then
+  echo "== Python suite on the GPU (GALE_TEST_BACKEND=cuda; python-cli: against the CLI on the CPU)"
+  GALE_TEST_BACKEND=cuda meson test -C "$build" --suite python --print-errorlogs --num-processes 1 -t 4 \
+    >"$out/python-tests.log" 2>&1 || status=1
+  grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|passed|failed" "$out/python-tests.log"
+  echo "== Python benchmark"
+  data=/tmp/wfa-1000.seq
+  [ -s "$data" ] || python3 tools/bench/gen.py seq "$data" 100000 1000 0.05 || exit 1
+  PYTHONPATH=$build/bindings/python:$pydeps python3 tools/bench/python_bench.py "$data" --backend cuda \
+    --round-trip 10000,30000,100000 --repeat 5 --wfa-bench "$build/tools/bench/wfa_bench" 2>&1 \
+    | tee "$out/python-bench.txt" || status=1
+fi
+if [ "$mode" = pyinstall ]; then
+  # As a user without network: a venv over this python (numpy from it), the build backend
+  # from .whl, no build isolation; CUDA is found (nvcc), so the package carries the GPU backend.
+  echo "== pip install ./bindings/python (no network)"
+  rm -rf /tmp/pyvenv
+  python3 -m venv --system-site-packages /tmp/pyvenv
+  t0=$(date +%s)
+  { /tmp/pyvenv/bin/pip install -q --no-index --no-deps .whl/meson_python-*.whl .whl/pyproject_metadata-*.whl \
+    && /tmp/pyvenv/bin/pip install --no-index --no-build-isolation --no-deps ./bindings/python; } >"$out/pyinstall.log" 2>&1 \
+    || { tail -40 "$out/pyinstall.log"; exit 1; }
+  echo "installed in $(( $(date +%s) - t0 )) s"
+  (cd / && PYTHONPATH=$pydeps /tmp/pyvenv/bin/python - <<'PY'
+import gale, numpy as np, random
+print(gale.__file__, gale.__version__, gale.features(), "devices:", gale.cuda_device_count())
+assert gale.features()["cuda"], "the installed package has no CUDA backend"
+rng = random.Random(7)
+texts = ["".join(rng.choice("ACGT") for _ in range(rng.randrange(0, 3000))) for _ in range(20000)]
+pats = ["".join(c if rng.random() > 0.08 else rng.choice("ACGT") for c in t) for t in texts]
+with gale.Context("cuda") as g, gale.Context("cpu") as c:
+    for kind in ("wfa", "edit"):
+        a, b = g.align(kind, texts, pats), c.align(kind, texts, pats)
+        assert np.array_equal(a.records[["score", "h_begin", "h_end", "v_begin", "v_end"]],
+                              b.records[["score", "h_begin", "h_end", "v_begin", "v_end"]])
+        assert np.array_equal(a.cigar_ops, b.cigar_ops)
+        print(kind, repr(a), "= CPU")
+PY
+  ) || status=1
 fi
 echo "== done (status $status)"
 exit $status
