@@ -458,12 +458,11 @@ class Context:
         return _Part(b, first, count), prepared
 
     def _finish(self, kind: int, parts: List[_Part]) -> Alignments:
+        """Waits for the parts, copies their results and CIGARs out and destroys them."""
         n = sum(p.n for p in parts)
         records = np.empty(n, dtype=RESULT_DTYPE)
-        first = parts[0].batch if parts else None
-        with_cigar = False
-        if first is not None and "scope" in _PARAMS[kind]:
-            with_cigar = first.get(_gale.P_SCOPE) == _gale.SCOPE_ALIGNMENT
+        with_cigar = bool(parts) and "scope" in _PARAMS[kind] and \
+            parts[0].batch.get(_gale.P_SCOPE) == _gale.SCOPE_ALIGNMENT
         ops_list, off_list = [], []
         base = 0
         stats = {"tasks": 0, "cells": 0, "rescued": 0, "kernel_ns": 0, "elapsed_ns": 0}
@@ -473,18 +472,23 @@ class Context:
             p.batch.results_into(records[pos:pos + p.n])
             if with_cigar:
                 ops, off = p.batch.cigars(0, p.n)
-                ops = np.frombuffer(ops, dtype=np.uint32)
+                ops_list.append(np.frombuffer(ops, dtype=np.uint32))
                 off = np.frombuffer(off, dtype=np.int64)
-                ops_list.append(ops)
-                off_list.append(off[:-1] + base)  # the parts' CIGARs follow one another
-                base += len(ops)
+                if base:
+                    off = off + base  # the parts' CIGARs follow one another
+                off_list.append(off)
+                base += len(ops_list[-1])
             for key, val in p.batch.stats().items():
                 stats[key] += val
+            p.batch.close()
             pos += p.n
         cigar_ops = cigar_offsets = None
         if with_cigar:
-            cigar_ops = np.concatenate(ops_list) if ops_list else np.zeros(0, dtype=np.uint32)
-            cigar_offsets = np.concatenate(off_list + [np.array([base], dtype=np.int64)])
+            if len(ops_list) == 1:  # one part (no progress): its arrays as they are, no copy
+                cigar_ops, cigar_offsets = ops_list[0], off_list[0]
+            else:
+                cigar_ops = np.concatenate(ops_list)
+                cigar_offsets = np.concatenate([o[:-1] for o in off_list] + [np.array([base], dtype=np.int64)])
         return Alignments(_gale.kind_name(kind), self.backend, records, cigar_ops, cigar_offsets, stats)
 
     def align(self, kind: Union[str, int], h: SequencesLike, v: SequencesLike, seeds: Any = None, *,
@@ -570,6 +574,8 @@ class Future:
 
     def done(self) -> bool:
         """True once the batch finished, failed or was cancelled."""
+        if self._result is not None:
+            return True
         try:
             return bool(self._part.batch.poll(0))
         except GaleError:
@@ -591,7 +597,7 @@ class Future:
         return True
 
     def cancelled(self) -> bool:
-        if not self._cancelled:
+        if not self._cancelled or self._result is not None:
             return False
         try:
             self._part.batch.poll(0)
@@ -605,6 +611,9 @@ class Future:
         """The results; raises TimeoutError when timeout (seconds) passes first,
         GaleCancelledError after cancel(), GaleError when the batch failed."""
         ms = -1 if timeout is None else max(0, int(timeout * 1000))
+        with self._lock:
+            if self._result is not None:
+                return self._result
         if not self._part.batch.poll(ms):
             raise concurrent.futures.TimeoutError(f"gale batch not done after {timeout} s")
         with self._lock:
@@ -620,7 +629,10 @@ class Future:
             return e
 
     def __repr__(self) -> str:
-        state = "done" if self.done() else "running"
+        try:
+            state = "done" if self.done() else "running"
+        except RuntimeError:  # its context was closed
+            state = "closed"
         return f"<gale.Future kind={_gale.kind_name(self._kind)} n={self._part.n} {state}>"
 
 

@@ -364,8 +364,12 @@ static void Batch_dealloc(BatchObject *self) {
 /* Every method starts with enter() and ends with leave(): the context cannot be
  * closed by another thread while this thread is inside the C library. */
 static int enter(BatchObject *self) {
-    if (!self->batch || !self->owner) {
+    if (!self->owner) {
         PyErr_SetString(PyExc_RuntimeError, "the Batch is not initialised");
+        return 0;
+    }
+    if (!self->batch) {
+        PyErr_SetString(PyExc_RuntimeError, "the Batch is closed");
         return 0;
     }
     if (!self->owner->ctx) {
@@ -473,6 +477,23 @@ out:
     if (have_vo) PyBuffer_Release(&voff);
     if (have_s) PyBuffer_Release(&sd);
     return ret;
+}
+
+/* close(): destroys the batch now (its results and CIGARs were copied out), instead of
+ * when the object goes; later calls raise. Twice is fine. */
+static PyObject *Batch_close(BatchObject *self, PyObject *unused) {
+    (void)unused;
+    if (!self->batch) Py_RETURN_NONE;
+    if (!enter(self)) return NULL;
+    gale_batch *b = self->batch;
+    self->batch = NULL;
+    gale_status s;
+    Py_BEGIN_ALLOW_THREADS
+    s = gale_batch_destroy(b);
+    Py_END_ALLOW_THREADS
+    leave(self);
+    if (s != GALE_OK) return raise_status(s, NULL);
+    Py_RETURN_NONE;
 }
 
 static PyObject *Batch_count(BatchObject *self, PyObject *unused) {
@@ -633,6 +654,7 @@ static PyMethodDef Batch_methods[] = {
     {"add_pairs", (PyCFunction)(void (*)(void))Batch_add_pairs, METH_VARARGS | METH_KEYWORDS,
      "add_pairs(h_data, h_offsets, v_data, v_offsets, seeds=None, user_base=0) -> n: adds n tasks."},
     {"count", (PyCFunction)Batch_count, METH_NOARGS, "Tasks added so far."},
+    {"close", (PyCFunction)Batch_close, METH_NOARGS, "gale_batch_destroy now; later calls raise."},
     {"submit", (PyCFunction)Batch_submit, METH_NOARGS, "gale_submit: starts the batch, returns at once."},
     {"poll", (PyCFunction)Batch_poll, METH_VARARGS, "poll(timeout_ms=-1) -> bool: done?"},
     {"cancel", (PyCFunction)Batch_cancel, METH_NOARGS, "gale_cancel."},

@@ -267,14 +267,17 @@ def test_threads_share_one_context(cpu_ctx, rng):
 
 def test_closed_context_refuses_use():
     c = gale.Context("cpu", threads=1)
-    f = c.submit("wfa", ["ACGT"], ["ACG"])
-    f.result(timeout=60)
-    c.close()
-    assert "closed" in repr(c)
+    done = c.submit("wfa", ["ACGT"], ["ACG"])
+    r = done.result(timeout=60)
+    pending = c.submit("wfa", ["ACGT"], ["ACG"])
+    c.close()  # cancels and ends what is in flight
+    assert "closed" in repr(c) and "closed" in repr(pending)
     with pytest.raises(RuntimeError, match="closed"):
         c.wfa(["A"], ["A"])
     with pytest.raises(RuntimeError, match="Context is closed"):
-        f._part.batch.poll(0)
+        pending.result(timeout=1)
+    assert done.result() is r and done.done()  # results already taken stay
+    assert list(r.score) == [-8]
     c.close()  # twice is fine
 
 
