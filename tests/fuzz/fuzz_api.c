@@ -36,6 +36,7 @@
 #define MAX_SEQS 8
 #define MAX_BASES 24000 /* bases added per input, all batches: bounds the time of one input */
 #define RANGE_CAP 64    /* elements of the gale_result_get_range buffer (> MAX_TASKS) */
+#define FZ_MAX_PENALTY (1 << 16) /* WFA batches that may cost more are not submitted (op_submit) */
 
 #define TASK02_SIZE offsetof(gale_task, h_seq)
 #define OPTS02_SIZE offsetof(gale_ctx_opts, n_devices)
@@ -164,6 +165,24 @@ static int64_t param(const shadow_batch *s, int id)
     gale_status st = gale_batch_get(s->b, id, &v);
     FZ_CHECK(st == GALE_OK, "gale_batch_get(%d) on a %s batch: %d", id, gale_kind_name(s->kind), st);
     return v;
+}
+
+/* The most a WFA / edit task of these lengths can cost (lib/kinds.cpp's bound: the
+ * cheaper of the trivial alignments); 0 for X-drop. */
+static int64_t penalty_bound(const shadow_batch *s, int64_t h_len, int64_t v_len)
+{
+    int64_t shorter = h_len < v_len ? h_len : v_len, x = 1, o = 0, e = 1, subst, gaps;
+    int64_t diff = h_len > v_len ? h_len - v_len : v_len - h_len;
+    if (s->kind == GALE_XDROP)
+        return 0;
+    if (s->kind == GALE_WFA) {
+        x = param(s, GALE_P_PENALTY_MISMATCH);
+        o = param(s, GALE_P_PENALTY_GAP_OPEN);
+        e = param(s, GALE_P_PENALTY_GAP_EXTEND);
+    }
+    subst = x * shorter + (diff ? o + e * diff : 0);
+    gaps = (h_len ? o + e * h_len : 0) + (v_len ? o + e * v_len : 0);
+    return subst < gaps ? subst : gaps;
 }
 
 /* Whether a task of these lengths exceeds the kind's limit (lib/kinds.cpp, gale.h). */
@@ -905,6 +924,32 @@ static void op_group_graph(fz_bytes *in)
     }
 }
 
+/* GALE_FUZZ_TRACE: a batch's kind, parameters and tasks, before it is submitted. */
+static void trace_batch(const shadow_batch *s)
+{
+    int ids[32];
+    size_t n = 0, i;
+    if (!trace)
+        return;
+    fprintf(stderr, "fuzz_api:   %s batch, %zu tasks, %zu registered;", gale_kind_name(s->kind), s->n_tasks,
+            s->n_seqs);
+    if (gale_kind_params(s->kind, ids, 32, &n) == GALE_OK)
+        for (i = 0; i < n && i < 32; i++) {
+            gale_bounds bd;
+            memset(&bd, 0, sizeof bd);
+            bd.size = sizeof bd;
+            if (gale_param_bounds(s->kind, ids[i], &bd) == GALE_OK)
+                fprintf(stderr, " %s=%" PRId64, bd.name, param(s, ids[i]));
+        }
+    fprintf(stderr, "\n");
+    for (i = 0; i < s->n_tasks; i++)
+        fprintf(stderr, "fuzz_api:   task %zu: h %" PRId64 " (seq %u at %" PRId64 "), v %" PRId64
+                " (seq %u at %" PRId64 "), seed h [%" PRId64 ", %" PRId64 ") v [%" PRId64 ", %" PRId64 ")\n",
+                i, s->tasks[i].h_len, s->tasks[i].t.h_seq, s->tasks[i].t.h_offset, s->tasks[i].v_len,
+                s->tasks[i].t.v_seq, s->tasks[i].t.v_offset, s->tasks[i].t.h_begin, s->tasks[i].t.h_end,
+                s->tasks[i].t.v_begin, s->tasks[i].t.v_end);
+}
+
 static void op_submit(fz_bytes *in)
 {
     shadow_batch *s = pick_batch(in);
@@ -920,12 +965,29 @@ static void op_submit(fz_bytes *in)
         bad = M(GALE_E_STATE);
     } else {
         /* parameters may have changed since the tasks were added */
-        for (i = 0; i < s->n_tasks; i++)
+        int64_t worst = 0;
+        for (i = 0; i < s->n_tasks; i++) {
+            int64_t pb = penalty_bound(s, s->tasks[i].h_len, s->tasks[i].v_len);
             if (over_limit(s, s->tasks[i].h_len, s->tasks[i].v_len))
                 limit = 1;
+            if (pb > worst)
+                worst = pb;
+        }
         if (limit)
             bad = M(GALE_E_LIMIT);
+        /* A wavefront alignment takes a step per penalty unit: with gap penalties of
+         * thousands, one of a few hundred bases runs for seconds (a second in a
+         * release build for 298 bases against an empty text at e = 4096). Such a
+         * batch is not submitted, so that the fuzzer keeps its pace; its parameters
+         * and tasks were checked on the way in. */
+        if (!limit && worst > FZ_MAX_PENALTY) {
+            if (trace)
+                fprintf(stderr, "fuzz_api:   (not submitted: penalty up to %" PRId64 ")\n", worst);
+            return;
+        }
     }
+    if (s->state == S_OPEN)
+        trace_batch(s);
     st = gale_submit(s->b);
     expect("gale_submit", st, bad);
     if (st == GALE_OK) {
