@@ -49,11 +49,11 @@ for h in "${harnesses[@]}"; do
   # shellcheck disable=SC2086
   if "$exe" -max_total_time="$secs" -timeout=30 -rss_limit_mb=3072 -max_len=4096 -close_fd_mask=2 \
        -print_final_stats=1 -artifact_prefix="$art/" ${GALE_FUZZ_ARGS:-} "$work" "${seeds[@]}" >"$log" 2>&1; then
-    grep -E "^#[0-9]+ +DONE" "$log" | tail -1 || true
+    grep -E "^#[0-9]+[[:space:]]+DONE" "$log" | tail -1 || true
     grep -E "^stat::number_of_executed_units" "$log" | tail -1 || true
   else
     echo "fuzz_$h FAILED:"
-    grep -vE "^#[0-9]+ +(NEW|REDUCE|pulse)" "$log" | tail -60
+    grep -vE "^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)" "$log" | tail -60
     failed+=("$h")
   fi
 done
