@@ -731,7 +731,12 @@ static void op_add(fz_bytes *in)
     switch (seedhow % 16) {
     case 0: t->h_begin = -1; break;
     case 1: t->v_end += 1; break;
-    case 2: t->h_end = t->h_len + 1; t->h_begin = t->h_len; break;
+    case 2: /* just past h (whose length may be a bad one, up to INT64_MAX) */
+        if (t->h_len < INT64_MAX) {
+            t->h_end = t->h_len + 1;
+            t->h_begin = t->h_len;
+        }
+        break;
     case 3: t->v_begin = t->v_end + 1; break;
     case 4: t->h_end += 1; t->v_end += 1; break; /* may run past the end */
     default: break;
