@@ -223,6 +223,37 @@ GALE_API gale_status gale_batch_add(gale_batch *b, const gale_task *t) {
     });
 }
 
+GALE_API gale_status gale_batch_add_tasks(gale_batch *b, const gale_task *tasks, size_t n) {
+    return guarded([&] {
+        live(b, "batch");
+        if (n == 0) {
+            batch_add_tasks(b, tasks, 0, sizeof(gale_task));  // only the state and shape checks
+            return GALE_OK;
+        }
+        need(tasks, "tasks");
+        // tasks[0].size is every element's size, as gale_result_get_range's out[0].size.
+        const size_t stride = tasks[0].size;
+        if (stride < sizeof(gale_task))
+            fail(GALE_E_INVALID, "tasks[0].size is %zu: gale_batch_add_tasks takes tasks of at least sizeof "
+                 "(gale_task) = %zu bytes (gale_task_init sets it)", stride, sizeof(gale_task));
+        const char *base = reinterpret_cast<const char *>(tasks);
+        for (size_t i = 0; i < n; ++i) {
+            const gale_task *t = reinterpret_cast<const gale_task *>(base + i * stride);
+            if (t->size != stride)
+                fail(GALE_E_INVALID, "tasks[%zu].size is %zu but tasks[0].size is %zu: every task has the same size",
+                     i, t->size, stride);
+            // Bytes past the struct this library knows come from a newer caller: they must
+            // be zero (options this library would silently ignore otherwise).
+            for (size_t k = sizeof(gale_task); k < stride; ++k)
+                if (base[i * stride + k] != 0)
+                    fail(GALE_E_INVALID, "tasks[%zu]: byte %zu is not zero, past the %zu bytes of gale_task this "
+                         "library knows", i, k, sizeof(gale_task));
+        }
+        batch_add_tasks(b, tasks, n, stride);
+        return GALE_OK;
+    });
+}
+
 GALE_API gale_status gale_batch_add_sequence(gale_batch *b, const char *seq, int64_t len, uint32_t *id) {
     return guarded([&] {
         live(b, "batch");

@@ -107,6 +107,8 @@ void batch_reset(gale_batch *b);
 void batch_set(gale_batch *b, int param, int64_t value);
 int64_t batch_get(const gale_batch *b, int param);
 void batch_add(gale_batch *b, const gale_task &t);
+// n tasks, each `stride` bytes after the last (a full gale_task each), all or none.
+void batch_add_tasks(gale_batch *b, const gale_task *tasks, size_t n, size_t stride);
 uint32_t batch_add_sequence(gale_batch *b, const char *seq, int64_t len);
 void batch_add_group(gale_batch *b, const gale_group &g);
 uint32_t batch_add_graph(gale_batch *b, const gale_graph &g);

@@ -9,13 +9,28 @@ namespace {
 thread_local std::string tls_last_error;
 }
 
-void fail(gale_status status, const char *fmt, ...) {
+namespace {
+Error verror(gale_status status, const char *fmt, va_list ap) {
     char buf[512];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    return Error{status, buf};
+}
+}  // namespace
+
+void fail(gale_status status, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    Error e = verror(status, fmt, ap);
     va_end(ap);
-    throw Error{status, buf};
+    throw e;
+}
+
+Error error_of(gale_status status, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    Error e = verror(status, fmt, ap);
+    va_end(ap);
+    return e;
 }
 
 void set_last_error(const std::string &message) { tls_last_error = message; }

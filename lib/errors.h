@@ -17,6 +17,8 @@ struct Error {
 // Throws Error{status, printf-formatted message}.
 [[noreturn]] void fail(gale_status status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+// The same Error, returned: for a worker thread that records a failure to throw later.
+Error error_of(gale_status status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void set_last_error(const std::string &message);
 void clear_last_error();
