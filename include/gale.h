@@ -141,7 +141,10 @@ GALE_API void gale_ctx_opts_init(gale_ctx_opts *opts);
 
 /* Creates a context. opts may be NULL (defaults). With GALE_BACKEND_CUDA and
  * no usable device, fails with GALE_E_UNSUPPORTED; with AUTO it falls back to
- * the CPU backend. */
+ * the CPU backend. Memory: a CUDA context takes its device memory budget here and
+ * pinned host memory as its batches need it (README, "Backends"); every context
+ * keeps up to 256 MiB of its finished batches' host memory (their copies of the
+ * inputs, their CIGARs) for its next batches, released by gale_ctx_destroy. */
 GALE_API gale_status gale_ctx_create(gale_ctx **out, const gale_ctx_opts *opts);
 
 /* Cancels and waits for work in flight, destroys the context's batches, and

@@ -79,6 +79,8 @@ gale_batch *batch_create(gale_ctx *ctx, int kind_id) {
     auto *b = new gale_batch;
     b->ctx = ctx;
     b->kind = kind;
+    b->arena.set_cache(&ctx->blocks);
+    b->var.set_cache(&ctx->blocks);
     try {
         for (size_t i = 0; i < kind->n_params; ++i) b->values.push_back(kind->params[i].def);
         configure(b);

@@ -24,6 +24,9 @@
 
 namespace gale {
 
+// Host memory a context keeps from its finished batches for the next ones (BlockCache).
+constexpr size_t kBlockCacheBytes = (size_t)256 << 20;
+
 // A fixed set of CPU threads running posted jobs in FIFO order. Jobs must not throw.
 class WorkerPool {
 public:
@@ -86,6 +89,10 @@ struct gale_batch {
 struct gale_ctx {
     std::unique_ptr<gale::WorkerPool> pool;
     std::unique_ptr<gale::Backend> backend;
+    // The memory of finished batches (inputs, CIGARs), kept for the next ones: at most
+    // kBlockCacheBytes (gale.h, gale_ctx_create). ctx_destroy destroys the batches
+    // first, so their arenas give their blocks back to a live cache.
+    gale::BlockCache blocks{gale::kBlockCacheBytes};
 
     std::mutex mu;
     std::set<gale_batch *> batches;        // every live batch of this context
