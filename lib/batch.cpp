@@ -2,6 +2,7 @@
 // Every kind-specific step goes through the batch's table entry (lib/kind.h).
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -417,7 +418,15 @@ gale_status batch_poll(gale_batch *b, int timeout_ms) {
     if (timeout_ms < 0) b->cv.wait(lock, finished);
     else if (timeout_ms > 0) b->cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), finished);
     switch (b->state) {
-    case BatchState::Running: return GALE_E_AGAIN;
+    case BatchState::Running: {
+        // Not a failure, but not GALE_OK either: the thread's message describes this call
+        // (gale.h), not an older failure. Set directly, no throw: polling is a loop's job.
+        char msg[96];
+        if (timeout_ms == 0) std::snprintf(msg, sizeof msg, "batch is still running (gale_poll: timeout 0 ms, not waited)");
+        else std::snprintf(msg, sizeof msg, "batch is still running after %d ms (gale_poll timeout)", timeout_ms);
+        set_last_error(msg);
+        return GALE_E_AGAIN;
+    }
     case BatchState::Done: return GALE_OK;
     case BatchState::Canceled: fail(GALE_E_CANCELED, "batch was cancelled");
     case BatchState::Failed: fail(b->fail_status, "batch failed: %s", b->fail_message.c_str());
@@ -453,15 +462,17 @@ void batch_results(const gale_batch *b, size_t first, size_t n, gale_result *out
         if (n == 1) fail(GALE_E_RANGE, "result index %zu out of range (%zu tasks)", first, count);
         fail(GALE_E_RANGE, "results [%zu, %zu) out of range (%zu tasks)", first, first + n, count);
     }
-    const size_t copy = std::min(out_size, sizeof(gale_result));
+    // out_size >= sizeof(gale_result) (lib/api.cpp checks it). Each element keeps the
+    // caller's size, and the bytes past this library's struct read 0 (gale.h, "Struct sizes").
     char *dst = reinterpret_cast<char *>(out);
     for (size_t k = 0; k < n; ++k, dst += out_size) {
         const size_t i = first + k;
         gale_result o{};
         b->kind->fill(b->tasks[i], b->result(i), o);
-        o.size = copy;
+        o.size = out_size;
         o.user = b->tasks[i].user;
-        std::memcpy(dst, &o, copy);
+        std::memcpy(dst, &o, sizeof o);
+        std::memset(dst + sizeof o, 0, out_size - sizeof o);
     }
 }
 
@@ -477,8 +488,9 @@ void batch_cigar(const gale_batch *b, size_t i, const uint32_t **cigar, size_t *
 void batch_stats(const gale_batch *b, gale_stats *out) {
     require_done(b);
     std::lock_guard<std::mutex> lock(b->mu);
+    const size_t size = out->size;  // the caller's, kept (gale.h, "Struct sizes")
     std::memcpy(out, &b->stats, sizeof(gale_stats));
-    out->size = sizeof(gale_stats);
+    out->size = size;
 }
 
 }  // namespace gale

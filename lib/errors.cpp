@@ -7,6 +7,7 @@ namespace gale {
 
 namespace {
 thread_local std::string tls_last_error;
+thread_local uint64_t tls_serial;  // how many messages this thread has been given
 }
 
 namespace {
@@ -33,7 +34,11 @@ Error error_of(gale_status status, const char *fmt, ...) {
     return e;
 }
 
-void set_last_error(const std::string &message) { tls_last_error = message; }
+void set_last_error(const std::string &message) {
+    tls_last_error = message;
+    ++tls_serial;
+}
+uint64_t last_error_serial() { return tls_serial; }
 void clear_last_error() { tls_last_error.clear(); }
 const char *last_error() { return tls_last_error.c_str(); }
 

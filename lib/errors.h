@@ -3,6 +3,7 @@
 #ifndef GALE_ERRORS_H
 #define GALE_ERRORS_H
 
+#include <cstdint>
 #include <string>
 
 #include "gale.h"
@@ -22,6 +23,9 @@ Error error_of(gale_status status, const char *fmt, ...) __attribute__((format(p
 
 void set_last_error(const std::string &message);
 void clear_last_error();
+// Changes with every set_last_error on this thread: lib/api.cpp tells by it whether a
+// call that returns a status other than GALE_OK has described itself.
+uint64_t last_error_serial();
 const char *last_error();
 
 }  // namespace gale

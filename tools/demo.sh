@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up on a fresh Debian 12 machine and runs gale's main jobs on the
-# bundled examples (GPU when one is found, otherwise the CPU backend):
+# bundled examples (on a GPU when the build found nvcc, so has the CUDA backend, and
+# the machine has a usable GPU; otherwise on the CPU backend):
 #   X-drop seed extension of examples/pairs.tsv, then
 #   wavefront alignment (gap-affine, with CIGAR) of examples/wfa_pairs.seq.
 # Results go to stdout as TSV; what runs is announced on stderr.

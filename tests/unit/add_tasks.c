@@ -132,7 +132,7 @@ static void test_failures(gale_ctx *ctx, tu_rng *rng) {
     cases c;
     char *bad1, *bad2;
     size_t n = (size_t)tu_scaled(4000, 2000), k1 = n / 2 + 7, k2 = n - 5;
-    char text[96];
+    char text[160];
     gale_batch *b;
     gale_task big[2];
     cases_make(&c, rng, n, 0, NULL, 0);
