@@ -145,24 +145,6 @@ static int revcomp(const char *s, size_t n, char *out, size_t *bad)
     return 0;
 }
 
-/* Parses a position field: a non-negative decimal integer. */
-static int parse_pos(const char *s, size_t n, int64_t *out)
-{
-    int64_t v = 0;
-    size_t i;
-    if (n == 0)
-        return -1;
-    for (i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        if (v > (INT64_MAX - (s[i] - '0')) / 10)
-            return -2;
-        v = v * 10 + (s[i] - '0');
-    }
-    *out = v;
-    return 0;
-}
-
 int logan_open(logan_reader *rd, const char *path)
 {
     rd->rc_buf = NULL;
@@ -185,15 +167,15 @@ int logan_close(logan_reader *rd, int check)
 
 #define LINE_ERR(rd, ...) in_error(&(rd)->f, (rd)->f.lineno, 0, __VA_ARGS__)
 
-/* A position field (posV or posH: name is "V" or "H"): 0, or -1 after a
- * message. */
+/* A position field (posV or posH: name is "V" or "H"), read by the number
+ * parser the options use: 0, or -1 after a message. */
 static int pos_field(logan_reader *rd, const char *name, const char *s, size_t n, int64_t *pos)
 {
-    char q[64];
-    int r = parse_pos(s, n, pos);
-    if (r != 0) {
+    char q[64], why[160];
+    int r = parse_number(s, n, 0, INT64_MAX, pos);
+    if (r != NUM_OK) {
         quote_field(q, sizeof q, s, n);
-        LINE_ERR(rd, "pos%s '%s' is %s", name, q, r == -2 ? "out of range" : "not a non-negative integer");
+        LINE_ERR(rd, "invalid pos%s '%s': %s", name, q, number_problem(r, s, n, 0, INT64_MAX, why, sizeof why));
         return -1;
     }
     return 0;

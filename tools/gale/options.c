@@ -78,21 +78,84 @@ const char *strip_task_prefix(const char *e)
 /* Small helpers                                                       */
 /* ------------------------------------------------------------------ */
 
-int parse_int64(const char *s, int64_t *out)
+int parse_number(const char *s, size_t n, int64_t lo, int64_t hi, int64_t *out)
 {
-    const char *p = s;
-    char *end = NULL;
-    long long v;
-    if (*p == '+' || *p == '-')
-        p++;
-    if (*p < '0' || *p > '9')
-        return -1;
-    errno = 0;
-    v = strtoll(s, &end, 10);
-    if (errno == ERANGE || *end != '\0')
-        return -1;
-    *out = (int64_t)v;
-    return 0;
+    size_t i = 0;
+    int neg = 0;
+    uint64_t mag = 0, limit;
+    /* a '-' is read whatever lo is: "-3" where lo is 0 is out of range, not
+     * junk */
+    if (i < n && s[i] == '-') {
+        neg = 1;
+        i++;
+    }
+    if (i == n)
+        return NUM_NOT_INTEGER;
+    /* the magnitude may reach 2^63 (INT64_MIN); beyond it nothing fits */
+    limit = (uint64_t)INT64_MAX + (neg ? 1u : 0u);
+    for (; i < n; i++) {
+        unsigned d;
+        if (s[i] < '0' || s[i] > '9')
+            return NUM_NOT_INTEGER;
+        d = (unsigned)(s[i] - '0');
+        if (mag > (limit - d) / 10) {
+            /* too many digits; the rest must still be digits to be a number */
+            for (i++; i < n; i++)
+                if (s[i] < '0' || s[i] > '9')
+                    return NUM_NOT_INTEGER;
+            return NUM_OUT_OF_RANGE;
+        }
+        mag = mag * 10 + d;
+    }
+    if (neg) {
+        int64_t v = mag == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)mag;
+        if (v < lo || v > hi)
+            return NUM_OUT_OF_RANGE;
+        *out = v;
+        return NUM_OK;
+    }
+    if ((int64_t)mag < lo || (int64_t)mag > hi)
+        return NUM_OUT_OF_RANGE;
+    *out = (int64_t)mag;
+    return NUM_OK;
+}
+
+const char *number_problem(int r, const char *s, size_t n, int64_t lo, int64_t hi, char *buf, size_t cap)
+{
+    char range[96];
+    const char *note = "";
+    if (lo == INT64_MIN && hi == INT64_MAX)
+        snprintf(range, sizeof range, "an integer");
+    else if (hi == INT64_MAX && lo == 0)
+        snprintf(range, sizeof range, "a non-negative integer");
+    else if (hi == INT64_MAX && lo == 1)
+        snprintf(range, sizeof range, "a positive integer");
+    else if (hi == INT64_MAX)
+        snprintf(range, sizeof range, "an integer of at least %" PRId64, lo);
+    else
+        snprintf(range, sizeof range, "an integer in [%" PRId64 ", %" PRId64 "]", lo, hi);
+    /* say what is wrong with text that looks like a number at first sight */
+    if (r == NUM_NOT_INTEGER && n > 0) {
+        if (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t')
+            note = " (no blanks before or after it)";
+        else if (s[0] == '+')
+            note = " (no '+' sign)";
+    }
+    if (r == NUM_OUT_OF_RANGE && lo == INT64_MIN && hi == INT64_MAX)
+        snprintf(buf, cap, "out of range (beyond 64-bit integers)");
+    else
+        snprintf(buf, cap, "%sexpected %s%s", r == NUM_OUT_OF_RANGE ? "out of range: " : "", range, note);
+    return buf;
+}
+
+int option_number(const char *cmd, const char *opt, const char *val, int64_t lo, int64_t hi, int64_t *out)
+{
+    char why[160];
+    size_t n = strlen(val);
+    int r = parse_number(val, n, lo, hi, out);
+    if (r == NUM_OK)
+        return 0;
+    return bad_value(cmd, opt, val, number_problem(r, val, n, lo, hi, why, sizeof why));
 }
 
 double now_s(void)
@@ -156,8 +219,9 @@ void usage_backend_opts(FILE *out, int width)
 {
     static const char *const rows[][3] = {
         {"--backend B", "auto, cpu or cuda (default auto: cuda when a GPU is", "usable, else cpu)"},
-        {"--threads N", "CPU worker threads, 0 = one per core (default 0)", NULL},
-        {"--device N", "CUDA device index (default 0)", NULL},
+        {"--threads N", "CPU worker threads, 0..4096; 0 = one per core (default 0)", NULL},
+        {"--device N", "CUDA device index, one of those present (default 0);",
+         "the cpu backend has no device and ignores it"},
     };
     help_rows(out, width, rows, sizeof rows / sizeof rows[0]);
 }
@@ -192,18 +256,19 @@ static int parse_common_opt(int c, const char *cmd, void (*usage)(FILE *), char 
         else return bad_value(cmd, "--backend", optarg, "expected auto, cpu or cuda");
         return -1;
     case OPT_THREADS:
-        if (parse_int64(optarg, &v) != 0 || v < 0 || v > 65536)
-            return bad_value(cmd, "--threads", optarg, "expected an integer in [0, 65536]");
+        if (option_number(cmd, "--threads", optarg, 0, CLI_THREADS_MAX, &v) != 0)
+            return EXIT_USAGE;
         o->threads = v;
         return -1;
     case OPT_DEVICE:
-        if (parse_int64(optarg, &v) != 0 || v < 0 || v > INT_MAX)
-            return bad_value(cmd, "--device", optarg, "expected a non-negative integer");
+        /* whether the device exists is known once the backend is (start_context) */
+        if (option_number(cmd, "--device", optarg, 0, INT_MAX, &v) != 0)
+            return EXIT_USAGE;
         o->device = v;
         return -1;
     case OPT_BATCH:
-        if (parse_int64(optarg, &v) != 0 || v < 1 || v > INT32_MAX)
-            return bad_value(cmd, "--batch-size", optarg, "expected an integer in [1, 2147483647]");
+        if (option_number(cmd, "--batch-size", optarg, 1, INT32_MAX, &v) != 0)
+            return EXIT_USAGE;
         o->batch_size = v;
         return -1;
     case 'o':
@@ -259,21 +324,36 @@ int next_opt(int argc, char **argv, const char *shortopts, const struct option *
 /* What the options set up                                             */
 /* ------------------------------------------------------------------ */
 
-int start_context(const common_opts *o, gale_ctx **ctx)
+/* The name of a GALE_BACKEND_* value, as --backend spells it. */
+static const char *backend_name(int backend)
+{
+    return backend == GALE_BACKEND_CUDA ? "cuda" : backend == GALE_BACKEND_CPU ? "cpu" : "auto";
+}
+
+int start_context(const char *cmd, const common_opts *o, gale_ctx **ctx)
 {
     gale_ctx_opts co;
     gale_status st;
+    int ndev = gale_cuda_device_count();
+    /* The library would refuse a missing device as out of range too, but
+     * without naming the option; the CPU backend (--backend cpu, or auto
+     * without a GPU) ignores --device, as the library does. */
+    if (o->backend != GALE_BACKEND_CPU && ndev > 0 && o->device >= ndev)
+        return usage_error(cmd, "invalid value '%" PRId64 "' for --device: there %s %d CUDA device%s (0..%d)",
+                           o->device, ndev == 1 ? "is" : "are", ndev, ndev == 1 ? "" : "s", ndev - 1);
     gale_ctx_opts_init(&co);
     co.backend = o->backend;
     co.device = (int)o->device;
     co.threads = (int)o->threads;
     st = gale_ctx_create(ctx, &co);
+    if (st == GALE_E_RANGE || st == GALE_E_INVALID)
+        return usage_error(cmd, "the library refuses --backend %s --threads %" PRId64 " --device %" PRId64 ": %s",
+                           backend_name(o->backend), o->threads, o->device, gale_last_error());
     if (st != GALE_OK) {
-        const char *b = o->backend == GALE_BACKEND_CUDA ? "cuda" : o->backend == GALE_BACKEND_CPU ? "cpu" : "auto";
         char what[64];
-        snprintf(what, sizeof what, "cannot start the %s backend", b);
+        snprintf(what, sizeof what, "cannot start the %s backend", backend_name(o->backend));
         gale_msg(what, st);
-        return (st == GALE_E_RANGE || st == GALE_E_INVALID) ? EXIT_USAGE : EXIT_FAIL;
+        return EXIT_FAIL;
     }
     return EXIT_OK;
 }

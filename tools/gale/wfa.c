@@ -116,30 +116,28 @@ void usage_wfa(FILE *out)
     usage_output_opts(out, HELP_WIDTH);
 }
 
-/* --ends-free PB,PE,TB,TE: four non-negative integers up to 2^31-1. */
+/* --ends-free PB,PE,TB,TE: four comma-separated numbers, each read by the
+ * CLI's one number parser in [0, 2^31-1]. 0, or the usage error (exit
+ * status) after a message that names the bad part. */
 static int parse_ends_free(const char *s, int64_t out[4])
 {
+    static const char *const part[4] = {"PB", "PE", "TB", "TE"};
     const char *p = s;
     int i;
     for (i = 0; i < 4; i++) {
-        int64_t v = 0;
-        const char *start = p;
-        while (*p >= '0' && *p <= '9') {
-            v = v * 10 + (*p - '0');
-            if (v > INT32_MAX)
-                return -1;
-            p++;
-        }
-        if (p == start)
-            return -1;
-        out[i] = v;
-        if (i < 3) {
-            if (*p != ',')
-                return -1;
-            p++;
-        }
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        char why[160];
+        int r;
+        if ((i < 3) != (comma != NULL))
+            return bad_value("wfa", "--ends-free", s, "expected PB,PE,TB,TE: four integers in [0, 2147483647]");
+        r = parse_number(p, n, 0, INT32_MAX, &out[i]);
+        if (r != NUM_OK)
+            return usage_error("wfa", "invalid value '%s' for --ends-free: %s '%.*s': %s", s, part[i], (int)n, p,
+                               number_problem(r, p, n, 0, INT32_MAX, why, sizeof why));
+        p += n + (comma ? 1 : 0);
     }
-    return *p == '\0' ? 0 : -1;
+    return 0;
 }
 
 /* Returns -1 to go on, else an exit status. */
@@ -187,9 +185,9 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
             const char *name = c == OPT_W_MISMATCH ? "--mismatch" : c == OPT_W_GAP_OPEN ? "--gap-open"
                              : c == OPT_W_GAP_EXTEND ? "--gap-extend" : c == OPT_W_GAP_OPEN2 ? "--gap-open2"
                              : "--gap-extend2";
-            if (parse_int64(optarg, &v) != 0)
-                return bad_value("wfa", name, optarg, "expected an integer");
             /* the library checks the bounds (gale_batch_set) */
+            if (option_number("wfa", name, optarg, INT64_MIN, INT64_MAX, &v) != 0)
+                return EXIT_USAGE;
             if (c == OPT_W_MISMATCH) o->x = v;
             else if (c == OPT_W_GAP_OPEN) o->o = v;
             else if (c == OPT_W_GAP_EXTEND) o->e = v;
@@ -207,19 +205,18 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
             break;
         case OPT_W_ENDS_FREE:
             if (parse_ends_free(optarg, o->free_len) != 0)
-                return bad_value("wfa", "--ends-free", optarg,
-                                 "expected PB,PE,TB,TE: four integers in [0, 2147483647]");
+                return EXIT_USAGE;
             o->ends_free = 1;
             break;
         case OPT_W_NMISMATCH:
             o->n_mismatch = 1;
             break;
         case OPT_W_MEMORY:
-            if (parse_int64(optarg, &v) != 0)
-                return bad_value("wfa", "--memory-limit", optarg, "expected an integer (MiB)");
-            o->memory_limit = v; /* bounds: the library's */
-            if (v == 0)
-                return bad_value("wfa", "--memory-limit", optarg, "expected at least 1 (MiB)");
+            /* the upper bound is the library's (gale_batch_set); 0 would mean
+             * its default here, so the CLI refuses it */
+            if (option_number("wfa", "--memory-limit", optarg, 1, INT64_MAX, &v) != 0)
+                return EXIT_USAGE;
+            o->memory_limit = v;
             break;
         case 'F':
             if (strcmp(optarg, "tsv") == 0) o->format = FMT_TSV;
@@ -231,8 +228,8 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
             o->coords = 1;
             break;
         case OPT_W_BATCH_BASES:
-            if (parse_int64(optarg, &v) != 0 || v < 1)
-                return bad_value("wfa", "--batch-bases", optarg, "expected a positive integer");
+            if (option_number("wfa", "--batch-bases", optarg, 1, INT64_MAX, &v) != 0)
+                return EXIT_USAGE;
             o->batch_bases = v;
             break;
         }
@@ -702,9 +699,7 @@ int cmd_wfa(int argc, char **argv)
     run.o = &o;
     progress_init(&pg, o.com.quiet);
 
-    rc = start_context(&o.com, &ctx);
-    if (rc == EXIT_USAGE)
-        fprintf(stderr, "Try 'gale wfa --help'.\n");
+    rc = start_context("wfa", &o.com, &ctx);
     if (rc != EXIT_OK)
         return rc;
 

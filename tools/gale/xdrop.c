@@ -107,8 +107,8 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
             return rc;
         switch (c) {
         case 'k':
-            if (parse_int64(optarg, &v) != 0 || v < 1 || v > INT32_MAX)
-                return bad_value("xdrop", "-k", optarg, "expected an integer in [1, 2147483647]");
+            if (option_number("xdrop", "-k", optarg, 1, INT32_MAX, &v) != 0)
+                return EXIT_USAGE;
             o->k = v;
             break;
         case 'x':
@@ -116,9 +116,9 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
         case OPT_MISMATCH:
         case OPT_GAP:
             name = c == 'x' ? "-x" : c == OPT_MATCH ? "--match" : c == OPT_MISMATCH ? "--mismatch" : "--gap";
-            if (parse_int64(optarg, &v) != 0)
-                return bad_value("xdrop", name, optarg, "expected an integer");
             /* the library checks the bounds (gale_batch_set) */
+            if (option_number("xdrop", name, optarg, INT64_MIN, INT64_MAX, &v) != 0)
+                return EXIT_USAGE;
             if (c == 'x') o->xdrop = v;
             else if (c == OPT_MATCH) o->match = v;
             else if (c == OPT_MISMATCH) o->mismatch = v;
@@ -362,7 +362,7 @@ int cmd_xdrop(int argc, char **argv)
 
     progress_init(&pg, o.com.quiet);
 
-    rc = start_context(&o.com, &ctx);
+    rc = start_context("xdrop", &o.com, &ctx);
     if (rc != EXIT_OK)
         return rc;
 
