@@ -27,6 +27,7 @@ typedef struct in_file {
     kstring_t line;
     uint64_t lineno;
     uint64_t nrec;         /* records read */
+    int records;           /* the file holds records (FASTA/FASTQ/.seq): messages name them */
     int pending;           /* line holds the next record's header, not consumed yet */
 } in_file;
 
