@@ -229,8 +229,9 @@ void usage_backend_opts(FILE *out, int width)
 void usage_output_opts(FILE *out, int width)
 {
     static const char *const rows[][3] = {
-        {"-o, --output FILE", "write results to FILE (default stdout); FILE is",
-         "replaced only when the whole run succeeds"},
+        {"-o, --output FILE", "write results to FILE (default stdout); a regular FILE",
+         "is replaced only when the whole run succeeds; a link,"},
+        {"", "FIFO or device is written through, never replaced;", "a directory is refused"},
         {"-q, --quiet", "no progress bar", NULL},
         {"-h, --help", "show this help", NULL},
         {"--version", "show versions", NULL},

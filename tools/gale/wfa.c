@@ -708,11 +708,12 @@ int cmd_wfa(int argc, char **argv)
         rc = pair_open(&run.rd, o.in, o.nin);
     if (rc == 0 && o.format == FMT_SAM && sq_init(&run.sq) != 0)
         rc = EXIT_FAIL;
-    /* SAM needs every reference in its header, before the first record */
-    if (rc == 0 && o.format == FMT_SAM && !(body = sam_body_file(o.com.output)))
-        rc = EXIT_FAIL;
+    /* before the work: a -o FILE that cannot be written fails the run at once */
     if (rc == 0)
         rc = out_open(&out, o.com.output);
+    /* SAM needs every reference in its header, before the first record */
+    if (rc == 0 && o.format == FMT_SAM && !(body = sam_body_file(&out)))
+        rc = EXIT_FAIL;
 
     if (rc == 0)
         rc = align_all(&run, chunk, &pg, body ? body : out.fp, body ? "(temporary SAM file)" : out.display, &done);

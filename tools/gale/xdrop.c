@@ -366,8 +366,13 @@ int cmd_xdrop(int argc, char **argv)
     if (rc != EXIT_OK)
         return rc;
 
+    memset(&out, 0, sizeof out);
     /* the first batch, also to check the scoring parameters before reading */
     rc = new_batch(ctx, &o, &bl);
+    /* -o FILE before the work: a name that cannot be written fails the run
+     * at once (a regular FILE is replaced only at the end) */
+    if (rc == 0)
+        rc = out_open(&out, o.com.output);
     if (rc == 0)
         rc = read_input(&o, ctx, &bl, &pg, &npairs);
     if (rc == 0)
@@ -377,11 +382,9 @@ int cmd_xdrop(int argc, char **argv)
     progress_clear(&pg);
 
     /* and write only once every result is there */
-    if (rc == 0) {
-        rc = out_open(&out, o.com.output);
-        if (rc == 0)
-            rc = out_close(&out, write_results(&bl, out.fp, out.display));
-    }
+    if (rc == 0)
+        rc = write_results(&bl, out.fp, out.display);
+    rc = out_close(&out, rc);
 
     if (rc == 0 && pg.enabled) {
         uint64_t cells = 0;
