@@ -16,6 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <htslib/hfile.h>
 
 /* ------------------------------------------------------------------ */
 /* Lines                                                               */
@@ -31,7 +35,20 @@ int in_open(in_file *f, const char *path)
         msg("%s: cannot open: %s", f->display, errno ? strerror(errno) : "unknown error");
         return EXIT_FAIL;
     }
+    {
+        struct stat st;
+        int ok = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &st) : stat(path, &st);
+        f->size = ok == 0 && S_ISREG(st.st_mode) ? (int64_t)st.st_size : 0;
+    }
     return 0;
+}
+
+double in_fraction(const in_file *f)
+{
+    if (!f->fp || f->size <= 0)
+        return -1.0;
+    /* where the file is read to (htslib reads ahead a block at most) */
+    return (double)htell(f->fp->fp) / (double)f->size;
 }
 
 int in_close(in_file *f)
@@ -576,4 +593,17 @@ int read_pair(pair_reader *rd, seq_rec *p, seq_rec *t)
             a ? p->line : t->line);
     }
     return -1;
+}
+
+double pair_fraction(const pair_reader *rd)
+{
+    double read = 0.0, size = 0.0;
+    int i;
+    for (i = 0; i < rd->opened; i++) {
+        if (rd->f[i].size <= 0)
+            return -1.0;
+        read += (double)htell(rd->f[i].fp->fp);
+        size += (double)rd->f[i].size;
+    }
+    return size > 0.0 ? read / size : -1.0;
 }

@@ -232,7 +232,7 @@ void usage_output_opts(FILE *out, int width)
         {"-o, --output FILE", "write results to FILE (default stdout); a regular FILE",
          "is replaced only when the whole run succeeds; a link,"},
         {"", "FIFO or device is written through, never replaced;", "a directory is refused"},
-        {"-q, --quiet", "no progress bar", NULL},
+        {"-q, --quiet", "no progress bar (drawn when stderr is a terminal),", "no closing summary on stderr"},
         {"-h, --help", "show this help", NULL},
         {"--version", "show versions", NULL},
     };
@@ -359,13 +359,6 @@ int start_context(const char *cmd, const common_opts *o, gale_ctx **ctx)
     return EXIT_OK;
 }
 
-const char *ctx_backend_name(gale_ctx *ctx)
-{
-    int backend = 0;
-    gale_ctx_backend(ctx, &backend);
-    return backend == GALE_BACKEND_CUDA ? "cuda" : "cpu";
-}
-
 int set_param_values(gale_batch *b, const param_value *p, int n, const char *cmd)
 {
     int i;
@@ -387,18 +380,21 @@ int set_param_values(gale_batch *b, const param_value *p, int n, const char *cmd
 }
 
 /* ------------------------------------------------------------------ */
-/* Progress bar                                                        */
+/* Progress bar and summary                                            */
 /* ------------------------------------------------------------------ */
 
 void progress_init(progress *p, int quiet)
 {
     p->enabled = !quiet && isatty(STDERR_FILENO);
+    p->quiet = quiet;
     p->shown = 0;
     p->start = now_s();
     p->last = 0.0;
 }
 
-int progress_due(progress *p)
+/* Whether to redraw now: only after half a second (a short run shows no
+ * bar), at most ten times a second. */
+static int progress_due(progress *p)
 {
     double t;
     if (!p->enabled)
@@ -410,13 +406,28 @@ int progress_due(progress *p)
     return 1;
 }
 
-void progress_show(progress *p, const char *fmt, ...)
+void progress_bar(progress *p, double frac, const char *fmt, ...)
 {
+    enum { WIDTH = 30 };
+    char bar[WIDTH + 1];
     va_list ap;
+    int i, fill;
+    if (!progress_due(p))
+        return;
     fprintf(stderr, "\r\033[K%s: ", prog);
+    if (frac >= 0.0) {
+        if (frac > 1.0)
+            frac = 1.0;
+        fill = (int)(frac * WIDTH + 0.5);
+        for (i = 0; i < WIDTH; i++)
+            bar[i] = i < fill ? '#' : '.';
+        bar[WIDTH] = '\0';
+        fprintf(stderr, "[%s] %3d%%  ", bar, (int)(frac * 100.0));
+    }
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "  %.1f s", now_s() - p->start);
     fflush(stderr);
     p->shown = 1;
 }
@@ -428,4 +439,44 @@ void progress_clear(progress *p)
         fflush(stderr);
         p->shown = 0;
     }
+}
+
+int progress_poll_ms(const progress *p)
+{
+    return p->enabled ? 100 : -1;
+}
+
+void run_totals_add(run_totals *t, const gale_batch *b)
+{
+    gale_stats s;
+    memset(&s, 0, sizeof s);
+    s.size = sizeof s;
+    if (gale_batch_stats(b, &s) == GALE_OK) {
+        t->cells += s.cells;
+        t->rescued += s.rescued;
+    }
+}
+
+void print_summary(const progress *p, const char *cmd, gale_ctx *ctx, const run_totals *t, const char *kind)
+{
+    char where[160];
+    int backend = GALE_BACKEND_CPU, threads = 0;
+    if (p->quiet)
+        return;
+    gale_ctx_backend(ctx, &backend);
+    if (backend == GALE_BACKEND_CUDA) {
+        int dev[16];
+        size_t n = 0, i, len;
+        gale_ctx_devices(ctx, dev, sizeof dev / sizeof dev[0], &n);
+        len = (size_t)snprintf(where, sizeof where, "cuda (device%s", n == 1 ? "" : "s");
+        for (i = 0; i < n && i < sizeof dev / sizeof dev[0] && len < sizeof where; i++)
+            len += (size_t)snprintf(where + len, sizeof where - len, "%s%d", i ? ", " : " ", dev[i]);
+        if (len < sizeof where)
+            snprintf(where + len, sizeof where - len, ")");
+    } else {
+        gale_ctx_threads(ctx, &threads);
+        snprintf(where, sizeof where, "cpu (%d thread%s)", threads, threads == 1 ? "" : "s");
+    }
+    msg("%s: %" PRIu64 " pair%s in %.2f s, backend %s, %" PRIu64 " rescued, %" PRIu64 " %s cells", cmd, t->pairs,
+        t->pairs == 1 ? "" : "s", now_s() - p->start, where, t->rescued, t->cells, kind);
 }

@@ -126,9 +126,6 @@ int next_opt(int argc, char **argv, const char *shortopts, const struct option *
  * a value the library refuses; with the pointer to cmd's help) or EXIT_FAIL
  * (e.g. --backend cuda without a usable GPU). */
 int start_context(const char *cmd, const common_opts *o, gale_ctx **ctx);
-/* "cuda" or "cpu": the backend ctx runs on, for the closing summary. */
-const char *ctx_backend_name(gale_ctx *ctx);
-
 /* A batch parameter and the option that gave it (for messages). */
 typedef struct param_value {
     int id;
@@ -140,19 +137,42 @@ typedef struct param_value {
  * (2, with a hint to cmd's help, for a value out of the library's bounds). */
 int set_param_values(gale_batch *b, const param_value *p, int n, const char *cmd);
 
-/* Progress bar on stderr, only when it is a terminal and -q was not given. */
+/* What every command shows on stderr while it runs and when it is done:
+ * the progress bar (only when stderr is a terminal and -q was not given) and
+ * the closing summary (unless -q). One code for every command, so that all
+ * look and behave the same. */
 typedef struct progress {
-    int enabled;
+    int enabled;   /* the bar is drawn */
+    int quiet;     /* -q: no bar, no summary */
     int shown;
-    double start;
+    double start;  /* the run's start: the summary's wall time */
     double last;
 } progress;
 
 void progress_init(progress *p, int quiet);
-/* Whether to redraw now: only after half a second, at most ten times a second. */
-int progress_due(progress *p);
-/* Replaces the bar with "gale: TEXT" (printf-style). */
-void progress_show(progress *p, const char *fmt, ...) CLI_PRINTF(2, 3);
+/* Draws, when due (after half a second, at most ten times a second),
+ * "gale: [######........]  42%  TEXT  3.1 s" over the previous line; without
+ * the bar and the percentage when frac is negative (not known). */
+void progress_bar(progress *p, double frac, const char *fmt, ...) CLI_PRINTF(3, 4);
+/* Removes the bar (before a message, and at the end). */
 void progress_clear(progress *p);
+/* How long to wait for a batch before redrawing (gale_poll): 100 ms while a
+ * bar is drawn, else -1 (until it is done). */
+int progress_poll_ms(const progress *p);
+
+/* What a run did, for the summary. */
+typedef struct run_totals {
+    uint64_t pairs;
+    uint64_t cells;    /* DP (or wavefront) cells, gale_stats.cells */
+    uint64_t rescued;  /* pairs a GPU context computed on the CPU, gale_stats.rescued */
+} run_totals;
+
+/* Adds the statistics of finished batch b (gale_batch_stats) to t. */
+void run_totals_add(run_totals *t, const gale_batch *b);
+/* Unless -q, the one-line summary of a successful run of command cmd on
+ * stderr: "gale: CMD: N pairs in T s, backend cpu (K threads), R rescued,
+ * C KIND cells" (for CUDA "backend cuda (device D)"); kind names the cells
+ * (e.g. "DP"). */
+void print_summary(const progress *p, const char *cmd, gale_ctx *ctx, const run_totals *t, const char *kind);
 
 #endif

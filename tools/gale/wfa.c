@@ -290,7 +290,7 @@ typedef struct wfa_run {
     kstring_t line;          /* output line */
     kstring_t cig;           /* CIGAR of the current result */
     kstring_t name;          /* scratch */
-    uint64_t cells;          /* DP cells of the finished batches */
+    run_totals totals;       /* of the finished batches, for the summary */
 } wfa_run;
 
 static int wfa_set_params(gale_batch *b, const wfa_opts *o)
@@ -563,20 +563,21 @@ werr:
 /* wfa: the command                                                    */
 /* ------------------------------------------------------------------ */
 
-static void progress_aligned(progress *p, uint64_t pairs)
+/* The bar of wfa: how much of the input is read (the pairs are aligned a
+ * batch or two behind it), and the pairs aligned so far. */
+static void progress_aligned(progress *p, const wfa_run *run, uint64_t pairs)
 {
-    if (progress_due(p))
-        progress_show(p, "%" PRIu64 " pairs aligned  %.1f s", pairs, now_s() - p->start);
+    progress_bar(p, pair_fraction(&run->rd), "of the input read, %" PRIu64 " pairs aligned", pairs);
 }
 
-static int wait_chunk(const wfa_chunk *c, progress *pg, uint64_t done)
+static int wait_chunk(const wfa_run *run, const wfa_chunk *c, progress *pg, uint64_t done)
 {
     gale_status st;
     for (;;) {
-        st = gale_poll(c->b, pg->enabled ? 100 : -1);
+        st = gale_poll(c->b, progress_poll_ms(pg));
         if (st != GALE_E_AGAIN)
             break;
-        progress_aligned(pg, done);
+        progress_aligned(pg, run, done);
     }
     if (st != GALE_OK) {
         char what[96];
@@ -586,7 +587,7 @@ static int wait_chunk(const wfa_chunk *c, progress *pg, uint64_t done)
         gale_msg(what, st);
         return EXIT_FAIL;
     }
-    progress_aligned(pg, done + c->n);
+    progress_aligned(pg, run, done + c->n);
     return EXIT_OK;
 }
 
@@ -631,14 +632,9 @@ static int align_all(wfa_run *run, wfa_chunk chunk[2], progress *pg, FILE *dest,
         }
         if (inflight == 0)
             break;
-        rc = wait_chunk(&chunk[head], pg, *done);
-        if (rc == 0 && pg->enabled) {
-            gale_stats bs;
-            memset(&bs, 0, sizeof bs);
-            bs.size = sizeof bs;
-            if (gale_batch_stats(chunk[head].b, &bs) == GALE_OK)
-                run->cells += bs.cells;
-        }
+        rc = wait_chunk(run, &chunk[head], pg, *done);
+        if (rc == 0)
+            run_totals_add(&run->totals, chunk[head].b);
         if (rc == 0)
             rc = write_chunk(run, &chunk[head], dest, destname);
         *done += chunk[head].n;
@@ -725,9 +721,10 @@ int cmd_wfa(int argc, char **argv)
         rc = finish_sam(&run, body, &out, argc, argv);
     rc = out_close(&out, rc);
 
-    if (rc == 0 && pg.enabled)
-        msg("%" PRIu64 " pairs, %" PRIu64 " wavefront cells, %.2f s (%s backend)", done, run.cells,
-            now_s() - pg.start, ctx_backend_name(ctx));
+    if (rc == 0) {
+        run.totals.pairs = done;
+        print_summary(&pg, "wfa", ctx, &run.totals, "wavefront");
+    }
 
     pair_close(&run.rd, 0);
     if (body)
