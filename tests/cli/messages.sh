@@ -187,6 +187,10 @@ lacks "longer"
 printf '@p0\nACGT\n+\nIIII\n@p1\nACGTACGT\n+\nIIIII\n@p2\nACGT\n+\nIIII\n' > "$TMP/short_fill.fq"
 expect 1 "FASTQ quality 3 short, then a 3-character header" wfa "$TMP/short_fill.fq" "$TMP/t.fa"
 has "$TMP/short_fill.fq:5: record 2: FASTQ record 'p1': its quality is shorter than its sequence (5 values for 8 bases)"
+# an empty quality line, then the next record
+printf '@p0\nACGT\n+\n\n@p1\nACGT\n+\nIIII\n' > "$TMP/empty_q.fq"
+expect 1 "FASTQ quality line empty, then the next record" wfa "$TMP/empty_q.fq" "$TMP/t.fa"
+has "$TMP/empty_q.fq:1: record 1: FASTQ record 'p0': its quality is shorter than its sequence (0 values for 4 bases)"
 # shorter at the end of the file
 printf '@p0\nACGT\n+\nIIII\n@p1\nACGTACGT\n+\nIII\n' > "$TMP/short_end.fq"
 expect 1 "FASTQ quality shorter, file ends" wfa "$TMP/t.fa" "$TMP/short_end.fq"

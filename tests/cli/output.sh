@@ -213,4 +213,31 @@ for c in "${CONFIGS[@]}"; do
     no_temp "$D" "$c: the end"
 done
 
+# ---- an interrupted run (SIGTERM) removes its temporary and leaves FILE as it was
+for i in 1 2 3 4 5 6 7 8; do cat "$PAIRS"; done > "$TMP/long.tsv"
+awk 'BEGIN { srand(5); for (i = 0; i < 300; i++) { s = ""; t = ""
+             for (j = 0; j < 2000; j++) { s = s substr("ACGT", int(rand() * 4) + 1, 1); t = t substr("ACGT", int(rand() * 4) + 1, 1) }
+             print ">" s; print "<" t } }' > "$TMP/long.seq"
+for c in xdrop wfa; do
+    D=$TMP/int-$c
+    mkdir "$D"
+    echo old > "$D/out"
+    if [ "$c" = xdrop ]; then
+        "$GALE" xdrop -q -x 1000 --threads 1 -o "$D/out" "$TMP/long.tsv" 2> "$TMP/stderr" &
+    else
+        "$GALE" wfa -q --threads 1 --batch-size 4 -o "$D/out" "$TMP/long.seq" 2> "$TMP/stderr" &
+    fi
+    pid=$!
+    # the temporary exists from the start (-o is opened before the work)
+    for _ in $(seq 1 200); do tmp_left "$D" && break; sleep 0.05; done
+    tmp_left "$D" || { kill "$pid"; fail "$c: no temporary next to -o FILE while the run goes on"; }
+    kill -TERM "$pid"
+    wait "$pid"
+    rc=$?
+    [ "$rc" -eq 143 ] || fail "$c: SIGTERM: exit status $rc (the run ended before the signal?), expected 143"
+    [ "$(cat "$D/out")" = old ] || fail "$c: an interrupted run changed -o FILE"
+    no_temp "$D" "$c: interrupted run"
+    pass "$c: SIGTERM during the run: FILE as it was, the temporary removed, killed by the signal (143)"
+done
+
 done_checks

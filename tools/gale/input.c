@@ -368,6 +368,7 @@ static int take_name(seq_rec *r, const char *h, size_t n)
 static int fq_qual(in_file *f, seq_rec *r, uint64_t recno, uint64_t seq_lines)
 {
     size_t i;
+    uint64_t qual_lines = 0;
     int k;
     while (r->qual.l < r->seq.l) {
         k = in_getline(f);
@@ -383,7 +384,7 @@ static int fq_qual(in_file *f, seq_rec *r, uint64_t recno, uint64_t seq_lines)
          * quality line, one that overshoots the sequence's length, or any
          * line at all when the sequence took one line (wrapped quality
          * follows wrapped sequence) */
-        if (r->qual.l > 0 && f->line.l > 0 && f->line.s[0] == '@' &&
+        if (qual_lines > 0 && f->line.l > 0 && f->line.s[0] == '@' &&
             (seq_lines <= 1 || r->qual.l + f->line.l > r->seq.l)) {
             in_error(f, r->line, recno,
                      "FASTQ record '%s': its quality is shorter than its sequence (%zu values for %zu bases); line %"
@@ -394,6 +395,7 @@ static int fq_qual(in_file *f, seq_rec *r, uint64_t recno, uint64_t seq_lines)
             in_error(f, f->lineno, recno, "out of memory");
             return -1;
         }
+        qual_lines++;
     }
     if (r->qual.l > r->seq.l) {
         in_error(f, r->line, recno, "FASTQ record '%s': its quality is longer than its sequence (%zu values for %zu bases)",

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -120,16 +121,54 @@ static int open_through_fd(out_file *o, int fd)
     return EXIT_OK;
 }
 
+/* The temporary of -o FILE while it exists, for remove_temp_and_die: a run
+ * interrupted (Ctrl-C, kill, a closed terminal) leaves no FILE.tmp.XXXXXX
+ * behind either. (The other temporaries are unlinked as soon as made.) */
+static char *volatile pending_temp;
+
+/* The handler of SIGINT, SIGTERM and SIGHUP while pending_temp exists:
+ * removes it, then dies of the signal as if not caught (the exit status
+ * tells the caller what happened). Only async-signal-safe calls. */
+static void remove_temp_and_die(int sig)
+{
+    char *t = pending_temp;
+    if (t)
+        unlink(t);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Catches the signals that end a run, except those ignored (nohup, a
+ * background job): they stay ignored. */
+static void catch_end_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    size_t i;
+    for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old, sa;
+        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_temp_and_die;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
 /* OUT_REPLACE: a temporary next to FILE; old: FILE's stat, NULL for a new
  * file (mode 0666 & ~umask, as any new file). 0, or EXIT_FAIL after a message. */
 static int open_replace(out_file *o, const struct stat *old)
 {
     mode_t mode;
-    int fd = make_temp(o->path, ".tmp.XXXXXX", &o->tmp);
+    int fd;
+    catch_end_signals();
+    fd = make_temp(o->path, ".tmp.XXXXXX", &o->tmp);
     if (!o->tmp) {
         msg("out of memory");
         return EXIT_FAIL;
     }
+    if (fd >= 0)
+        pending_temp = o->tmp;
     if (fd < 0) {
         msg("%s: cannot create the temporary file %s next to it (FILE is replaced only once the run succeeded): %s",
             o->path, o->tmp, strerror(errno));
@@ -165,6 +204,7 @@ static int open_replace(out_file *o, const struct stat *old)
 fail:
     close(fd);
     unlink(o->tmp);
+    pending_temp = NULL;
     free(o->tmp);
     o->tmp = NULL;
     return EXIT_FAIL;
@@ -283,6 +323,7 @@ static int close_replace(out_file *o, int rc)
     }
     if (rc != EXIT_OK)
         unlink(o->tmp);
+    pending_temp = NULL;
     free(o->tmp);
     o->tmp = NULL;
     return rc;
