@@ -206,9 +206,11 @@ PairTask check_pair(const gale_batch *b, const gale_task &t, size_t index, const
             fail(GALE_E_INVALID, "task %zu: %s_seq %u is not a registered sequence (%zu registered)", index,
                  names[s], ids[s], b->seqs.size());
         const SeqRef &r = b->seqs[ids[s] - 1];
+        // The message gives the window as offset + length: offset + length itself may
+        // not fit in 64 bits (an offset near INT64_MAX).
         if (offs[s] < 0 || offs[s] > r.len || lens[s] > r.len - offs[s])
-            fail(GALE_E_INPUT, "task %zu: %s window [%lld, %lld) lies outside registered sequence %u (length %lld)",
-                 index, names[s], (long long)offs[s], (long long)(offs[s] + lens[s]), ids[s], (long long)r.len);
+            fail(GALE_E_INPUT, "task %zu: %s window [%lld, %lld + %lld) lies outside registered sequence %u (length %lld)",
+                 index, names[s], (long long)offs[s], (long long)offs[s], (long long)lens[s], ids[s], (long long)r.len);
         refs[s] = r.data + offs[s];
     }
     if (t.h_begin < 0 || t.h_begin > t.h_end || t.h_end > t.h_len || t.v_begin < 0 || t.v_begin > t.v_end ||

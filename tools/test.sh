@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs dependencies (Debian), builds gale
 # (with CUDA when nvcc is found), runs every meson suite, then builds and runs the
-# suites again under ASan+UBSan (CPU backend; CUDA off there), and checks that
-# `meson install` gives a library a pkg-config user can link, and that the installed
-# plugin and CLI find the installed libgale under a prefix of their own.
+# suites again under ASan+UBSan (CPU backend; CUDA off there), runs the libFuzzer
+# harnesses for a short while (tools/fuzz.sh), checks that `meson install` gives a
+# library a pkg-config user can link and that the installed plugin and CLI find the
+# installed libgale under a prefix of their own, and installs the Python package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup-deps.sh
@@ -24,6 +25,9 @@ meson compile -C build-asan -j "$jobs"
 GALE_TEST_SCALE=${GALE_ASAN_SCALE:-0.25} UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ASAN_OPTIONS=detect_leaks=1 meson test -C build-asan --print-errorlogs --num-processes "$jobs" \
   --no-suite gpu --timeout-multiplier 3
+
+echo "== libFuzzer harnesses: the CLI's parsers and the C API, ${GALE_FUZZ_SECONDS:-20} s each (tools/fuzz.sh)"
+bash tools/fuzz.sh
 
 echo "== install and link through pkg-config"
 rm -rf build/stage

@@ -234,6 +234,20 @@ static void test_registered(gale_ctx *ctx, tu_rng *rng)
         task.h_offset = -1;
         task.h_len = 1;
         CHECK_ST(gale_batch_add(reg, &task), GALE_E_INPUT);
+        {
+            /* An offset near INT64_MAX: refused, and its message computes no end past
+             * 64 bits (found by fuzz_api: signed overflow, UBSan) */
+            const char *m;
+            task.h_offset = INT64_MAX;
+            task.h_len = 25;
+            CHECK_ST(gale_batch_add(reg, &task), GALE_E_INPUT);
+            m = gale_last_error();
+            CHECK_MSG(strstr(m, "[9223372036854775807, 9223372036854775807 + 25)") != NULL,
+                      "window at offset INT64_MAX: message \"%s\"", m);
+            task.h_offset = INT64_MIN;
+            CHECK_ST(gale_batch_add(reg, &task), GALE_E_INPUT);
+            task.h_len = 1;
+        }
         task.h_offset = 0;
         task.h = "A"; /* both inline and registered */
         CHECK_ST(gale_batch_add(reg, &task), GALE_E_INVALID);

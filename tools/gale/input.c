@@ -482,7 +482,9 @@ static int fx_read(in_file *f, seq_rec *r)
     }
     if (kind == '@' && fq_qual(f, r, recno, seq_lines) != 0)
         return -1;
-    if (!r->seq.s && kputsn("", 0, &r->seq) < 0)
+    /* seq and qual as kstrings always are: NUL-terminated at their length, even
+     * when empty after a longer record (r->seq.l = 0 above leaves its bytes) */
+    if (kputsn("", 0, &r->seq) < 0 || kputsn("", 0, &r->qual) < 0)
         goto oom;
     f->nrec++;
     return 1;

@@ -1,0 +1,135 @@
+/*
+ * fuzz_pairs.h - the part of fuzz_seq and fuzz_fastx after the files are written:
+ * the CLI's pair reader (tools/gale/input.c: pair_open, read_pair, pair_close) as
+ * `gale wfa` drives it, and every pair it yields into a GALE_WFA or GALE_EDIT batch,
+ * run on the CPU and checked (fz_check_wfa).
+ *
+ * The options byte: bit 0 GALE_EDIT (else GALE_WFA), bit 1 the score scope, bits 2-3
+ * ends-free (none, the pattern's ends, the text's, all four), bit 4 GALE_N_MISMATCH,
+ * bit 5 two-piece gap-affine (GALE_WFA). '@' is the default of `gale wfa`.
+ */
+#ifndef GALE_FUZZ_PAIRS_H
+#define GALE_FUZZ_PAIRS_H
+
+#include "fuzz_common.h"
+
+#include "input.h"
+
+#define MAX_PAIRS 256
+
+static gale_ctx *ctx;
+
+static void pairs_init(void)
+{
+    gale_ctx_opts o;
+    fz_init();
+    gale_ctx_opts_init(&o);
+    o.backend = GALE_BACKEND_CPU;
+    o.threads = 1;
+    FZ_CHECK(gale_ctx_create(&ctx, &o) == GALE_OK, "gale_ctx_create: %s", gale_last_error());
+}
+
+/* A record as the reader returned it. */
+static void check_rec(const seq_rec *r, int fastx)
+{
+    FZ_CHECK(r->seq.s != NULL, "record with no sequence buffer");
+    FZ_CHECK(r->seq.s[r->seq.l] == '\0', "sequence not terminated at its length");
+    FZ_CHECK(r->file != NULL && r->line >= 1 && r->line <= r->file->lineno, "record line %" PRIu64, r->line);
+    if (!fastx) {
+        FZ_CHECK(!r->has_qual && r->name.l == 0, ".seq record with a name or qualities");
+        return;
+    }
+    if (r->has_qual) {
+        size_t i;
+        FZ_CHECK(r->qual.l == r->seq.l, "FASTQ: %zu qualities for %zu bases", r->qual.l, r->seq.l);
+        for (i = 0; i < r->qual.l; i++)
+            FZ_CHECK(r->qual.s[i] >= 33 && r->qual.s[i] <= 126, "quality byte 0x%02x", (unsigned char)r->qual.s[i]);
+    }
+    if (r->name.l > 0) {
+        FZ_CHECK(memchr(r->name.s, ' ', r->name.l) == NULL && memchr(r->name.s, '\t', r->name.l) == NULL,
+                 "name with a blank");
+    }
+}
+
+static void run_pairs(const char *const *paths, int nfiles, uint8_t opts, int may_fail_open)
+{
+    pair_reader rd;
+    seq_rec p, t;
+    gale_batch *b = NULL;
+    char *kept[MAX_PAIRS][2];
+    int64_t len[MAX_PAIRS][2];
+    int kind = (opts & 1) ? GALE_EDIT : GALE_WFA;
+    size_t n = 0, i;
+    int r, rc;
+
+    memset(&p, 0, sizeof p);
+    memset(&t, 0, sizeof t);
+    rc = pair_open(&rd, paths, nfiles);
+    FZ_CHECK(rc == 0 || may_fail_open, "pair_open failed on intact files");
+    if (rc != 0) {
+        pair_close(&rd, 0);
+        return;
+    }
+    FZ_CHECK(gale_batch_create(ctx, kind, &b) == GALE_OK, "gale_batch_create: %s", gale_last_error());
+    if (opts & 2)
+        FZ_CHECK(gale_batch_set(b, GALE_P_SCOPE, GALE_SCOPE_SCORE) == GALE_OK, "scope");
+    if ((opts >> 2) & 1) {
+        FZ_CHECK(gale_batch_set(b, GALE_P_PATTERN_BEGIN_FREE, 3) == GALE_OK, "pbf");
+        FZ_CHECK(gale_batch_set(b, GALE_P_PATTERN_END_FREE, 5) == GALE_OK, "pef");
+    }
+    if ((opts >> 3) & 1) {
+        FZ_CHECK(gale_batch_set(b, GALE_P_TEXT_BEGIN_FREE, 4) == GALE_OK, "tbf");
+        FZ_CHECK(gale_batch_set(b, GALE_P_TEXT_END_FREE, 2) == GALE_OK, "tef");
+    }
+    if (opts & 16)
+        FZ_CHECK(gale_batch_set(b, GALE_P_N_POLICY, GALE_N_MISMATCH) == GALE_OK, "n policy");
+    if (kind == GALE_WFA && (opts & 32)) {
+        FZ_CHECK(gale_batch_set(b, GALE_P_PENALTY_GAP_OPEN2, 24) == GALE_OK, "o2");
+        FZ_CHECK(gale_batch_set(b, GALE_P_PENALTY_GAP_EXTEND2, 1) == GALE_OK, "e2");
+    }
+
+    while (n < MAX_PAIRS && (r = read_pair(&rd, &p, &t)) > 0) {
+        gale_task task;
+        gale_status st;
+        check_rec(&p, nfiles == 2);
+        check_rec(&t, nfiles == 2);
+        gale_task_init(&task);
+        task.v = p.seq.s;
+        task.v_len = (int64_t)p.seq.l;
+        task.h = t.seq.s;
+        task.h_len = (int64_t)t.seq.l;
+        task.user = n;
+        st = gale_batch_add(b, &task);
+        FZ_CHECK(st == GALE_OK || st == GALE_E_INPUT, "gale_batch_add: %d (%s)", st, gale_last_error());
+        if (st != GALE_OK)
+            continue; /* the CLI stops here; reading on exercises more records */
+        /* The records are overwritten by the next read: copies for the checks. */
+        kept[n][0] = (char *)malloc(p.seq.l + 1);
+        kept[n][1] = (char *)malloc(t.seq.l + 1);
+        FZ_CHECK(kept[n][0] && kept[n][1], "out of memory");
+        memcpy(kept[n][0], p.seq.s, p.seq.l + 1);
+        memcpy(kept[n][1], t.seq.s, t.seq.l + 1);
+        len[n][0] = (int64_t)p.seq.l;
+        len[n][1] = (int64_t)t.seq.l;
+        n++;
+    }
+    pair_close(&rd, 1);
+    seq_rec_free(&p);
+    seq_rec_free(&t);
+
+    FZ_CHECK(gale_submit(b) == GALE_OK, "gale_submit: %s", gale_last_error());
+    FZ_CHECK(gale_wait(b) == GALE_OK, "gale_wait: %s", gale_last_error());
+    for (i = 0; i < n; i++) {
+        gale_result res;
+        memset(&res, 0, sizeof res);
+        res.size = sizeof res;
+        FZ_CHECK(gale_result_get(b, i, &res) == GALE_OK, "gale_result_get(%zu): %s", i, gale_last_error());
+        FZ_CHECK(res.user == i, "user");
+        fz_check_wfa(b, kind, i, &res, kept[i][0], len[i][0], kept[i][1], len[i][1]);
+        free(kept[i][0]);
+        free(kept[i][1]);
+    }
+    gale_batch_destroy(b);
+}
+
+#endif
