@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs dependencies (Debian), builds gale
 # (with CUDA when nvcc is found), runs every meson suite, then builds and runs the
-# suites again under ASan+UBSan (CPU backend; CUDA off there), runs the libFuzzer
-# harnesses for a short while (tools/fuzz.sh), checks that `meson install` gives a
-# library a pkg-config user can link and that the installed plugin and CLI find the
-# installed libgale under a prefix of their own, and installs the Python package.
+# suites again under ASan+UBSan and the unit and plugins suites under TSan (CPU backend;
+# CUDA off there), runs the libFuzzer harnesses for a short while (tools/fuzz.sh),
+# checks that `meson install` gives a library a pkg-config user can link and that the
+# installed plugin and CLI find the installed libgale under a prefix of their own, and
+# installs the Python package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup-deps.sh
@@ -25,6 +26,27 @@ meson compile -C build-asan -j "$jobs"
 GALE_TEST_SCALE=${GALE_ASAN_SCALE:-0.25} UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ASAN_OPTIONS=detect_leaks=1 meson test -C build-asan --print-errorlogs --num-processes "$jobs" \
   --no-suite gpu --timeout-multiplier 3
+
+# ThreadSanitizer, on the suites that run threads (unit: threads, api_contract, add_tasks...;
+# plugins: the bella plugin's driver threads and kept contexts). CPU only. -Dtarget_clones
+# (auto) leaves the kernels' IFUNC clones out, whose resolvers ld.so would run before TSan
+# is initialised, and the CPU kernels run uninstrumented (-Dtsan_kernels=false: meson.build
+# says why). Only what those suites need is built (from meson's test introspection).
+echo "== TSan build and the unit and plugins suites"
+[ -f build-tsan/build.ninja ] || meson setup build-tsan -Dcuda=disabled -Dpython=disabled -Dcli=disabled \
+  -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized
+ninja -C build-tsan build.ninja >/dev/null  # reconfigured first when meson.build changed
+tsan_targets=$(meson introspect build-tsan --tests --targets | python3 -c '
+import json, os, sys
+d = json.load(sys.stdin)
+files = {t["id"]: t["filename"] for t in d["targets"]}
+want = {f for t in d["tests"] if {s.split(":")[-1] for s in t["suite"]} & {"unit", "plugins"}
+        for dep in t["depends"] for f in files.get(dep, [])}
+print(" ".join(sorted(os.path.relpath(f, "build-tsan") for f in want)))')
+ninja -C build-tsan -j "$jobs" $tsan_targets
+GALE_TEST_SCALE=${GALE_TSAN_SCALE:-0.5} TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  meson test -C build-tsan --no-rebuild --print-errorlogs --num-processes "$jobs" --suite unit --suite plugins \
+  --timeout-multiplier 3
 
 echo "== libFuzzer harnesses: the CLI's parsers and the C API, ${GALE_FUZZ_SECONDS:-20} s each (tools/fuzz.sh)"
 bash tools/fuzz.sh
