@@ -1,7 +1,7 @@
 // Device discovery and the memory pool of one device of a context: one cudaMalloc
-// sized once, split into the two chunk slots' staging (with pinned mirrors) and
-// their work memory, which each kind asks for through its query (common/device.cuh,
-// slot_work).
+// sized once, split into the two chunk slots' staging (their pinned mirrors grow
+// with use: common/device.cuh, host_mirror) and their work memory, which each kind
+// asks for through its query (common/device.cuh, slot_work).
 #include <algorithm>
 
 #include "common/device.cuh"
@@ -53,9 +53,9 @@ Device *device_open(int index, uint64_t budget) {
         if (budget > free_b)
             fail(GALE_E_NOMEM, "device memory budget of %llu bytes exceeds the %llu bytes free on device %d",
                  (unsigned long long)budget, (unsigned long long)free_b, index);
-        // Staging takes at most three quarters, and at most 1 GiB a slot (pinned mirrors
-        // cost host memory; more buys no overlap); the rest is the slots' work memory,
-        // half each. [counters | slot 0 | slot 1 | work 0 | work 1]
+        // Staging takes at most three quarters, and at most 1 GiB a slot (the pinned
+        // mirrors may grow as large, and cost host memory; more buys no overlap); the
+        // rest is the slots' work memory, half each. [counters | slot 0 | slot 1 | work 0 | work 1]
         GALE_CUDA_CHECK(cudaMalloc(&d->pool, budget));
         const size_t align = 256, counters = 256;  // kSlots x kSlotCounters ints
         static_assert(kSlots * kSlotCounters * sizeof(int) <= counters, "slot counters");
@@ -70,7 +70,7 @@ Device *device_open(int index, uint64_t budget) {
             s.dev = d->pool + counters + i * slot_bytes;
             s.work = d->pool + work_at + i * work_bytes;
             s.work_bytes = work_bytes;
-            GALE_CUDA_CHECK(cudaMallocHost(&s.host, slot_bytes));
+            // (its pinned mirror is taken when a chunk first needs it: host_mirror)
             GALE_CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
             GALE_CUDA_CHECK(cudaEventCreate(&s.start));
             GALE_CUDA_CHECK(cudaEventCreate(&s.stop));

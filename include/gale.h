@@ -2,9 +2,33 @@
  * gale.h - the public C API of gale, the GPU alignment engine.
  *
  * Plain C99; compiles as C and as C++. Every handle is opaque; every struct a
- * caller fills begins with a `size` field (set it to sizeof the struct, or use
+ * caller passes begins with a `size` field (set it to sizeof the struct, or use
  * the matching *_init function) so that the struct can grow without breaking
  * the ABI.
+ *
+ * Struct sizes (the one rule for every struct with a `size` field). Structs grow
+ * only at their end; a field's comment says since which release it is there.
+ *   - Structs the caller fills and gale reads (gale_ctx_opts, gale_task,
+ *     gale_group, gale_graph): `size` is the size of some release's struct. An
+ *     older release's size is accepted and the fields it lacks take their defaults;
+ *     a smaller size, or one between two releases', is refused (GALE_E_INVALID).
+ *     A size larger than this library's comes from a caller built against a newer
+ *     gale.h: it is accepted only if every byte past this library's struct is 0
+ *     (the newer fields left at their defaults). Otherwise the call fails with
+ *     GALE_E_INVALID and gale_last_error() names the struct, its size, this
+ *     library's size and the first nonzero byte: an option this library does not
+ *     know is never silently ignored.
+ *   - Structs gale fills (gale_result, gale_stats, gale_bounds): the caller sets
+ *     `size` to the space it gives (a size smaller than the first release's struct
+ *     is refused with GALE_E_INVALID). gale writes the fields it knows, sets every
+ *     byte past them up to `size` to 0 (a newer caller's fields read 0; gale_version()
+ *     tells which release the loaded library is), and leaves `size` as the caller
+ *     set it, so that one struct, or one array for gale_result_get_range, can be
+ *     passed again as it is. Nothing is written when the call fails.
+ *   - A size above GALE_STRUCT_SIZE_MAX is refused (GALE_E_INVALID) before any byte
+ *     past this library's struct is read or written: no struct will grow that
+ *     large, so such a size is a `size` never set.
+ * gale_plugin_info (gale_plugin.h) is versioned by its `abi` field instead.
  *
  * Life of a batch:
  *   gale_ctx_create -> gale_batch_create(kind) -> gale_batch_set (params)
@@ -50,6 +74,9 @@ extern "C" {
 #define GALE_API
 #endif
 
+/* The largest `size` gale accepts in any struct (see "Struct sizes" above; since 0.3). */
+#define GALE_STRUCT_SIZE_MAX 4096
+
 /* ------------------------------------------------------------------ */
 /* Versions and features                                               */
 /* ------------------------------------------------------------------ */
@@ -60,7 +87,7 @@ extern "C" {
 
 /* Run-time version, as GALE_VERSION_NUMBER of the library actually loaded. */
 GALE_API unsigned gale_version(void);
-/* Run-time version string, e.g. "0.3.0" (GALE_VERSION_STRING of the library loaded). */
+/* Run-time version string, e.g. "0.4.0" (GALE_VERSION_STRING of the library loaded). */
 GALE_API const char *gale_version_string(void);
 
 /* Feature bits returned by gale_features(). */
@@ -97,9 +124,12 @@ typedef int gale_status;
 /* A static English description of a status code ("unknown status" if unknown). */
 GALE_API const char *gale_status_string(gale_status s);
 
-/* Message describing the last failing call made by the calling thread
- * (thread-local, like errno). Never NULL; "" if no call has failed. The text
- * stays valid until the next failing gale call on the same thread. */
+/* Message describing the last call made by the calling thread that returned a
+ * status other than GALE_OK (thread-local, like errno): every such call sets it,
+ * GALE_E_AGAIN from gale_poll included ("batch is still running after N ms"), so it
+ * never shows an earlier call's failure. Calls that return GALE_OK leave it as it
+ * is. Never NULL; "" if no call has returned anything but GALE_OK. The text stays
+ * valid until the next such call on the same thread. */
 GALE_API const char *gale_last_error(void);
 
 /* ------------------------------------------------------------------ */
@@ -141,7 +171,10 @@ GALE_API void gale_ctx_opts_init(gale_ctx_opts *opts);
 
 /* Creates a context. opts may be NULL (defaults). With GALE_BACKEND_CUDA and
  * no usable device, fails with GALE_E_UNSUPPORTED; with AUTO it falls back to
- * the CPU backend. */
+ * the CPU backend. Memory: a CUDA context takes its device memory budget here and
+ * pinned host memory as its batches need it (README, "Backends"); every context
+ * keeps up to 256 MiB of its finished batches' host memory (their copies of the
+ * inputs, their CIGARs) for its next batches, released by gale_ctx_destroy. */
 GALE_API gale_status gale_ctx_create(gale_ctx **out, const gale_ctx_opts *opts);
 
 /* Cancels and waits for work in flight, destroys the context's batches, and
@@ -280,7 +313,7 @@ GALE_API gale_status gale_batch_get(const gale_batch *batch, int param, int64_t 
  * ZSTD_cParam_getBounds: the bounds, default and name of parameter `param` of
  * kind `kind` (GALE_E_RANGE if the kind or the parameter is unknown to it). */
 typedef struct gale_bounds {
-    size_t size;                 /* sizeof(gale_bounds): set by the caller */
+    size_t size;                 /* sizeof(gale_bounds): set by the caller, kept by gale */
     int64_t lower, upper;        /* inclusive */
     int64_t default_value;
     const char *name;            /* static, e.g. "xdrop" */
@@ -336,6 +369,15 @@ GALE_API void gale_task_init(gale_task *task);
  * message names the task index and, for a bad byte, the sequence and position. */
 GALE_API gale_status gale_batch_add(gale_batch *batch, const gale_task *task);
 
+/* Adds n tasks in one call (since 0.4): the same tasks, checks and messages as n
+ * gale_batch_add calls in order, but all or none (on a failure nothing is added, and
+ * the message names the first task at fault by its index in the batch) and with the
+ * checks and the copying of the bases spread over the context's threads (gale_ctx_opts.
+ * threads). tasks[0].size gives every element's size (gale_task_init; at least
+ * sizeof(gale_task), each element the same; bytes past the gale_task this library
+ * knows must be zero). n = 0 adds nothing (only the batch's state is checked). */
+GALE_API gale_status gale_batch_add_tasks(gale_batch *batch, const gale_task *tasks, size_t n);
+
 /* Registers a sequence with the batch, once (since 0.3): its bases are validated,
  * encoded and kept until the batch is reset or destroyed, and tasks refer to it by
  * *id (1, 2, ... in order) and coordinates instead of copying it (gale_task.h_seq,
@@ -385,7 +427,8 @@ GALE_API gale_status gale_batch_count(const gale_batch *batch, size_t *count);
 GALE_API gale_status gale_submit(gale_batch *batch);
 
 /* Waits up to timeout_ms (0: just look; negative: forever) for the batch.
- * GALE_OK: done, results ready. GALE_E_AGAIN: still running.
+ * GALE_OK: done, results ready. GALE_E_AGAIN: still running (gale_last_error says
+ * so, with the time waited).
  * GALE_E_CANCELED: cancelled. GALE_E_STATE: never submitted. Any other code:
  * the batch failed (gale_last_error says why). */
 GALE_API gale_status gale_poll(gale_batch *batch, int timeout_ms);
@@ -404,7 +447,7 @@ GALE_API gale_status gale_cancel(gale_batch *batch);
 #define GALE_RF_CPU     4u /* computed on the CPU of a CUDA context: the kind has no GPU kernel (since 0.3) */
 
 typedef struct gale_result {
-    size_t size;          /* sizeof(gale_result): set by the caller */
+    size_t size;          /* sizeof(gale_result): set by the caller, kept by gale */
     uint32_t flags;       /* GALE_RF_* */
     int32_t score_left;   /* score of the left extension (0 if not extended) */
     int32_t score_right;  /* score of the right extension (0 if not extended) */
@@ -441,7 +484,8 @@ GALE_API gale_status gale_result_get(const gale_batch *batch, size_t i, gale_res
 
 /* Copies results [first, first + n) into out[0 .. n) in one call (since 0.3).
  * out[0].size gives the struct size the caller uses (as gale_result_get's
- * out->size); every element is written with it. Same errors as gale_result_get;
+ * out->size): the elements lie out[0].size bytes apart, and each is written as
+ * "Struct sizes" above says, its size set to out[0].size. Same errors as gale_result_get;
  * GALE_E_RANGE when first + n exceeds the number of tasks (nothing is copied). */
 GALE_API gale_status gale_result_get_range(const gale_batch *batch, size_t first, size_t n, gale_result *out);
 
@@ -468,7 +512,7 @@ GALE_API gale_status gale_result_get_range(const gale_batch *batch, size_t first
 GALE_API gale_status gale_result_cigar(const gale_batch *batch, size_t i, const uint32_t **cigar, size_t *n_ops);
 
 typedef struct gale_stats {
-    size_t size;          /* sizeof(gale_stats): set by the caller */
+    size_t size;          /* sizeof(gale_stats): set by the caller, kept by gale */
     uint64_t tasks;
     uint64_t cells;       /* DP cells computed, all tasks */
     uint64_t rescued;     /* tasks computed on the CPU by a GPU context (GALE_RF_RESCUED or GALE_RF_CPU) */

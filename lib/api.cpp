@@ -16,11 +16,18 @@ using namespace gale;
 
 namespace {
 
-// Runs f; maps exceptions to statuses and records the message.
+// Runs f; maps exceptions to statuses and records the message. Every status other
+// than GALE_OK leaves a message about this call (gale.h, gale_last_error), never an
+// earlier call's: a status returned without one (a gap in lib/, not the caller's
+// doing) still gets a generic one.
 template <class F>
 gale_status guarded(F &&f) noexcept {
     try {
-        return f();
+        const uint64_t serial = last_error_serial();
+        const gale_status s = f();
+        if (s != GALE_OK && last_error_serial() == serial)
+            set_last_error(std::string(gale_status_string(s)) + " (no further detail: please report it as a gale bug)");
+        return s;
     } catch (const Error &e) {
         set_last_error(e.message);
         return e.status;
@@ -48,27 +55,77 @@ void need(const T *p, const char *what) {
     if (!p) fail(GALE_E_INVALID, "%s is NULL", what);
 }
 
-// A caller-filled struct must be at least as large as the first release that had it
-// (`oldest`, the size a caller built against that release passes).
+// The names of the size-prefixed structs, for messages (gale.h, "Struct sizes").
+template <class T> constexpr const char *struct_name();
+template <> constexpr const char *struct_name<gale_ctx_opts>() { return "gale_ctx_opts"; }
+template <> constexpr const char *struct_name<gale_task>() { return "gale_task"; }
+template <> constexpr const char *struct_name<gale_group>() { return "gale_group"; }
+template <> constexpr const char *struct_name<gale_graph>() { return "gale_graph"; }
+template <> constexpr const char *struct_name<gale_result>() { return "gale_result"; }
+template <> constexpr const char *struct_name<gale_stats>() { return "gale_stats"; }
+template <> constexpr const char *struct_name<gale_bounds>() { return "gale_bounds"; }
+
+// A size no struct will ever reach is a `size` left unset: refused before any byte
+// past the library's struct is read or written.
 template <class T>
-void need_size(const T *p, const char *what, size_t oldest = sizeof(T)) {
-    need(p, what);
-    if (p->size < oldest)
-        fail(GALE_E_INVALID, "%s->size is %zu, expected at least %zu (set it to sizeof)", what, p->size, oldest);
+void need_plausible_size(const T *p) {
+    if (p->size > GALE_STRUCT_SIZE_MAX)
+        fail(GALE_E_INVALID, "%s.size is %zu, more than GALE_STRUCT_SIZE_MAX (%d): set it to sizeof(%s) (%zu)",
+             struct_name<T>(), p->size, GALE_STRUCT_SIZE_MAX, struct_name<T>(), sizeof(T));
 }
 
-// A caller-filled struct that grew since `oldest`: copied over the defaults in *full,
-// so that the fields the caller's release did not have keep their defaults.
-// Only the sizes of releases are accepted: a size between two of them is no struct
-// any release had (a caller's mistake), not an older caller.
+// A struct the caller fills and the library reads, as this library's full struct.
+// `oldest` is the size of the first release that had it; a struct that grew since
+// then is copied over the defaults the caller put in *full (so that the fields its
+// release lacked keep their defaults), and only the sizes of releases are accepted: a
+// size between two of them is no struct any release had (a caller's mistake). A
+// larger struct comes from a newer gale.h: the bytes past ours are fields this library
+// does not know, so they must be zero (their default), or the caller's option would be
+// silently ignored. Returns p itself when it holds at least this library's struct.
 template <class T>
-void copy_grown(const T *p, T *full, size_t oldest, const char *what) {
+const T *read_struct(const T *p, T *full, const char *what, size_t oldest = sizeof(T)) {
     need(p, what);
-    if (p->size != oldest && p->size < sizeof(T))
-        fail(GALE_E_INVALID, "%s->size is %zu: expected sizeof (%zu) or the 0.2 size (%zu)", what, p->size,
-             sizeof(T), oldest);
-    std::memcpy(static_cast<void *>(full), static_cast<const void *>(p), std::min(p->size, sizeof(T)));
+    const size_t size = p->size;
+    if (size == sizeof(T)) return p;  // the common case: nothing to check or copy
+    need_plausible_size(p);
+    if (size > sizeof(T)) {
+        const unsigned char *bytes = reinterpret_cast<const unsigned char *>(p);
+        for (size_t i = sizeof(T); i < size; ++i)
+            if (bytes[i] != 0)
+                fail(GALE_E_INVALID,
+                     "%s.size is %zu, larger than this library's %s (%zu bytes, gale %s), and byte %zu is not "
+                     "zero: the caller sets a field this library does not know",
+                     struct_name<T>(), size, struct_name<T>(), sizeof(T), GALE_VERSION_STRING, i);
+        return p;
+    }
+    if (size != oldest) {
+        if (oldest == sizeof(T))
+            fail(GALE_E_INVALID, "%s.size is %zu, expected sizeof(%s) (%zu)", struct_name<T>(), size,
+                 struct_name<T>(), sizeof(T));
+        fail(GALE_E_INVALID, "%s.size is %zu: expected sizeof(%s) (%zu) or the 0.2 size (%zu)", struct_name<T>(),
+             size, struct_name<T>(), sizeof(T), oldest);
+    }
+    std::memcpy(static_cast<void *>(full), static_cast<const void *>(p), size);
     full->size = sizeof(T);
+    return full;
+}
+
+// A struct the library fills: at least this library's struct (none has grown yet, so
+// that is the oldest layout too), at most GALE_STRUCT_SIZE_MAX.
+template <class T>
+void need_out_struct(const T *p, const char *what) {
+    need(p, what);
+    need_plausible_size(p);
+    if (p->size < sizeof(T))
+        fail(GALE_E_INVALID, "%s.size is %zu, expected at least sizeof(%s) (%zu)", struct_name<T>(), p->size,
+             struct_name<T>(), sizeof(T));
+}
+
+// After the library has written its fields: the bytes a newer caller's struct has past
+// ours read 0 (gale.h, "Struct sizes"); `size` stays what the caller set.
+template <class T>
+void zero_tail(T *p, size_t size) {
+    if (size > sizeof(T)) std::memset(reinterpret_cast<unsigned char *>(p) + sizeof(T), 0, size - sizeof(T));
 }
 
 // The sizes of the 0.2 structs (before the 0.3 fields).
@@ -120,10 +177,9 @@ GALE_API gale_status gale_ctx_create(gale_ctx **out, const gale_ctx_opts *opts) 
     return guarded([&] {
         need(out, "out");
         *out = nullptr;
-        gale_ctx_opts o;
-        gale_ctx_opts_init(&o);
-        if (opts) copy_grown(opts, &o, kCtxOpts02, "opts");
-        *out = ctx_create(o);
+        gale_ctx_opts defaults;
+        gale_ctx_opts_init(&defaults);
+        *out = ctx_create(opts ? *read_struct(opts, &defaults, "opts", kCtxOpts02) : defaults);
         return GALE_OK;
     });
 }
@@ -211,14 +267,41 @@ GALE_API void gale_task_init(gale_task *t) {
 GALE_API gale_status gale_batch_add(gale_batch *b, const gale_task *t) {
     return guarded([&] {
         live(b, "batch");
-        if (t && t->size >= sizeof(gale_task)) {  // the common case: no copy
-            batch_add(b, *t);
+        gale_task defaults;
+        if (t && t->size != sizeof(gale_task)) gale_task_init(&defaults);  // not in the common case
+        batch_add(b, *read_struct(t, &defaults, "task", kTask02));
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_batch_add_tasks(gale_batch *b, const gale_task *tasks, size_t n) {
+    return guarded([&] {
+        live(b, "batch");
+        if (n == 0) {
+            batch_add_tasks(b, tasks, 0, sizeof(gale_task));  // only the state and shape checks
             return GALE_OK;
         }
-        gale_task full;
-        gale_task_init(&full);
-        copy_grown(t, &full, kTask02, "task");
-        batch_add(b, full);
+        need(tasks, "tasks");
+        // tasks[0].size is every element's size, as gale_result_get_range's out[0].size.
+        const size_t stride = tasks[0].size;
+        need_plausible_size(&tasks[0]);
+        if (stride < sizeof(gale_task))
+            fail(GALE_E_INVALID, "tasks[0].size is %zu: gale_batch_add_tasks takes tasks of at least sizeof "
+                 "(gale_task) = %zu bytes (gale_task_init sets it)", stride, sizeof(gale_task));
+        const char *base = reinterpret_cast<const char *>(tasks);
+        for (size_t i = 0; i < n; ++i) {
+            const gale_task *t = reinterpret_cast<const gale_task *>(base + i * stride);
+            if (t->size != stride)
+                fail(GALE_E_INVALID, "tasks[%zu].size is %zu but tasks[0].size is %zu: every task has the same size",
+                     i, t->size, stride);
+            // As read_struct: bytes past the struct this library knows come from a newer
+            // caller and must be zero (gale.h, "Struct sizes").
+            for (size_t k = sizeof(gale_task); k < stride; ++k)
+                if (base[i * stride + k] != 0)
+                    fail(GALE_E_INVALID, "tasks[%zu]: byte %zu is not zero, past the %zu bytes of gale_task this "
+                         "library knows", i, k, sizeof(gale_task));
+        }
+        batch_add_tasks(b, tasks, n, stride);
         return GALE_OK;
     });
 }
@@ -241,8 +324,8 @@ GALE_API void gale_group_init(gale_group *g) {
 GALE_API gale_status gale_batch_add_group(gale_batch *b, const gale_group *g) {
     return guarded([&] {
         live(b, "batch");
-        need_size(g, "group");
-        batch_add_group(b, *g);
+        gale_group unused;  // no older layout to fill in
+        batch_add_group(b, *read_struct(g, &unused, "group"));
         return GALE_OK;
     });
 }
@@ -256,16 +339,17 @@ GALE_API void gale_graph_init(gale_graph *g) {
 GALE_API gale_status gale_batch_add_graph(gale_batch *b, const gale_graph *g, uint32_t *id) {
     return guarded([&] {
         live(b, "batch");
-        need_size(g, "graph");
+        gale_graph unused;  // no older layout to fill in
+        const gale_graph &graph = *read_struct(g, &unused, "graph");
         need(id, "id");
-        *id = batch_add_graph(b, *g);
+        *id = batch_add_graph(b, graph);
         return GALE_OK;
     });
 }
 
 GALE_API gale_status gale_param_bounds(int kind, int param, gale_bounds *out) {
     return guarded([&] {
-        need_size(out, "out");
+        need_out_struct(out, "out");
         const KindDef *k = kind_find(kind);
         if (!k) fail(GALE_E_RANGE, "unknown task kind %d", kind);
         const ParamSpec *p = k->param(param);
@@ -274,6 +358,7 @@ GALE_API gale_status gale_param_bounds(int kind, int param, gale_bounds *out) {
         out->upper = p->hi;
         out->default_value = p->def;
         out->name = p->name;
+        zero_tail(out, out->size);
         return GALE_OK;
     });
 }
@@ -331,7 +416,7 @@ GALE_API gale_status gale_cancel(gale_batch *b) {
 GALE_API gale_status gale_result_get(const gale_batch *b, size_t i, gale_result *out) {
     return guarded([&] {
         live(b, "batch");
-        need_size(out, "result");
+        need_out_struct(out, "result");
         batch_results(b, i, 1, out, out->size);
         return GALE_OK;
     });
@@ -340,7 +425,7 @@ GALE_API gale_status gale_result_get(const gale_batch *b, size_t i, gale_result 
 GALE_API gale_status gale_result_get_range(const gale_batch *b, size_t first, size_t n, gale_result *out) {
     return guarded([&] {
         live(b, "batch");
-        if (n > 0) need_size(out, "out");
+        if (n > 0) need_out_struct(out, "out");
         batch_results(b, first, n, out, n > 0 ? out->size : sizeof(gale_result));  // n = 0: only the checks
         return GALE_OK;
     });
@@ -359,8 +444,9 @@ GALE_API gale_status gale_result_cigar(const gale_batch *b, size_t i, const uint
 GALE_API gale_status gale_batch_stats(const gale_batch *b, gale_stats *out) {
     return guarded([&] {
         live(b, "batch");
-        need_size(out, "stats");
-        batch_stats(b, out);
+        need_out_struct(out, "stats");
+        batch_stats(b, out);  // keeps out->size
+        zero_tail(out, out->size);
         return GALE_OK;
     });
 }

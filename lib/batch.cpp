@@ -2,12 +2,14 @@
 // Every kind-specific step goes through the batch's table entry (lib/kind.h).
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "context.h"
 #include "errors.h"
+#include "parallel.h"
 #include "run.h"
 #include "sequence.h"
 
@@ -39,9 +41,17 @@ void require_shape(const gale_batch *b, TaskShape shape, const char *call) {
         fail(GALE_E_UNSUPPORTED, "kind %s does not take %s", b->kind->name, call);
 }
 
-// Encodes n bytes of `seq` with the batch kind's encoder into fresh arena memory. A
-// bad byte fails with a message naming the record (e.g. "task" 5) and, when given,
-// the sequence's name.
+// The error for a bad byte at `bad` of `seq`, naming the record (e.g. "task" 5) and,
+// when given, the sequence's name.
+Error bad_byte(const char *record, size_t number, const char *seq, int64_t bad, const char *seq_name) {
+    const unsigned char c = (unsigned char)seq[bad];
+    return error_of(GALE_E_INPUT, "%s %zu: invalid byte 0x%02x ('%c') at position %lld%s%s", record, number, c,
+                    (c >= 32 && c < 127) ? c : '?', (long long)bad, seq_name ? " of sequence " : "",
+                    seq_name ? seq_name : "");
+}
+
+// Encodes n bytes of `seq` with the batch kind's encoder into fresh arena memory; a
+// bad byte fails (bad_byte).
 const uint8_t *encode_into(gale_batch *b, const char *seq, int64_t n, const char *record, size_t number,
                            const char *seq_name) {
     Arena &arena = b->arena;
@@ -49,9 +59,7 @@ const uint8_t *encode_into(gale_batch *b, const char *seq, int64_t n, const char
     const int64_t bad = b->kind->encode(b->params, seq, n, mem);
     if (bad >= 0) {
         arena.undo(mem, (size_t)n);
-        const unsigned char c = (unsigned char)seq[bad];
-        fail(GALE_E_INPUT, "%s %zu: invalid byte 0x%02x ('%c') at position %lld%s%s", record, number, c,
-             (c >= 32 && c < 127) ? c : '?', (long long)bad, seq_name ? " of sequence " : "", seq_name ? seq_name : "");
+        throw bad_byte(record, number, seq, bad, seq_name);
     }
     return mem;
 }
@@ -72,6 +80,8 @@ gale_batch *batch_create(gale_ctx *ctx, int kind_id) {
     auto *b = new gale_batch;
     b->ctx = ctx;
     b->kind = kind;
+    b->arena.set_cache(&ctx->blocks);
+    b->var.set_cache(&ctx->blocks);
     try {
         for (size_t i = 0; i < kind->n_params; ++i) b->values.push_back(kind->params[i].def);
         configure(b);
@@ -165,11 +175,14 @@ uint32_t batch_add_sequence(gale_batch *b, const char *seq, int64_t len) {
     return (uint32_t)(index + 1);
 }
 
-void batch_add(gale_batch *b, const gale_task &t) {
-    std::lock_guard<std::mutex> lock(b->mu);
-    const size_t index = b->tasks.size();
-    require_open(b, "add a task to");
-    require_shape(b, kShapePair, "pair tasks (gale_batch_add)");
+namespace {
+
+// A pair task checked against the batch, its bases not copied yet: every check of
+// gale_batch_add but the bytes themselves. refs[s] is the task's window of a registered
+// sequence, or nullptr for an inline side (copied by the caller). Fails naming the task
+// by `index`, its index in the batch. Reads b->seqs and b->params only: callers hold
+// b->mu, and several threads may check tasks of one call at once (batch_add_tasks).
+PairTask check_pair(const gale_batch *b, const gale_task &t, size_t index, const uint8_t *refs[2]) {
     if (t.h_len < 0 || t.h_len > kMaxTaskLen || t.v_len < 0 || t.v_len > kMaxTaskLen)
         fail(GALE_E_INVALID, "task %zu: sequence lengths must be in [0, 2^31-1] (h %lld, v %lld)", index,
              (long long)t.h_len, (long long)t.v_len);
@@ -178,8 +191,8 @@ void batch_add(gale_batch *b, const gale_task &t) {
     const char *inl[2] = {t.h, t.v};
     const uint32_t ids[2] = {t.h_seq, t.v_seq};
     const int64_t offs[2] = {t.h_offset, t.v_offset}, lens[2] = {t.h_len, t.v_len};
-    const uint8_t *refs[2] = {nullptr, nullptr};
     for (int s = 0; s < 2; ++s) {
+        refs[s] = nullptr;
         if (ids[s] == 0) {
             if (lens[s] > 0 && !inl[s]) fail(GALE_E_INVALID, "task %zu: NULL sequence with a nonzero length", index);
             if (offs[s] != 0)
@@ -221,6 +234,20 @@ void batch_add(gale_batch *b, const gale_task &t) {
     x.v_end = t.v_end;
     x.user = t.user;
     b->kind->validate(x, b->params, index);
+    return x;
+}
+
+}  // namespace
+
+void batch_add(gale_batch *b, const gale_task &t) {
+    std::lock_guard<std::mutex> lock(b->mu);
+    const size_t index = b->tasks.size();
+    require_open(b, "add a task to");
+    require_shape(b, kShapePair, "pair tasks (gale_batch_add)");
+    const uint8_t *refs[2];
+    PairTask x = check_pair(b, t, index, refs);
+    const char *inl[2] = {t.h, t.v}, *names[2] = {"h", "v"};
+    const int64_t lens[2] = {t.h_len, t.v_len};
 
     grow_for_one(b->tasks);  // may throw before anything is encoded
     const uint8_t *mem[2];
@@ -239,6 +266,91 @@ void batch_add(gale_batch *b, const gale_task &t) {
     x.h = mem[0];
     x.v = mem[1];
     b->tasks.push_back(x);
+}
+
+// gale_batch_add for n tasks at once, all or none. The checks and the encoding of
+// the bases are split over up to the context's thread count (as the CUDA packer
+// splits its chunks), each part in task order, so that the failure reported is the
+// first task's, as n gale_batch_add calls would report it. The inline bases of the
+// tasks go into one arena allocation, given back whole on a failure.
+void batch_add_tasks(gale_batch *b, const gale_task *tasks, size_t n, size_t stride) {
+    std::lock_guard<std::mutex> lock(b->mu);
+    const size_t first = b->tasks.size();
+    require_open(b, "add tasks to");
+    require_shape(b, kShapePair, "pair tasks (gale_batch_add_tasks)");
+    if (n == 0) return;
+    auto task = [&](size_t i) -> const gale_task & {
+        return *reinterpret_cast<const gale_task *>(reinterpret_cast<const char *>(tasks) + i * stride);
+    };
+    const int threads = b->ctx->pool->size();
+    // Tasks per thread below which a thread costs more than it saves (its start is ~50 us).
+    constexpr size_t kMinPerThread = 512;
+
+    // The first failure of the parts (by task index), rethrown once all have stopped.
+    struct Failure {
+        size_t index = SIZE_MAX;
+        Error error;
+    };
+    std::mutex fail_mu;
+    Failure failure;
+    auto record = [&](size_t i, Error &&e) {
+        std::lock_guard<std::mutex> l(fail_mu);
+        if (i < failure.index) failure = Failure{i, std::move(e)};
+    };
+
+    // 1. Checks, and where each task's inline bases go in one allocation.
+    std::vector<PairTask> xs(n);
+    std::vector<const uint8_t *> refs(2 * n);
+    std::vector<size_t> at(n + 1, 0);  // inline bytes before task i
+    parallel_for(n, threads, kMinPerThread, [&](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; ++i) {
+            try {
+                xs[i] = check_pair(b, task(i), first + i, &refs[2 * i]);
+            } catch (Error &e) {
+                record(i, std::move(e));
+                return;  // the rest of this part comes after the failure
+            }
+            const gale_task &t = task(i);
+            at[i + 1] = (refs[2 * i] ? 0 : (size_t)t.h_len) + (refs[2 * i + 1] ? 0 : (size_t)t.v_len);
+        }
+    });
+    // A check that failed at task k still lets a bad byte of a task before k be the
+    // failure reported, as n gale_batch_add calls would: the bases of [0, k) are read.
+    const size_t upto = std::min(n, failure.index);
+    for (size_t i = 0; i < upto; ++i) at[i + 1] += at[i];
+    if (upto == n) b->tasks.reserve(first + n);  // may throw before anything is encoded
+    uint8_t *mem = at[upto] ? b->arena.alloc(at[upto]) : nullptr;
+
+    // 2. The bases.
+    parallel_for(upto, threads, kMinPerThread, [&](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; ++i) {
+            const gale_task &t = task(i);
+            const char *inl[2] = {t.h, t.v}, *names[2] = {"h", "v"};
+            const int64_t lens[2] = {t.h_len, t.v_len};
+            uint8_t *out = mem + at[i];
+            const uint8_t *side[2];
+            for (int s = 0; s < 2; ++s) {
+                if (refs[2 * i + s]) {
+                    side[s] = refs[2 * i + s];
+                    continue;
+                }
+                const int64_t bad = b->kind->encode(b->params, inl[s], lens[s], out);
+                if (bad >= 0) {
+                    record(i, bad_byte("task", first + i, inl[s], bad, names[s]));
+                    return;
+                }
+                side[s] = out;
+                out += lens[s];
+            }
+            xs[i].h = side[0];
+            xs[i].v = side[1];
+        }
+    });
+    if (failure.index != SIZE_MAX) {
+        if (mem) b->arena.undo(mem, at[upto]);
+        throw failure.error;
+    }
+    b->tasks.insert(b->tasks.end(), xs.begin(), xs.end());  // capacity reserved: cannot throw
 }
 
 namespace {
@@ -308,7 +420,15 @@ gale_status batch_poll(gale_batch *b, int timeout_ms) {
     if (timeout_ms < 0) b->cv.wait(lock, finished);
     else if (timeout_ms > 0) b->cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), finished);
     switch (b->state) {
-    case BatchState::Running: return GALE_E_AGAIN;
+    case BatchState::Running: {
+        // Not a failure, but not GALE_OK either: the thread's message describes this call
+        // (gale.h), not an older failure. Set directly, no throw: polling is a loop's job.
+        char msg[96];
+        if (timeout_ms == 0) std::snprintf(msg, sizeof msg, "batch is still running (gale_poll: timeout 0 ms, not waited)");
+        else std::snprintf(msg, sizeof msg, "batch is still running after %d ms (gale_poll timeout)", timeout_ms);
+        set_last_error(msg);
+        return GALE_E_AGAIN;
+    }
     case BatchState::Done: return GALE_OK;
     case BatchState::Canceled: fail(GALE_E_CANCELED, "batch was cancelled");
     case BatchState::Failed: fail(b->fail_status, "batch failed: %s", b->fail_message.c_str());
@@ -344,15 +464,17 @@ void batch_results(const gale_batch *b, size_t first, size_t n, gale_result *out
         if (n == 1) fail(GALE_E_RANGE, "result index %zu out of range (%zu tasks)", first, count);
         fail(GALE_E_RANGE, "results [%zu, %zu) out of range (%zu tasks)", first, first + n, count);
     }
-    const size_t copy = std::min(out_size, sizeof(gale_result));
+    // out_size >= sizeof(gale_result) (lib/api.cpp checks it). Each element keeps the
+    // caller's size, and the bytes past this library's struct read 0 (gale.h, "Struct sizes").
     char *dst = reinterpret_cast<char *>(out);
     for (size_t k = 0; k < n; ++k, dst += out_size) {
         const size_t i = first + k;
         gale_result o{};
         b->kind->fill(b->tasks[i], b->result(i), o);
-        o.size = copy;
+        o.size = out_size;
         o.user = b->tasks[i].user;
-        std::memcpy(dst, &o, copy);
+        std::memcpy(dst, &o, sizeof o);
+        std::memset(dst + sizeof o, 0, out_size - sizeof o);
     }
 }
 
@@ -368,8 +490,9 @@ void batch_cigar(const gale_batch *b, size_t i, const uint32_t **cigar, size_t *
 void batch_stats(const gale_batch *b, gale_stats *out) {
     require_done(b);
     std::lock_guard<std::mutex> lock(b->mu);
+    const size_t size = out->size;  // the caller's, kept (gale.h, "Struct sizes")
     std::memcpy(out, &b->stats, sizeof(gale_stats));
-    out->size = sizeof(gale_stats);
+    out->size = size;
 }
 
 }  // namespace gale

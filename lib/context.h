@@ -24,6 +24,9 @@
 
 namespace gale {
 
+// Host memory a context keeps from its finished batches for the next ones (BlockCache).
+constexpr size_t kBlockCacheBytes = (size_t)256 << 20;
+
 // A fixed set of CPU threads running posted jobs in FIFO order. Jobs must not throw.
 class WorkerPool {
 public:
@@ -86,6 +89,10 @@ struct gale_batch {
 struct gale_ctx {
     std::unique_ptr<gale::WorkerPool> pool;
     std::unique_ptr<gale::Backend> backend;
+    // The memory of finished batches (inputs, CIGARs), kept for the next ones: at most
+    // kBlockCacheBytes (gale.h, gale_ctx_create). ctx_destroy destroys the batches
+    // first, so their arenas give their blocks back to a live cache.
+    gale::BlockCache blocks{gale::kBlockCacheBytes};
 
     std::mutex mu;
     std::set<gale_batch *> batches;        // every live batch of this context
@@ -107,6 +114,8 @@ void batch_reset(gale_batch *b);
 void batch_set(gale_batch *b, int param, int64_t value);
 int64_t batch_get(const gale_batch *b, int param);
 void batch_add(gale_batch *b, const gale_task &t);
+// n tasks, each `stride` bytes after the last (a full gale_task each), all or none.
+void batch_add_tasks(gale_batch *b, const gale_task *tasks, size_t n, size_t stride);
 uint32_t batch_add_sequence(gale_batch *b, const char *seq, int64_t len);
 void batch_add_group(gale_batch *b, const gale_group &g);
 uint32_t batch_add_graph(gale_batch *b, const gale_graph &g);

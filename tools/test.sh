@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs dependencies (Debian), builds gale
 # (with CUDA when nvcc is found), runs every meson suite, then builds and runs the
-# suites again under ASan+UBSan (CPU backend; CUDA off there), runs the libFuzzer
-# harnesses for a short while (tools/fuzz.sh), and checks that `meson install` gives
-# a library a pkg-config user can link.
+# suites again under ASan+UBSan and the unit and plugins suites under TSan (CPU backend;
+# CUDA off there), runs the libFuzzer harnesses for a short while (tools/fuzz.sh),
+# checks that `meson install` gives a library a pkg-config user can link and that the
+# installed plugin and CLI find the installed libgale under a prefix of their own, and
+# installs the Python package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup-deps.sh
@@ -24,6 +26,27 @@ meson compile -C build-asan -j "$jobs"
 GALE_TEST_SCALE=${GALE_ASAN_SCALE:-0.25} UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ASAN_OPTIONS=detect_leaks=1 meson test -C build-asan --print-errorlogs --num-processes "$jobs" \
   --no-suite gpu --timeout-multiplier 3
+
+# ThreadSanitizer, on the suites that run threads (unit: threads, api_contract, add_tasks...;
+# plugins: the bella plugin's driver threads and kept contexts). CPU only. -Dtarget_clones
+# (auto) leaves the kernels' IFUNC clones out, whose resolvers ld.so would run before TSan
+# is initialised, and the CPU kernels run uninstrumented (-Dtsan_kernels=false: meson.build
+# says why). Only what those suites need is built (from meson's test introspection).
+echo "== TSan build and the unit and plugins suites"
+[ -f build-tsan/build.ninja ] || meson setup build-tsan -Dcuda=disabled -Dpython=disabled -Dcli=disabled \
+  -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized
+ninja -C build-tsan build.ninja >/dev/null  # reconfigured first when meson.build changed
+tsan_targets=$(meson introspect build-tsan --tests --targets | python3 -c '
+import json, os, sys
+d = json.load(sys.stdin)
+files = {t["id"]: t["filename"] for t in d["targets"]}
+want = {f for t in d["tests"] if {s.split(":")[-1] for s in t["suite"]} & {"unit", "plugins"}
+        for dep in t["depends"] for f in files.get(dep, [])}
+print(" ".join(sorted(os.path.relpath(f, "build-tsan") for f in want)))')
+ninja -C build-tsan -j "$jobs" $tsan_targets
+GALE_TEST_SCALE=${GALE_TSAN_SCALE:-0.5} TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  meson test -C build-tsan --no-rebuild --print-errorlogs --num-processes "$jobs" --suite unit --suite plugins \
+  --timeout-multiplier 3
 
 echo "== libFuzzer harnesses: the CLI's parsers and the C API, ${GALE_FUZZ_SECONDS:-20} s each (tools/fuzz.sh)"
 bash tools/fuzz.sh
@@ -49,18 +72,34 @@ pkg-config --variable=plugindir gale
 # The staged install above sits under DESTDIR, so the plugin directory compiled into
 # that libgale (its final prefix) is not where the staged plugin lies. To see a
 # program find the bella plugin in the INSTALLED plugin directory on its own (no
-# GALE_PLUGIN_PATH), install a small second configuration for real into a temporary
-# prefix: only libgale and the plugin are built (no tests, CLI or CUDA), then
-# installed without a rebuild.
-echo "== the bella plugin from the installed plugin directory (prefix install, GALE_PLUGIN_PATH unset)"
+# GALE_PLUGIN_PATH), and the installed `gale` CLI find the installed libgale on its
+# own (no LD_LIBRARY_PATH), install a small second configuration for real into a
+# temporary prefix, outside the loader's default paths: only libgale, the plugin and
+# the CLI are built (no tests, Python or CUDA), then installed without a rebuild.
+echo "== the bella plugin and the gale CLI from a prefix install (GALE_PLUGIN_PATH and LD_LIBRARY_PATH unset)"
 pfx="$PWD/build/prefix-check"
 rm -rf "$pfx"
 mkdir -p "$pfx"
-if ! { meson setup "$pfx/build" --prefix="$pfx/inst" --libdir=lib -Dcuda=disabled -Dtests=false -Dcli=disabled \
-         -Dbuildtype=release && meson compile -C "$pfx/build" -j "$jobs" gale:shared_library gale-bella:shared_module \
+if ! { meson setup "$pfx/build" --prefix="$pfx/inst" --libdir=lib -Dcuda=disabled -Dtests=false -Dcli=enabled \
+         -Dpython=disabled -Dbuildtype=release \
+         && meson compile -C "$pfx/build" -j "$jobs" gale:shared_library gale-bella:shared_module \
+              tools/gale/gale:executable \
          && meson install -C "$pfx/build" --no-rebuild --quiet; } >"$pfx/log" 2>&1; then
   tail -40 "$pfx/log"; exit 1
 fi
+# The installed CLI: its run path is exactly the prefix's libdir (no build tree), and it
+# runs from there with LD_LIBRARY_PATH unset, from another directory, giving what the
+# build tree's CLI gives.
+gale_bin="$pfx/inst/bin/gale"
+[ -x "$gale_bin" ] || { echo "no gale in $pfx/inst/bin"; ls -l "$pfx/inst/bin" || true; exit 1; }
+readelf -d "$gale_bin" | grep -q "(RUNPATH) *Library runpath: \[$pfx/inst/lib\]$" \
+  || { echo "gale: RUNPATH is not $pfx/inst/lib"; readelf -d "$gale_bin"; exit 1; }
+env -u LD_LIBRARY_PATH ldd "$gale_bin" | grep -q "libgale\.so\.0 => $pfx/inst/lib/libgale\.so\.0 " \
+  || { echo "gale does not load $pfx/inst/lib/libgale.so.0"; env -u LD_LIBRARY_PATH ldd "$gale_bin"; exit 1; }
+(cd / && env -u LD_LIBRARY_PATH "$gale_bin" --version)
+(cd / && env -u LD_LIBRARY_PATH "$gale_bin" xdrop --quiet --backend cpu "$OLDPWD/examples/pairs.tsv") >"$pfx/xdrop.tsv"
+./build/tools/gale/gale xdrop --quiet --backend cpu examples/pairs.tsv | cmp - "$pfx/xdrop.tsv" \
+  || { echo "the installed gale's output differs from the build tree's"; exit 1; }
 unset PKG_CONFIG_SYSROOT_DIR
 export PKG_CONFIG_PATH="$pfx/inst/lib/pkgconfig"
 plugindir=$(pkg-config --variable=plugindir gale)

@@ -27,12 +27,14 @@ constexpr int kSlots = 2;  // double buffering: one chunk computes while the nex
 constexpr int kSlotCounters = 16;  // ints of device memory per slot, cleared before each chunk
 
 // One chunk's place in the pool: staging for its inputs and outputs (dev, with a
-// pinned mirror of the same size), counters for its kernels, its stream and the
-// events around its kernels, and the slot's half of the pool's work memory.
+// pinned mirror that grows to what the chunks use: host_mirror), counters for its
+// kernels, its stream and the events around its kernels, and the slot's half of the
+// pool's work memory.
 struct Slot {
     char *dev = nullptr;   // device part of the pool
-    char *host = nullptr;  // pinned staging, same size
-    size_t bytes = 0;
+    size_t bytes = 0;      // of dev: what a chunk may stage
+    char *host = nullptr;  // pinned mirror of dev's first host_bytes (nullptr until a chunk needs it)
+    size_t host_bytes = 0;
     int *counters = nullptr;  // kSlotCounters ints: work queues and overflow list lengths
     char *work = nullptr;     // what the kinds' kernels keep per task or per group (WorkArea)
     size_t work_bytes = 0;
@@ -47,6 +49,25 @@ public:
     char *pool = nullptr;          // the one allocation of this entry of the context
     Slot slots[kSlots];
 };
+
+// The pinned mirror of a slot, grown to hold `need` bytes before a chunk is packed
+// into it. Pinned memory is slow to take (page-locking) and counts in the process's
+// resident memory, so a context takes none until its first chunk, and then what its
+// chunks use, grown by doubling (from 1 MiB) so that a context that keeps running
+// batches grows it a few times at most; never beyond the device staging. Called only
+// for a slot with nothing in flight (the pipeline collects a slot before reusing it).
+inline void host_mirror(Slot &s, size_t need) {
+    if (need <= s.host_bytes) return;
+    size_t want = std::max<size_t>(s.host_bytes * 2, (size_t)1 << 20);
+    want = std::min(std::max(want, need), s.bytes);
+    if (s.host) {
+        cudaFreeHost(s.host);
+        s.host = nullptr;
+        s.host_bytes = 0;
+    }
+    GALE_CUDA_CHECK(cudaMallocHost(&s.host, want));
+    s.host_bytes = want;
+}
 
 // The pool's two-phase memory query, as CUB's temp storage: a kind first states how
 // much work memory one slot's kernels need for a run (GpuKind::work_bytes: from its

@@ -6,6 +6,7 @@
 #ifndef GALE_CUDA_PIPELINE_CUH
 #define GALE_CUDA_PIPELINE_CUH
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -68,6 +69,7 @@ public:
             const bool go = flow.plan(c, s, rescue);
             hand_off(rescue);
             if (!go) continue;
+            host_mirror(s, std::max(c.in_bytes, c.out_at + c.out_bytes));
             flow.fill(c, s.host);
             GALE_CUDA_CHECK(cudaMemcpyAsync(s.dev, s.host, c.in_bytes, cudaMemcpyHostToDevice, s.stream));
             GALE_CUDA_CHECK(cudaMemsetAsync(s.counters, 0, kSlotCounters * sizeof(int), s.stream));

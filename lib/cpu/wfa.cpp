@@ -54,6 +54,7 @@
 #include <memory>
 
 #include "errors.h"
+#include "target_clones.h"
 
 namespace gale {
 
@@ -230,14 +231,11 @@ struct Padded {
 };
 
 // The cell loops are compiled twice, for AVX2 and for the baseline ISA, and the
-// loader picks one per machine (GCC's target_clones): AVX2's eight lanes and its
-// native max and unsigned compares make them about twice as fast. The results
-// are integers, the same either way.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define GALE_CELL_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define GALE_CELL_CLONES
-#endif
+// loader picks one per machine (GCC's target_clones, through GALE_TARGET_CLONES of
+// lib/target_clones.h, which also says when there is one copy only, e.g. under
+// ThreadSanitizer): AVX2's eight lanes and its native max and unsigned compares
+// make them about twice as fast. The results are integers, the same either way.
+#define GALE_CELL_CLONES GALE_TARGET_CLONES("avx2", "default")
 
 // The cells of one affine score over M's range [lo, lo + W). Offsets are kNull or in
 // [0, n]; unsigned arithmetic keeps h + 1 and h - k exact (lengths < 2^31) and turns

@@ -57,6 +57,27 @@ gzip_to() {
     fi
 }
 
+# bgzf_to SRC DST [noeof]: a BGZF copy in blocks of 4096 bytes (python3), with
+# BGZF's end-of-file marker unless noeof.
+bgzf_to() {
+    command -v python3 > /dev/null 2>&1 || fail "python3 is needed to make a BGZF file"
+    python3 - "$@" <<'PY' || fail "cannot write $2 as BGZF"
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+with open(sys.argv[2], 'wb') as out:
+    for i in range(0, len(data), 4096):
+        chunk = data[i:i + 4096]
+        z = zlib.compressobj(6, zlib.DEFLATED, -15)
+        body = z.compress(chunk) + z.flush()
+        # gzip header with the BC extra field: BSIZE = block size - 1
+        out.write(struct.pack('<4BI2BH2BHH', 31, 139, 8, 4, 0, 0, 255, 6, 66, 67, 2, 18 + len(body) + 8 - 1))
+        out.write(body)
+        out.write(struct.pack('<II', zlib.crc32(chunk) & 0xffffffff, len(chunk)))
+    if sys.argv[3:] != ['noeof']:
+        out.write(bytes.fromhex('1f8b08040000000000ff0600424302001b0003000000000000000000'))
+PY
+}
+
 # tmp_left DIR: true when a "*.tmp.*" file (an -o temporary) is in DIR
 tmp_left() {
     compgen -G "$1/*.tmp.*" > /dev/null

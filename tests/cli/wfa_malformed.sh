@@ -42,11 +42,11 @@ check_bad "sequence before the first header" "$TMP/nohdr.fa:1: record 1: expecte
 printf '@p0\nACGTACGTAC\n' > "$TMP/noplus.fq"
 check_bad "FASTQ without '+'" "$TMP/noplus.fq:1: record 1: truncated FASTQ record" "$TMP/noplus.fq" "$T"
 printf '@p0\nACGTACGTACGTACGT\n+\nIIIIIIIIIIIIIIII\n@p1\nACGTT\n+\nIII\n' > "$TMP/shortq.fq"
-check_bad "FASTQ quality shorter than the sequence (at the end)" "$TMP/shortq.fq:5: record 2: truncated FASTQ record: 3 quality values for 5 bases" "$P" "$TMP/shortq.fq"
+check_bad "FASTQ quality shorter than the sequence (at the end)" "$TMP/shortq.fq:5: record 2: truncated FASTQ record 'p1': the file ends after 3 quality values for 5 bases" "$P" "$TMP/shortq.fq"
 printf '@p0\nACGT\n+\nIIIIII\n' > "$TMP/longq.fq"
-check_bad "FASTQ quality longer than the sequence" "$TMP/longq.fq:1: record 1: FASTQ quality is longer than the sequence" "$TMP/longq.fq" "$T"
+check_bad "FASTQ quality longer than the sequence" "$TMP/longq.fq:1: record 1: FASTQ record 'p0': its quality is longer than its sequence (6 values for 4 bases)" "$TMP/longq.fq" "$T"
 printf '@p0\nACGT\n+\nII I\n' > "$TMP/badq.fq"
-check_bad "FASTQ quality with a space" "$TMP/badq.fq:1: record 1: invalid quality byte 0x20 at position 2" "$TMP/badq.fq" "$T"
+check_bad "FASTQ quality with a space" "$TMP/badq.fq:1: record 1: FASTQ record 'p0': invalid quality byte 0x20 at position 2" "$TMP/badq.fq" "$T"
 # a FASTA record that starts with something else after a good one
 printf '>p0\nACGT\n>p1\nACGT\n' > "$TMP/p2.fa"
 printf '>t0\nACGT\n@t1\nACGT\n+\nIIII\n' > "$TMP/mixed.fa"
@@ -116,7 +116,7 @@ awk 'BEGIN { srand(7); for (i = 0; i < 6000; i++) { s = ""; for (j = 0; j < 60; 
             print (i % 2 ? "<" : ">") s } }' > "$TMP/big.seq"
 gzip_to "$TMP/big.seq" "$TMP/big.seq.gz"
 head -c 2000 "$TMP/big.seq.gz" > "$TMP/cut.seq.gz"
-check_bad "truncated gzip" "read error" "$TMP/cut.seq.gz"
+check_bad "truncated gzip" "truncated gzip input" "$TMP/cut.seq.gz"
 
 # ---- SAM-only problems
 printf '>a\nACGT\n>b\nACGT\n' > "$TMP/dp.fa"

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "gale.h"
+#include "gale_plugin.h"
 #include "testutil.h"
 
 static tu_rng rng;
@@ -351,7 +352,7 @@ static void test_contexts(void)
     CHECK_EQ_I64(backend, GALE_BACKEND_CPU);
     CHECK_ST(gale_ctx_threads(ctx, &threads), GALE_OK);
     CHECK_EQ_I64(threads, 1);
-    /* a struct larger than this library knows (a newer caller) - not pinned: skip */
+    /* structs larger than this library's (a newer caller): tests/unit/struct_sizes.c */
 
     /* NULL and stale context handles */
     stale = ctx;
@@ -991,7 +992,7 @@ static void test_in_flight(const load *L)
         CHECK_MSG(t_destroy >= 0.09, "gale_poll(b, 100) returned GALE_E_AGAIN after %.3f s", t_destroy);
         CHECK_MSG(t_destroy < 2.0, "gale_poll(b, 100) returned after %.3f s", t_destroy);
     }
-    CHECK_ST(gale_batch_add(b, &(gale_task){sizeof(gale_task), "A", 1, "A", 1, 0, 1, 0, 1, 0}), GALE_E_STATE);
+    CHECK_ST(gale_batch_add(b, &(gale_task){sizeof(gale_task), "A", 1, "A", 1, 0, 1, 0, 1, 0, 0, 0, 0, 0}), GALE_E_STATE);
     /* destroy a batch with work in flight: cancels and waits */
     t0 = tu_now();
     CHECK_ST(gale_batch_destroy(b), GALE_OK);
@@ -1030,6 +1031,184 @@ static void test_in_flight(const load *L)
     CHECK_ST(gale_batch_destroy(b4), GALE_E_HANDLE);
     CHECK_ST(gale_batch_destroy(running[NRUN - 1]), GALE_E_HANDLE);
     CHECK_ST(gale_ctx_destroy(ctx2), GALE_E_HANDLE);
+}
+
+/* ------------------------------------------------------------------ */
+/* Every status but GALE_OK describes its own call                      */
+/* ------------------------------------------------------------------ */
+
+/* gale.h, gale_last_error: every call that returns a status other than GALE_OK sets
+ * the calling thread's message, GALE_E_AGAIN included, so that the message is never
+ * an earlier call's. Before each such call a known message is left (an unknown
+ * kind's); the call must replace it with its own. */
+static char earlier[512];
+
+static void leave_earlier_message(void)
+{
+    gale_bounds bd;
+    memset(&bd, 0, sizeof bd);
+    bd.size = sizeof bd;
+    CHECK_ST(gale_param_bounds(12345, GALE_P_MATCH, &bd), GALE_E_RANGE);
+    snprintf(earlier, sizeof earlier, "%s", gale_last_error());
+    CHECK(has_number(earlier, 12345));
+}
+
+/* call returns `expected` (any failure when expected is -1) and leaves its own message. */
+#define CHECK_OWN_MESSAGE(call, expected)                                                                      \
+    do {                                                                                                         \
+        gale_status own_st_;                                                                                     \
+        const char *own_m_;                                                                                      \
+        leave_earlier_message();                                                                                 \
+        own_st_ = (call);                                                                                        \
+        own_m_ = gale_last_error();                                                                              \
+        CHECK_MSG((expected) == -1 ? own_st_ != GALE_OK : own_st_ == (expected),                                 \
+                  "%s: got %d (%s), expected %d", #call, own_st_, gale_status_string(own_st_), (int)(expected)); \
+        CHECK_MSG(own_m_[0] != '\0' && strcmp(own_m_, earlier) != 0,                                           \
+                  "%s returned %d (%s) and left gale_last_error() at \"%s\": not a message about this call",    \
+                  #call, own_st_, gale_status_string(own_st_), own_m_);                                         \
+    } while (0)
+
+static void test_messages(gale_ctx *ctx, const load *L)
+{
+    static unsigned char foreign[4096];
+    static const char *seqs[2] = {"ACGT", "ACGA"};
+    static const int64_t lens[2] = {4, 4};
+    static const uint32_t edges[2] = {0, 1};
+    gale_ctx_opts o;
+    gale_ctx *c = NULL;
+    gale_batch *open = NULL, *b = NULL, *done = NULL;
+    gale_task t, good;
+    gale_group g;
+    gale_graph gr;
+    gale_bounds bd;
+    gale_result r;
+    gale_stats st;
+    gale_plugin *p = NULL;
+    const gale_plugin_info *info = NULL;
+    const char *path = NULL;
+    const uint32_t *cigar = NULL;
+    size_t n = 0;
+    int64_t v = 0;
+    int x = 0, tries, again0 = 0, again_t = 0;
+    uint32_t id = 0;
+
+    gale_ctx_opts_init(&o);
+    o.backend = 3;
+    memset(&bd, 0, sizeof bd);
+    bd.size = sizeof bd;
+    memset(&r, 0, sizeof r);
+    r.size = sizeof r;
+    memset(&st, 0, sizeof st);
+    st.size = sizeof st;
+
+    /* contexts */
+    CHECK_OWN_MESSAGE(gale_ctx_create(NULL, NULL), GALE_E_INVALID);
+    CHECK_OWN_MESSAGE(gale_ctx_create(&c, &o), -1);
+    CHECK_OWN_MESSAGE(gale_ctx_destroy((gale_ctx *)(void *)foreign), GALE_E_HANDLE);
+    CHECK_OWN_MESSAGE(gale_ctx_backend(NULL, &x), GALE_E_HANDLE);
+    CHECK_OWN_MESSAGE(gale_ctx_threads(ctx, NULL), GALE_E_INVALID);
+    CHECK_OWN_MESSAGE(gale_ctx_devices(ctx, NULL, 1, &n), GALE_E_INVALID);
+
+    /* batches, parameters, kinds */
+    CHECK_OWN_MESSAGE(gale_batch_create(ctx, 999, &b), -1);
+    CHECK_OWN_MESSAGE(gale_batch_destroy((gale_batch *)(void *)foreign), GALE_E_HANDLE);
+    REQUIRE_OK(gale_batch_create(ctx, GALE_XDROP, &open));
+    CHECK_OWN_MESSAGE(gale_batch_set(open, 99999, 1), GALE_E_RANGE);
+    CHECK_OWN_MESSAGE(gale_batch_get(open, GALE_P_XDROP, NULL), GALE_E_INVALID);
+    CHECK_OWN_MESSAGE(gale_param_bounds(GALE_XDROP, 99999, &bd), GALE_E_RANGE);
+    CHECK_OWN_MESSAGE(gale_kind_params(999, NULL, 0, &n), GALE_E_RANGE);
+    CHECK_OWN_MESSAGE(gale_batch_count(NULL, &n), GALE_E_HANDLE);
+
+    /* adding */
+    set_task(&t, "ACGTXCGT", "ACGTACGT", 0, 2, 0, 2);
+    set_task(&good, "ACGT", "ACGT", 0, 1, 0, 1);
+    CHECK_OWN_MESSAGE(gale_batch_add(open, &t), GALE_E_INPUT);
+    CHECK_OWN_MESSAGE(gale_batch_add_sequence(open, "ACXT", 4, &id), GALE_E_INPUT);
+    gale_group_init(&g);
+    g.n = 2;
+    g.seqs = seqs;
+    g.lens = lens;
+    CHECK_OWN_MESSAGE(gale_batch_add_group(open, &g), GALE_E_UNSUPPORTED);
+    gale_graph_init(&gr);
+    gr.n_nodes = 2;
+    gr.node_seqs = seqs;
+    gr.node_lens = lens;
+    gr.n_edges = 1;
+    gr.edges = edges;
+    CHECK_OWN_MESSAGE(gale_batch_add_graph(open, &gr, &id), GALE_E_UNSUPPORTED);
+
+    /* an open batch: not submitted */
+    CHECK_OWN_MESSAGE(gale_poll(open, 0), GALE_E_STATE);
+    CHECK_OWN_MESSAGE(gale_wait(open), GALE_E_STATE);
+    CHECK_OWN_MESSAGE(gale_result_get(open, 0, &r), GALE_E_STATE);
+    CHECK_OWN_MESSAGE(gale_batch_stats(open, &st), GALE_E_STATE);
+
+    /* a running batch: GALE_E_AGAIN says so, with the time waited */
+    for (tries = 0; tries < 5 && !(again0 && again_t); ++tries) {
+        gale_status s;
+        b = load_batch(ctx, L);
+        REQUIRE_OK(gale_submit(b));
+        leave_earlier_message();
+        s = gale_poll(b, 0);
+        if (s == GALE_E_AGAIN) {
+            const char *m = gale_last_error();
+            again0 = 1;
+            CHECK_MSG(strcmp(m, earlier) != 0 && strstr(m, "running") != NULL,
+                      "gale_poll(b, 0) returned GALE_E_AGAIN and left gale_last_error() at \"%s\"", m);
+        }
+        leave_earlier_message();
+        s = gale_poll(b, 30);
+        if (s == GALE_E_AGAIN) {
+            const char *m = gale_last_error();
+            again_t = 1;
+            CHECK_MSG(strcmp(m, earlier) != 0 && strstr(m, "running") != NULL && has_number(m, 30),
+                      "gale_poll(b, 30) returned GALE_E_AGAIN; gale_last_error() is \"%s\", not about a batch "
+                      "still running after 30 ms",
+                      m);
+            /* the calls a running batch refuses */
+            CHECK_OWN_MESSAGE(gale_submit(b), GALE_E_STATE);
+            CHECK_OWN_MESSAGE(gale_batch_add(b, &good), GALE_E_STATE);
+            CHECK_OWN_MESSAGE(gale_batch_set(b, GALE_P_XDROP, 1), GALE_E_STATE);
+            /* a success in between leaves the message as it is (it describes the last call
+             * that did not return GALE_OK) */
+            REQUIRE_OK(gale_batch_count(b, &n));
+            CHECK_MSG(strcmp(gale_last_error(), earlier) != 0, "a successful call brought back an older message");
+        }
+        CHECK_ST(gale_cancel(b), GALE_OK);
+        s = gale_wait(b);
+        if (s == GALE_E_CANCELED) {
+            CHECK_OWN_MESSAGE(gale_wait(b), GALE_E_CANCELED);
+            CHECK_OWN_MESSAGE(gale_poll(b, 0), GALE_E_CANCELED);
+            CHECK_OWN_MESSAGE(gale_result_get(b, 0, &r), GALE_E_CANCELED);
+            CHECK_OWN_MESSAGE(gale_batch_stats(b, &st), GALE_E_CANCELED);
+        }
+        CHECK_ST(gale_batch_destroy(b), GALE_OK);
+    }
+    if (!again0 || !again_t)
+        printf("  (the load batches finished too early: GALE_E_AGAIN's message checked %s)\n",
+               again0 || again_t ? "for one timeout only" : "for no timeout");
+    CHECK_MSG(again0 || again_t, "no gale_poll returned GALE_E_AGAIN in %d tries", tries);
+
+    /* a finished batch */
+    done = open;
+    REQUIRE_OK(gale_batch_add(done, &good));
+    REQUIRE_OK(gale_submit(done));
+    REQUIRE_OK(gale_wait(done));
+    CHECK_OWN_MESSAGE(gale_submit(done), GALE_E_STATE);
+    CHECK_OWN_MESSAGE(gale_result_get(done, 1, &r), GALE_E_RANGE);
+    CHECK_OWN_MESSAGE(gale_result_get_range(done, 0, 1, NULL), GALE_E_INVALID);
+    CHECK_OWN_MESSAGE(gale_result_cigar(done, 0, &cigar, &n), GALE_E_RANGE); /* X-drop has no CIGAR */
+    CHECK_OWN_MESSAGE(gale_batch_get(done, 99999, &v), GALE_E_RANGE);
+    CHECK_OWN_MESSAGE(gale_batch_reset(NULL), GALE_E_HANDLE);
+    CHECK_OWN_MESSAGE(gale_cancel(NULL), GALE_E_HANDLE);
+    CHECK_ST(gale_batch_destroy(done), GALE_OK);
+
+    /* plugins */
+    CHECK_OWN_MESSAGE(gale_plugin_open("gale-no-such-plugin", &p), GALE_E_NOT_FOUND);
+    CHECK_OWN_MESSAGE(gale_plugin_open("bad/../name", &p), -1);
+    CHECK_OWN_MESSAGE(gale_plugin_get_info(NULL, &info), GALE_E_HANDLE);
+    CHECK_OWN_MESSAGE(gale_plugin_get_path(NULL, &path), GALE_E_HANDLE);
+    CHECK_OWN_MESSAGE(gale_plugin_close((gale_plugin *)(void *)foreign), GALE_E_HANDLE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1427,6 +1606,7 @@ int main(void)
     nload = (int)tu_scaled(64, 16);
     L = make_load(nload, 6000);
     test_cancel(ctx, &L);
+    test_messages(ctx, &L);
     test_in_flight(&L);
     free_load(&L);
 

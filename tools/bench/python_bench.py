@@ -118,8 +118,9 @@ def main():
 
         def c_api():
             # The same round trip through the C API in a second process (wfa_bench --round-trip).
+            # --bulk: the package adds each batch with one gale_batch_add_tasks call, so the C side does too.
             cmd = [a.wfa_bench, a.file, "--backend", a.backend, "--penalties", "2,3,1", "--repeat", str(a.repeat),
-                   "--round-trip", a.round_trip]
+                   "--round-trip", a.round_trip, "--bulk"]
             if a.threads:
                 cmd += ["--threads", str(a.threads)]
             out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout

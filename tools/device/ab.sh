@@ -7,7 +7,10 @@
 #   wfa:   wfa_bench on gen.py seq, 5% edits, 10 kbp and 1 kbp (the WFA-GPU anchors);
 #   cli:   the `gale` program as a user runs it (needs .hts carried for both trees): wall
 #          time and peak RSS (tools/device/timed.py) of gale xdrop and gale wfa on the same
-#          files, and their outputs compared byte for byte between the trees.
+#          files, and their outputs compared byte for byte between the trees;
+#   startup: a process's start (tools/bench/ctx_startup: context, first one-pair batch,
+#          peak RSS; the baseline's built from this tree's source against its libgale),
+#          five alternated runs a side, and the CUDA runtime's own (tools/bench/cuda_startup).
 # GALE_AB_SIDES (default "base new") may add "new24g": this tree on a 24,000 MiB device budget.
 # WFA: GALE_AB_LENS (default "10000 1000"), GALE_AB_ROUNDS (2), GALE_AB_REPEAT (2 per run).
 # The baseline is a copy of another commit's sources in .base (carry it), made here by
@@ -93,6 +96,18 @@ if has cli; then
       done
       if cmp -s /tmp/cli-base.out /tmp/cli-new.out; then echo "   outputs identical ($(wc -l </tmp/cli-new.out) lines)"
       else echo "   OUTPUTS DIFFER"; status=1; fi
+    done
+  done
+fi
+if has startup; then
+  echo "== start-up: context, first one-pair batch and peak RSS in a new process (CUDA runtime alone first)"
+  cc -O2 tools/bench/ctx_startup.c -I.base/include -I"$base" -L"$base" -lgale -Wl,-rpath,"$base" \
+    -o /tmp/ctx_startup_base 2>>"$out/startup.err" || status=1
+  for round in 1 2 3 4 5; do
+    "$new/tools/bench/cuda_startup" | tee -a "$out/ab-startup.txt"
+    for side in base new; do
+      p=/tmp/ctx_startup_base; [ $side = new ] && p=$new/tools/bench/ctx_startup
+      echo "$side: $("$p" --backend cuda 2>&1)" | tee -a "$out/ab-startup.txt"
     done
   done
 fi

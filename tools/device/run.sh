@@ -144,6 +144,7 @@ if [ "$mode" = all ] || [ "$mode" = cli ]; then
       fi
     done
     meson test -C "$build" --print-errorlogs --num-processes 1 cli-io cli-malformed cli-usage cli-seqan-ref \
+      cli-messages cli-output cli-summary \
       cli-wfa-malformed cli-wfa-usage >"$out/cli-tests.log" 2>&1 || status=1
     grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:" "$out/cli-tests.log"
   else

@@ -16,6 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <htslib/hfile.h>
 
 /* ------------------------------------------------------------------ */
 /* Lines                                                               */
@@ -31,7 +35,20 @@ int in_open(in_file *f, const char *path)
         msg("%s: cannot open: %s", f->display, errno ? strerror(errno) : "unknown error");
         return EXIT_FAIL;
     }
+    {
+        struct stat st;
+        int ok = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &st) : stat(path, &st);
+        f->size = ok == 0 && S_ISREG(st.st_mode) ? (int64_t)st.st_size : 0;
+    }
     return 0;
+}
+
+double in_fraction(const in_file *f)
+{
+    if (!f->fp || f->size <= 0)
+        return -1.0;
+    /* where the file is read to (htslib reads ahead a block at most) */
+    return (double)htell(f->fp->fp) / (double)f->size;
 }
 
 int in_close(in_file *f)
@@ -55,16 +72,47 @@ int in_close_checked(in_file *f)
     return 0;
 }
 
+/* Reports why f's stream stopped: a read error, compressed data that is cut
+ * short or corrupt, or BGZF data without its end-of-file marker. htslib
+ * keeps its own messages to itself (main sets its log level off), so this is
+ * the one message the user gets, naming the line that could not be read.
+ * Returns -1. */
+static int read_failure(const in_file *f)
+{
+    const BGZF *fp = f->fp;
+    uint64_t line = f->lineno + 1, recno = f->records ? f->nrec + 1 : 0;
+    const char *kind = fp->is_gzip ? "gzip" : "BGZF";
+    if (!fp->errcode && !fp->no_eof_block) /* bgzf_getline could not grow the line */
+        in_error(f, line, recno, "out of memory");
+    else if (!fp->errcode) /* the BGZF end-of-file marker is missing */
+        in_error(f, line, recno,
+                 "truncated BGZF input: the file ends without BGZF's end-of-file marker (%" PRIu64
+                 " lines read)", f->lineno);
+    else if (!fp->is_compressed)
+        in_error(f, line, recno, "read error: %s", errno ? strerror(errno) : "unknown error");
+    else if (fp->errcode & (BGZF_ERR_IO | BGZF_ERR_HEADER))
+        /* htslib's IO error of a compressed stream: the file ended inside
+         * the compressed data (a gzip stream or a BGZF block cut short) */
+        in_error(f, line, recno, "truncated %s input: the file ends inside its compressed data (%" PRIu64
+                 " lines read)", kind, f->lineno);
+    else
+        in_error(f, line, recno, "corrupt %s input: the compressed data cannot be decompressed (%" PRIu64
+                 " lines read)", kind, f->lineno);
+    return -1;
+}
+
 int in_getline(in_file *f)
 {
-    int r = bgzf_getline(f->fp, '\n', &f->line);
+    int r;
+    errno = 0;
+    r = bgzf_getline(f->fp, '\n', &f->line);
+    /* bgzf_getline hands out what it has of a line before its stream fails:
+     * ask the stream first, so that a cut line is not taken for a malformed
+     * one */
+    if (f->fp->errcode || r < -1 || (f->fp->is_compressed && !f->fp->is_gzip && f->fp->no_eof_block))
+        return read_failure(f);
     if (r == -1)
         return 0;
-    if (r < -1) {
-        msg("%s: read error after line %" PRIu64 " (truncated or corrupt compressed input?)", f->display,
-            f->lineno);
-        return -1;
-    }
     f->lineno++;
     if (f->line.l > 0 && f->line.s[f->line.l - 1] == '\r')
         f->line.s[--f->line.l] = '\0';
@@ -145,24 +193,6 @@ static int revcomp(const char *s, size_t n, char *out, size_t *bad)
     return 0;
 }
 
-/* Parses a position field: a non-negative decimal integer. */
-static int parse_pos(const char *s, size_t n, int64_t *out)
-{
-    int64_t v = 0;
-    size_t i;
-    if (n == 0)
-        return -1;
-    for (i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        if (v > (INT64_MAX - (s[i] - '0')) / 10)
-            return -2;
-        v = v * 10 + (s[i] - '0');
-    }
-    *out = v;
-    return 0;
-}
-
 int logan_open(logan_reader *rd, const char *path)
 {
     rd->rc_buf = NULL;
@@ -185,15 +215,15 @@ int logan_close(logan_reader *rd, int check)
 
 #define LINE_ERR(rd, ...) in_error(&(rd)->f, (rd)->f.lineno, 0, __VA_ARGS__)
 
-/* A position field (posV or posH: name is "V" or "H"): 0, or -1 after a
- * message. */
+/* A position field (posV or posH: name is "V" or "H"), read by the number
+ * parser the options use: 0, or -1 after a message. */
 static int pos_field(logan_reader *rd, const char *name, const char *s, size_t n, int64_t *pos)
 {
-    char q[64];
-    int r = parse_pos(s, n, pos);
-    if (r != 0) {
+    char q[64], why[160];
+    int r = parse_number(s, n, 0, INT64_MAX, pos);
+    if (r != NUM_OK) {
         quote_field(q, sizeof q, s, n);
-        LINE_ERR(rd, "pos%s '%s' is %s", name, q, r == -2 ? "out of range" : "not a non-negative integer");
+        LINE_ERR(rd, "invalid pos%s '%s': %s", name, q, number_problem(r, s, n, 0, INT64_MAX, why, sizeof why));
         return -1;
     }
     return 0;
@@ -237,7 +267,10 @@ static int parse_line(logan_reader *rd, int64_t k, gale_task *t)
         }
     }
     if (nf != 5) {
-        LINE_ERR(rd, "expected 5 TAB-separated fields (seqV posV seqH posH strand), found %zu", nf);
+        /* a header line where pairs belong: say which command reads it */
+        int seqfile = nf == 1 && (s[0] == '>' || s[0] == '@');
+        LINE_ERR(rd, "expected 5 TAB-separated fields (seqV posV seqH posH strand), found %zu%s", nf,
+                 seqfile ? " (a FASTA, FASTQ or .seq line? gale wfa reads those)" : "");
         return -1;
     }
     lenv = fl[0];
@@ -327,35 +360,53 @@ static int take_name(seq_rec *r, const char *h, size_t n)
     return set_kstr(&r->name, h, i);
 }
 
-/* The quality lines of a FASTQ record, after its '+' line: 0, or -1 after a
- * message. */
-static int fq_qual(in_file *f, seq_rec *r, uint64_t recno)
+/* The quality lines of a FASTQ record, after its '+' line, until there are
+ * as many values as bases. seq_lines: the lines its sequence took. A line
+ * starting with '@' that cannot be quality is the next record's header: the
+ * quality was shorter than the sequence, and the message says so rather
+ * than what reading on would find. 0, or -1 after a message. */
+static int fq_qual(in_file *f, seq_rec *r, uint64_t recno, uint64_t seq_lines)
 {
     size_t i;
+    uint64_t qual_lines = 0;
     int k;
     while (r->qual.l < r->seq.l) {
         k = in_getline(f);
         if (k < 0)
             return -1;
         if (k == 0) {
-            in_error(f, r->line, recno, "truncated FASTQ record: %zu quality values for %zu bases", r->qual.l,
-                     r->seq.l);
+            in_error(f, r->line, recno, "truncated FASTQ record '%s': the file ends after %zu quality values for %zu bases",
+                     r->name.s, r->qual.l, r->seq.l);
+            return -1;
+        }
+        /* '@' is a quality value too (Q31), so only a line that cannot be
+         * this record's quality is taken for the next header: after a
+         * quality line, one that overshoots the sequence's length, or any
+         * line at all when the sequence took one line (wrapped quality
+         * follows wrapped sequence) */
+        if (qual_lines > 0 && f->line.l > 0 && f->line.s[0] == '@' &&
+            (seq_lines <= 1 || r->qual.l + f->line.l > r->seq.l)) {
+            in_error(f, r->line, recno,
+                     "FASTQ record '%s': its quality is shorter than its sequence (%zu values for %zu bases); line %"
+                     PRIu64 " is the next record's header", r->name.s, r->qual.l, r->seq.l, f->lineno);
             return -1;
         }
         if (kputsn(f->line.s, f->line.l, &r->qual) < 0) {
             in_error(f, f->lineno, recno, "out of memory");
             return -1;
         }
+        qual_lines++;
     }
     if (r->qual.l > r->seq.l) {
-        in_error(f, r->line, recno, "FASTQ quality is longer than the sequence (%zu values for %zu bases)",
-                 r->qual.l, r->seq.l);
+        in_error(f, r->line, recno, "FASTQ record '%s': its quality is longer than its sequence (%zu values for %zu bases)",
+                 r->name.s, r->qual.l, r->seq.l);
         return -1;
     }
     for (i = 0; i < r->qual.l; i++) {
         unsigned char c = (unsigned char)r->qual.s[i];
         if (c < 33 || c > 126) {
-            in_error(f, r->line, recno, "invalid quality byte 0x%02x at position %zu (0-based)", c, i);
+            in_error(f, r->line, recno, "FASTQ record '%s': invalid quality byte 0x%02x at position %zu (0-based)",
+                     r->name.s, c, i);
             return -1;
         }
     }
@@ -368,7 +419,7 @@ static int fq_qual(in_file *f, seq_rec *r, uint64_t recno)
 static int fx_read(in_file *f, seq_rec *r)
 {
     char q[64];
-    uint64_t recno = f->nrec + 1;
+    uint64_t recno = f->nrec + 1, seq_lines = 0;
     int k;
     char kind;
 
@@ -384,8 +435,9 @@ static int fx_read(in_file *f, seq_rec *r)
     r->line = f->lineno;
     r->file = f;
     if (kind != '>' && kind != '@') {
-        in_error(f, f->lineno, recno, "expected a FASTA ('>') or FASTQ ('@') header, found '%s'",
-                 line_excerpt(f, q, sizeof q));
+        in_error(f, f->lineno, recno, "expected a FASTA ('>') or FASTQ ('@') header, found '%s'%s",
+                 line_excerpt(f, q, sizeof q),
+                 memchr(f->line.s, '\t', f->line.l) ? " (TAB-separated pairs are gale xdrop's input)" : "");
         return -1;
     }
     if (take_name(r, f->line.s + 1, f->line.l - 1) < 0)
@@ -401,7 +453,7 @@ static int fx_read(in_file *f, seq_rec *r)
         if (k == 0) {
             if (kind == '>')
                 break;
-            in_error(f, r->line, recno, "truncated FASTQ record: no '+' line");
+            in_error(f, r->line, recno, "truncated FASTQ record '%s': the file ends before its '+' line", r->name.s);
             return -1;
         }
         if (kind == '>' && f->line.l > 0 && f->line.s[0] == '>') {
@@ -410,10 +462,25 @@ static int fx_read(in_file *f, seq_rec *r)
         }
         if (kind == '@' && f->line.l > 0 && f->line.s[0] == '+')
             break;
+        /* neither '<' nor '@' is a base: name what the line must be instead
+         * of letting the library refuse a byte of it */
+        if (kind == '>' && f->line.l > 0 && f->line.s[0] == '<') {
+            in_error(f, f->lineno, recno,
+                     "a '<TEXT' line: this is a .seq file (WFA2-lib's '>PATTERN' and '<TEXT' lines), which is "
+                     "given alone: gale wfa [options] PAIRS.seq");
+            return -1;
+        }
+        if (kind == '@' && f->line.l > 0 && f->line.s[0] == '@') {
+            in_error(f, r->line, recno,
+                     "FASTQ record '%s' has no '+' line: line %" PRIu64 " starts the next record before it",
+                     r->name.s, f->lineno);
+            return -1;
+        }
         if (kputsn(f->line.s, f->line.l, &r->seq) < 0)
             goto oom;
+        seq_lines++;
     }
-    if (kind == '@' && fq_qual(f, r, recno) != 0)
+    if (kind == '@' && fq_qual(f, r, recno, seq_lines) != 0)
         return -1;
     /* seq and qual as kstrings always are: NUL-terminated at their length, even
      * when empty after a longer record (r->seq.l = 0 above leaves its bytes) */
@@ -489,6 +556,7 @@ int pair_open(pair_reader *rd, const char *const *paths, int n)
     for (i = 0; i < n; i++) {
         if (in_open(&rd->f[i], paths[i]) != 0)
             return EXIT_FAIL;
+        rd->f[i].records = 1;
         rd->opened = i + 1;
     }
     return 0;
@@ -529,4 +597,17 @@ int read_pair(pair_reader *rd, seq_rec *p, seq_rec *t)
             a ? p->line : t->line);
     }
     return -1;
+}
+
+double pair_fraction(const pair_reader *rd)
+{
+    double read = 0.0, size = 0.0;
+    int i;
+    for (i = 0; i < rd->opened; i++) {
+        if (rd->f[i].size <= 0)
+            return -1.0;
+        read += (double)htell(rd->f[i].fp->fp);
+        size += (double)rd->f[i].size;
+    }
+    return size > 0.0 ? read / size : -1.0;
 }

@@ -27,6 +27,8 @@ typedef struct in_file {
     kstring_t line;
     uint64_t lineno;
     uint64_t nrec;         /* records read */
+    int records;           /* the file holds records (FASTA/FASTQ/.seq): messages name them */
+    int64_t size;          /* bytes of a regular file (compressed or not); 0: not known (a pipe) */
     int pending;           /* line holds the next record's header, not consumed yet */
 } in_file;
 
@@ -38,6 +40,9 @@ int in_close(in_file *f);
 int in_close_checked(in_file *f);
 /* Next line into f->line (CR stripped): 1, 0 at the end, -1 after a message. */
 int in_getline(in_file *f);
+/* The part of f read so far, 0..1 (bytes of the file as stored, compressed
+ * or not), for the progress bar; -1 when the size is not known. */
+double in_fraction(const in_file *f);
 /* "gale: FILE:LINE: MESSAGE", with "record RECNO: " before MESSAGE when
  * recno is not 0. */
 void in_error(const in_file *f, uint64_t line, uint64_t recno, const char *fmt, ...) CLI_PRINTF(4, 5);
@@ -92,5 +97,8 @@ int pair_open(pair_reader *rd, const char *const *paths, int n);
 int read_pair(pair_reader *rd, seq_rec *p, seq_rec *t);
 /* Closes what is open; with check, reports a failure and returns EXIT_FAIL. */
 int pair_close(pair_reader *rd, int check);
+/* The part of the input read so far, 0..1 (both files together); -1 when
+ * a size is not known. */
+double pair_fraction(const pair_reader *rd);
 
 #endif

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <htslib/hts_log.h>
+
 #include "options.h"
 #include "subcommands.h"
 
@@ -58,6 +60,10 @@ static int find_command(const char *name)
 int main(int argc, char **argv)
 {
     int c;
+    /* htslib's own "[E::...]" lines would come before (or instead of) the
+     * message that names the file and the line: the input module reports
+     * every failure itself */
+    hts_set_log_level(HTS_LOG_OFF);
     if (argc < 2) {
         msg("missing command");
         usage_main(stderr);

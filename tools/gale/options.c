@@ -78,21 +78,84 @@ const char *strip_task_prefix(const char *e)
 /* Small helpers                                                       */
 /* ------------------------------------------------------------------ */
 
-int parse_int64(const char *s, int64_t *out)
+int parse_number(const char *s, size_t n, int64_t lo, int64_t hi, int64_t *out)
 {
-    const char *p = s;
-    char *end = NULL;
-    long long v;
-    if (*p == '+' || *p == '-')
-        p++;
-    if (*p < '0' || *p > '9')
-        return -1;
-    errno = 0;
-    v = strtoll(s, &end, 10);
-    if (errno == ERANGE || *end != '\0')
-        return -1;
-    *out = (int64_t)v;
-    return 0;
+    size_t i = 0;
+    int neg = 0;
+    uint64_t mag = 0, limit;
+    /* a '-' is read whatever lo is: "-3" where lo is 0 is out of range, not
+     * junk */
+    if (i < n && s[i] == '-') {
+        neg = 1;
+        i++;
+    }
+    if (i == n)
+        return NUM_NOT_INTEGER;
+    /* the magnitude may reach 2^63 (INT64_MIN); beyond it nothing fits */
+    limit = (uint64_t)INT64_MAX + (neg ? 1u : 0u);
+    for (; i < n; i++) {
+        unsigned d;
+        if (s[i] < '0' || s[i] > '9')
+            return NUM_NOT_INTEGER;
+        d = (unsigned)(s[i] - '0');
+        if (mag > (limit - d) / 10) {
+            /* too many digits; the rest must still be digits to be a number */
+            for (i++; i < n; i++)
+                if (s[i] < '0' || s[i] > '9')
+                    return NUM_NOT_INTEGER;
+            return NUM_OUT_OF_RANGE;
+        }
+        mag = mag * 10 + d;
+    }
+    if (neg) {
+        int64_t v = mag == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)mag;
+        if (v < lo || v > hi)
+            return NUM_OUT_OF_RANGE;
+        *out = v;
+        return NUM_OK;
+    }
+    if ((int64_t)mag < lo || (int64_t)mag > hi)
+        return NUM_OUT_OF_RANGE;
+    *out = (int64_t)mag;
+    return NUM_OK;
+}
+
+const char *number_problem(int r, const char *s, size_t n, int64_t lo, int64_t hi, char *buf, size_t cap)
+{
+    char range[96];
+    const char *note = "";
+    if (lo == INT64_MIN && hi == INT64_MAX)
+        snprintf(range, sizeof range, "an integer");
+    else if (hi == INT64_MAX && lo == 0)
+        snprintf(range, sizeof range, "a non-negative integer");
+    else if (hi == INT64_MAX && lo == 1)
+        snprintf(range, sizeof range, "a positive integer");
+    else if (hi == INT64_MAX)
+        snprintf(range, sizeof range, "an integer of at least %" PRId64, lo);
+    else
+        snprintf(range, sizeof range, "an integer in [%" PRId64 ", %" PRId64 "]", lo, hi);
+    /* say what is wrong with text that looks like a number at first sight */
+    if (r == NUM_NOT_INTEGER && n > 0) {
+        if (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t')
+            note = " (no blanks before or after it)";
+        else if (s[0] == '+')
+            note = " (no '+' sign)";
+    }
+    if (r == NUM_OUT_OF_RANGE && lo == INT64_MIN && hi == INT64_MAX)
+        snprintf(buf, cap, "out of range (beyond 64-bit integers)");
+    else
+        snprintf(buf, cap, "%sexpected %s%s", r == NUM_OUT_OF_RANGE ? "out of range: " : "", range, note);
+    return buf;
+}
+
+int option_number(const char *cmd, const char *opt, const char *val, int64_t lo, int64_t hi, int64_t *out)
+{
+    char why[160];
+    size_t n = strlen(val);
+    int r = parse_number(val, n, lo, hi, out);
+    if (r == NUM_OK)
+        return 0;
+    return bad_value(cmd, opt, val, number_problem(r, val, n, lo, hi, why, sizeof why));
 }
 
 double now_s(void)
@@ -156,8 +219,9 @@ void usage_backend_opts(FILE *out, int width)
 {
     static const char *const rows[][3] = {
         {"--backend B", "auto, cpu or cuda (default auto: cuda when a GPU is", "usable, else cpu)"},
-        {"--threads N", "CPU worker threads, 0 = one per core (default 0)", NULL},
-        {"--device N", "CUDA device index (default 0)", NULL},
+        {"--threads N", "CPU worker threads, 0..4096; 0 = one per core (default 0)", NULL},
+        {"--device N", "CUDA device index, one of those present (default 0);",
+         "the cpu backend has no device and ignores it"},
     };
     help_rows(out, width, rows, sizeof rows / sizeof rows[0]);
 }
@@ -165,9 +229,10 @@ void usage_backend_opts(FILE *out, int width)
 void usage_output_opts(FILE *out, int width)
 {
     static const char *const rows[][3] = {
-        {"-o, --output FILE", "write results to FILE (default stdout); FILE is",
-         "replaced only when the whole run succeeds"},
-        {"-q, --quiet", "no progress bar", NULL},
+        {"-o, --output FILE", "write results to FILE (default stdout); a regular FILE",
+         "is replaced only when the whole run succeeds; a link,"},
+        {"", "FIFO or device is written through, never replaced;", "a directory is refused"},
+        {"-q, --quiet", "no progress bar (drawn when stderr is a terminal),", "no closing summary on stderr"},
         {"-h, --help", "show this help", NULL},
         {"--version", "show versions", NULL},
     };
@@ -192,18 +257,19 @@ static int parse_common_opt(int c, const char *cmd, void (*usage)(FILE *), char 
         else return bad_value(cmd, "--backend", optarg, "expected auto, cpu or cuda");
         return -1;
     case OPT_THREADS:
-        if (parse_int64(optarg, &v) != 0 || v < 0 || v > 65536)
-            return bad_value(cmd, "--threads", optarg, "expected an integer in [0, 65536]");
+        if (option_number(cmd, "--threads", optarg, 0, CLI_THREADS_MAX, &v) != 0)
+            return EXIT_USAGE;
         o->threads = v;
         return -1;
     case OPT_DEVICE:
-        if (parse_int64(optarg, &v) != 0 || v < 0 || v > INT_MAX)
-            return bad_value(cmd, "--device", optarg, "expected a non-negative integer");
+        /* whether the device exists is known once the backend is (start_context) */
+        if (option_number(cmd, "--device", optarg, 0, INT_MAX, &v) != 0)
+            return EXIT_USAGE;
         o->device = v;
         return -1;
     case OPT_BATCH:
-        if (parse_int64(optarg, &v) != 0 || v < 1 || v > INT32_MAX)
-            return bad_value(cmd, "--batch-size", optarg, "expected an integer in [1, 2147483647]");
+        if (option_number(cmd, "--batch-size", optarg, 1, INT32_MAX, &v) != 0)
+            return EXIT_USAGE;
         o->batch_size = v;
         return -1;
     case 'o':
@@ -259,30 +325,38 @@ int next_opt(int argc, char **argv, const char *shortopts, const struct option *
 /* What the options set up                                             */
 /* ------------------------------------------------------------------ */
 
-int start_context(const common_opts *o, gale_ctx **ctx)
+/* The name of a GALE_BACKEND_* value, as --backend spells it. */
+static const char *backend_name(int backend)
+{
+    return backend == GALE_BACKEND_CUDA ? "cuda" : backend == GALE_BACKEND_CPU ? "cpu" : "auto";
+}
+
+int start_context(const char *cmd, const common_opts *o, gale_ctx **ctx)
 {
     gale_ctx_opts co;
     gale_status st;
+    int ndev = gale_cuda_device_count();
+    /* The library would refuse a missing device as out of range too, but
+     * without naming the option; the CPU backend (--backend cpu, or auto
+     * without a GPU) ignores --device, as the library does. */
+    if (o->backend != GALE_BACKEND_CPU && ndev > 0 && o->device >= ndev)
+        return usage_error(cmd, "invalid value '%" PRId64 "' for --device: there %s %d CUDA device%s (0..%d)",
+                           o->device, ndev == 1 ? "is" : "are", ndev, ndev == 1 ? "" : "s", ndev - 1);
     gale_ctx_opts_init(&co);
     co.backend = o->backend;
     co.device = (int)o->device;
     co.threads = (int)o->threads;
     st = gale_ctx_create(ctx, &co);
+    if (st == GALE_E_RANGE || st == GALE_E_INVALID)
+        return usage_error(cmd, "the library refuses --backend %s --threads %" PRId64 " --device %" PRId64 ": %s",
+                           backend_name(o->backend), o->threads, o->device, gale_last_error());
     if (st != GALE_OK) {
-        const char *b = o->backend == GALE_BACKEND_CUDA ? "cuda" : o->backend == GALE_BACKEND_CPU ? "cpu" : "auto";
         char what[64];
-        snprintf(what, sizeof what, "cannot start the %s backend", b);
+        snprintf(what, sizeof what, "cannot start the %s backend", backend_name(o->backend));
         gale_msg(what, st);
-        return (st == GALE_E_RANGE || st == GALE_E_INVALID) ? EXIT_USAGE : EXIT_FAIL;
+        return EXIT_FAIL;
     }
     return EXIT_OK;
-}
-
-const char *ctx_backend_name(gale_ctx *ctx)
-{
-    int backend = 0;
-    gale_ctx_backend(ctx, &backend);
-    return backend == GALE_BACKEND_CUDA ? "cuda" : "cpu";
 }
 
 int set_param_values(gale_batch *b, const param_value *p, int n, const char *cmd)
@@ -306,18 +380,21 @@ int set_param_values(gale_batch *b, const param_value *p, int n, const char *cmd
 }
 
 /* ------------------------------------------------------------------ */
-/* Progress bar                                                        */
+/* Progress bar and summary                                            */
 /* ------------------------------------------------------------------ */
 
 void progress_init(progress *p, int quiet)
 {
     p->enabled = !quiet && isatty(STDERR_FILENO);
+    p->quiet = quiet;
     p->shown = 0;
     p->start = now_s();
     p->last = 0.0;
 }
 
-int progress_due(progress *p)
+/* Whether to redraw now: only after half a second (a short run shows no
+ * bar), at most ten times a second. */
+static int progress_due(progress *p)
 {
     double t;
     if (!p->enabled)
@@ -329,13 +406,28 @@ int progress_due(progress *p)
     return 1;
 }
 
-void progress_show(progress *p, const char *fmt, ...)
+void progress_bar(progress *p, double frac, const char *fmt, ...)
 {
+    enum { WIDTH = 30 };
+    char bar[WIDTH + 1];
     va_list ap;
+    int i, fill;
+    if (!progress_due(p))
+        return;
     fprintf(stderr, "\r\033[K%s: ", prog);
+    if (frac >= 0.0) {
+        if (frac > 1.0)
+            frac = 1.0;
+        fill = (int)(frac * WIDTH + 0.5);
+        for (i = 0; i < WIDTH; i++)
+            bar[i] = i < fill ? '#' : '.';
+        bar[WIDTH] = '\0';
+        fprintf(stderr, "[%s] %3d%%  ", bar, (int)(frac * 100.0));
+    }
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "  %.1f s", now_s() - p->start);
     fflush(stderr);
     p->shown = 1;
 }
@@ -347,4 +439,44 @@ void progress_clear(progress *p)
         fflush(stderr);
         p->shown = 0;
     }
+}
+
+int progress_poll_ms(const progress *p)
+{
+    return p->enabled ? 100 : -1;
+}
+
+void run_totals_add(run_totals *t, const gale_batch *b)
+{
+    gale_stats s;
+    memset(&s, 0, sizeof s);
+    s.size = sizeof s;
+    if (gale_batch_stats(b, &s) == GALE_OK) {
+        t->cells += s.cells;
+        t->rescued += s.rescued;
+    }
+}
+
+void print_summary(const progress *p, const char *cmd, gale_ctx *ctx, const run_totals *t, const char *kind)
+{
+    char where[160];
+    int backend = GALE_BACKEND_CPU, threads = 0;
+    if (p->quiet)
+        return;
+    gale_ctx_backend(ctx, &backend);
+    if (backend == GALE_BACKEND_CUDA) {
+        int dev[16];
+        size_t n = 0, i, len;
+        gale_ctx_devices(ctx, dev, sizeof dev / sizeof dev[0], &n);
+        len = (size_t)snprintf(where, sizeof where, "cuda (device%s", n == 1 ? "" : "s");
+        for (i = 0; i < n && i < sizeof dev / sizeof dev[0] && len < sizeof where; i++)
+            len += (size_t)snprintf(where + len, sizeof where - len, "%s%d", i ? ", " : " ", dev[i]);
+        if (len < sizeof where)
+            snprintf(where + len, sizeof where - len, ")");
+    } else {
+        gale_ctx_threads(ctx, &threads);
+        snprintf(where, sizeof where, "cpu (%d thread%s)", threads, threads == 1 ? "" : "s");
+    }
+    msg("%s: %" PRIu64 " pair%s in %.2f s, backend %s, %" PRIu64 " rescued, %" PRIu64 " %s cells", cmd, t->pairs,
+        t->pairs == 1 ? "" : "s", now_s() - p->start, where, t->rescued, t->cells, kind);
 }

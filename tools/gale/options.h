@@ -38,8 +38,20 @@ int bad_value(const char *cmd, const char *opt, const char *val, const char *why
  * (line, record): the message without that prefix. */
 const char *strip_task_prefix(const char *e);
 
-/* Strict signed decimal integer: optional sign, digits, nothing else. */
-int parse_int64(const char *s, int64_t *out);
+/* The one number parser of the CLI, for options and input fields alike, so
+ * that both accept and refuse the same text: s[0..n) must be a decimal
+ * integer in [lo, hi] - a '-' sign where lo < 0, then digits, and nothing
+ * else (no '+', no blanks before or after, no other character). Returns
+ * NUM_OK with *out set, NUM_NOT_INTEGER or NUM_OUT_OF_RANGE. */
+enum { NUM_OK = 0, NUM_NOT_INTEGER = -1, NUM_OUT_OF_RANGE = -2 };
+int parse_number(const char *s, size_t n, int64_t lo, int64_t hi, int64_t *out);
+/* Why parse_number refused s[0..n) with result r, for a message: "expected an
+ * integer in [1, 4096]", "expected a non-negative integer (no '+' sign)", ...
+ * Written to buf[0..cap); returns buf. */
+const char *number_problem(int r, const char *s, size_t n, int64_t lo, int64_t hi, char *buf, size_t cap);
+/* An option's value through parse_number: 0 with *out set, or the usage error
+ * (exit status) after "invalid value 'VAL' for OPT: why" for command cmd. */
+int option_number(const char *cmd, const char *opt, const char *val, int64_t lo, int64_t hi, int64_t *out);
 /* Seconds on a monotonic clock. */
 double now_s(void);
 
@@ -51,6 +63,12 @@ void *grow_array(void *p, size_t *cap, size_t size, size_t first);
 void print_version(void);
 /* Flushes stdout after a help or version text: EXIT_OK or EXIT_FAIL. */
 int stdout_status(void);
+
+/* The most CPU worker threads gale_ctx_create accepts (lib/context.cpp; no
+ * call of the public API tells it). --threads is checked against it with the
+ * other options; the library checks again when the context is created, and
+ * would its bound ever differ, its refusal is a usage error as well. */
+#define CLI_THREADS_MAX 4096
 
 /* The options every command has. */
 typedef struct common_opts {
@@ -101,13 +119,13 @@ void opts_begin(void);
 int next_opt(int argc, char **argv, const char *shortopts, const struct option *longopts, const char *cmd,
              void (*usage)(FILE *), common_opts *com, int *status);
 
-/* Creates the context the common options ask for. On failure prints a message
- * and returns EXIT_USAGE (a backend, device or thread count the library
- * refuses) or EXIT_FAIL. */
-int start_context(const common_opts *o, gale_ctx **ctx);
-/* "cuda" or "cpu": the backend ctx runs on, for the closing summary. */
-const char *ctx_backend_name(gale_ctx *ctx);
-
+/* Creates the context the common options of command cmd ask for. --device
+ * must name a device that exists when the CUDA backend runs (--backend cuda,
+ * or auto with a device present; the CPU backend has no device). On failure
+ * prints a message and returns EXIT_USAGE (a device that does not exist, or
+ * a value the library refuses; with the pointer to cmd's help) or EXIT_FAIL
+ * (e.g. --backend cuda without a usable GPU). */
+int start_context(const char *cmd, const common_opts *o, gale_ctx **ctx);
 /* A batch parameter and the option that gave it (for messages). */
 typedef struct param_value {
     int id;
@@ -119,19 +137,42 @@ typedef struct param_value {
  * (2, with a hint to cmd's help, for a value out of the library's bounds). */
 int set_param_values(gale_batch *b, const param_value *p, int n, const char *cmd);
 
-/* Progress bar on stderr, only when it is a terminal and -q was not given. */
+/* What every command shows on stderr while it runs and when it is done:
+ * the progress bar (only when stderr is a terminal and -q was not given) and
+ * the closing summary (unless -q). One code for every command, so that all
+ * look and behave the same. */
 typedef struct progress {
-    int enabled;
+    int enabled;   /* the bar is drawn */
+    int quiet;     /* -q: no bar, no summary */
     int shown;
-    double start;
+    double start;  /* the run's start: the summary's wall time */
     double last;
 } progress;
 
 void progress_init(progress *p, int quiet);
-/* Whether to redraw now: only after half a second, at most ten times a second. */
-int progress_due(progress *p);
-/* Replaces the bar with "gale: TEXT" (printf-style). */
-void progress_show(progress *p, const char *fmt, ...) CLI_PRINTF(2, 3);
+/* Draws, when due (after half a second, at most ten times a second),
+ * "gale: [######........]  42%  TEXT  3.1 s" over the previous line; without
+ * the bar and the percentage when frac is negative (not known). */
+void progress_bar(progress *p, double frac, const char *fmt, ...) CLI_PRINTF(3, 4);
+/* Removes the bar (before a message, and at the end). */
 void progress_clear(progress *p);
+/* How long to wait for a batch before redrawing (gale_poll): 100 ms while a
+ * bar is drawn, else -1 (until it is done). */
+int progress_poll_ms(const progress *p);
+
+/* What a run did, for the summary. */
+typedef struct run_totals {
+    uint64_t pairs;
+    uint64_t cells;    /* DP (or wavefront) cells, gale_stats.cells */
+    uint64_t rescued;  /* pairs a GPU context computed on the CPU, gale_stats.rescued */
+} run_totals;
+
+/* Adds the statistics of finished batch b (gale_batch_stats) to t. */
+void run_totals_add(run_totals *t, const gale_batch *b);
+/* Unless -q, the one-line summary of a successful run of command cmd on
+ * stderr: "gale: CMD: N pairs in T s, backend cpu (K threads), R rescued,
+ * C KIND cells" (for CUDA "backend cuda (device D)"); kind names the cells
+ * (e.g. "DP"). */
+void print_summary(const progress *p, const char *cmd, gale_ctx *ctx, const run_totals *t, const char *kind);
 
 #endif

@@ -6,7 +6,10 @@
 #include "output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,85 +41,354 @@ static int make_temp(const char *path, const char *suffix, char **made)
     return fd;
 }
 
-/* -o FILE is written to a temporary FILE.tmp.XXXXXX next to it and renamed
- * over FILE only when the whole run succeeded (output_close), so that FILE is
- * either untouched or complete. */
-static FILE *output_open(const char *path, char **tmp_out)
+/* An unlinked temporary file open for writing and reading back: next to near
+ * (near.tmp.XXXXXX) when it can be made there, else in $TMPDIR or /tmp.
+ * Unlinked at once, it leaves nothing behind however the run ends. what
+ * names it in messages. NULL after a message. */
+static FILE *scratch_file(const char *near, const char *what)
 {
-    char *tmp;
-    int fd;
-    FILE *out;
-    mode_t mask;
-    *tmp_out = NULL;
-    fd = make_temp(path, ".tmp.XXXXXX", &tmp);
-    if (!tmp) {
+    const char *dir = getenv("TMPDIR");
+    char *path = NULL;
+    int fd = -1;
+    FILE *f;
+    if (near) {
+        fd = make_temp(near, ".tmp.XXXXXX", &path);
+        if (fd < 0) {
+            free(path);
+            path = NULL;
+        }
+    }
+    if (fd < 0) {
+        if (!dir || !*dir)
+            dir = "/tmp";
+        fd = make_temp(dir, "/gale.tmp.XXXXXX", &path);
+    }
+    if (!path) {
         msg("out of memory");
         return NULL;
     }
     if (fd < 0) {
-        msg("%s: cannot create a temporary file next to it: %s", path, strerror(errno));
-        free(tmp);
+        msg("%s: cannot create a temporary file for %s: %s", path, what, strerror(errno));
+        free(path);
         return NULL;
     }
-    /* mkstemp creates the file 0600: give it the usual 0666 & ~umask */
-    mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, (mode_t)(0666 & ~mask)) != 0) {
-        /* not fatal: the file stays private */
-    }
-    out = fdopen(fd, "w");
-    if (!out) {
-        msg("%s: %s", tmp, strerror(errno));
+    unlink(path);
+    f = fdopen(fd, "w+");
+    if (!f) {
+        msg("%s: %s", path, strerror(errno));
         close(fd);
-        unlink(tmp);
-        free(tmp);
-        return NULL;
     }
-    *tmp_out = tmp;
-    return out;
+    free(path);
+    return f;
 }
 
-/* Closes what output_open opened and, when rc is EXIT_OK, renames it to
- * path; else removes it. Frees tmp; returns the final status. */
-static int output_close(FILE *out, char *tmp, const char *path, int rc)
+/* The descriptor that path names when it is one of the names for an open
+ * descriptor (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N); else -1.
+ * Opening such a name anew would start at offset 0 and, on a file, truncate
+ * or overwrite what the shell's redirection ('>>' in particular) set up:
+ * writing to the descriptor itself keeps that. */
+static int descriptor_name(const char *path)
 {
-    if (fclose(out) != 0 && rc == EXIT_OK) {
-        msg("%s: write error: %s", path, strerror(errno));
-        rc = EXIT_FAIL;
+    static const char *const prefixes[] = {"/dev/fd/", "/proc/self/fd/"};
+    size_t i;
+    int64_t fd;
+    if (strcmp(path, "/dev/stdout") == 0)
+        return STDOUT_FILENO;
+    if (strcmp(path, "/dev/stderr") == 0)
+        return STDERR_FILENO;
+    for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t n = strlen(prefixes[i]);
+        if (strncmp(path, prefixes[i], n) == 0 && parse_number(path + n, strlen(path + n), 0, INT_MAX, &fd) == NUM_OK)
+            return (int)fd;
     }
-    if (rc == EXIT_OK && rename(tmp, path) != 0) {
-        msg("%s: cannot rename %s to it: %s", path, tmp, strerror(errno));
-        rc = EXIT_FAIL;
+    return -1;
+}
+
+/* OUT_THROUGH on descriptor fd (ours to close): 0, or EXIT_FAIL after a message. */
+static int open_through_fd(out_file *o, int fd)
+{
+    if (fd < 0) {
+        msg("%s: cannot open for writing: %s", o->path, strerror(errno));
+        return EXIT_FAIL;
     }
-    if (rc != EXIT_OK)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    o->fp = fdopen(fd, "w");
+    if (!o->fp) {
+        msg("%s: %s", o->path, strerror(errno));
+        close(fd);
+        return EXIT_FAIL;
+    }
+    o->how = OUT_THROUGH;
+    return EXIT_OK;
+}
+
+/* The temporary of -o FILE while it exists, for remove_temp_and_die: a run
+ * interrupted (Ctrl-C, kill, a closed terminal) leaves no FILE.tmp.XXXXXX
+ * behind either. (The other temporaries are unlinked as soon as made.) */
+static char *volatile pending_temp;
+
+/* The handler of SIGINT, SIGTERM and SIGHUP while pending_temp exists:
+ * removes it, then dies of the signal as if not caught (the exit status
+ * tells the caller what happened). Only async-signal-safe calls. */
+static void remove_temp_and_die(int sig)
+{
+    char *t = pending_temp;
+    if (t)
+        unlink(t);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Catches the signals that end a run, except those ignored (nohup, a
+ * background job): they stay ignored. */
+static void catch_end_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    size_t i;
+    for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old, sa;
+        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_temp_and_die;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* OUT_REPLACE: a temporary next to FILE; old: FILE's stat, NULL for a new
+ * file (mode 0666 & ~umask, as any new file). 0, or EXIT_FAIL after a message. */
+static int open_replace(out_file *o, const struct stat *old)
+{
+    mode_t mode;
+    int fd;
+    catch_end_signals();
+    fd = make_temp(o->path, ".tmp.XXXXXX", &o->tmp);
+    if (!o->tmp) {
+        msg("out of memory");
+        return EXIT_FAIL;
+    }
+    if (fd >= 0)
+        pending_temp = o->tmp;
+    if (fd < 0) {
+        msg("%s: cannot create the temporary file %s next to it (FILE is replaced only once the run succeeded): %s",
+            o->path, o->tmp, strerror(errno));
+        free(o->tmp);
+        o->tmp = NULL;
+        return EXIT_FAIL;
+    }
+    if (old) {
+        /* the owner first (root may give it back; anyone may keep a group
+         * of theirs), since chown clears the set-id bits of the mode */
+        if ((old->st_uid != geteuid() || old->st_gid != getegid()) && fchown(fd, old->st_uid, old->st_gid) != 0 &&
+            fchown(fd, (uid_t)-1, old->st_gid) != 0) {
+            /* not ours to give: the new file is ours, with FILE's mode */
+        }
+        mode = old->st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    if (fchmod(fd, mode) != 0) {
+        msg("%s: cannot set the mode of %s: %s", o->path, o->tmp, strerror(errno));
+        goto fail;
+    }
+    o->fp = fdopen(fd, "w");
+    if (!o->fp) {
+        msg("%s: %s", o->tmp, strerror(errno));
+        goto fail;
+    }
+    o->how = OUT_REPLACE;
+    o->scratch_near = o->path;
+    return EXIT_OK;
+fail:
+    close(fd);
+    unlink(o->tmp);
+    pending_temp = NULL;
+    free(o->tmp);
+    o->tmp = NULL;
+    return EXIT_FAIL;
+}
+
+/* -o names a symbolic link: written through it, never replaced. A FIFO or a
+ * device behind it is written as the results come; a regular file (or none
+ * yet) gets them at the end of a successful run (OUT_COPY). 0, or EXIT_FAIL
+ * after a message. */
+static int open_link(out_file *o)
+{
+    struct stat st;
+    if (stat(o->path, &st) != 0) {
+        if (errno != ENOENT) {
+            msg("%s: %s", o->path, strerror(errno));
+            return EXIT_FAIL;
+        }
+        o->target = -1; /* a link to nothing yet: its target is created at the end */
+    } else if (S_ISDIR(st.st_mode)) {
+        msg("%s: is a symbolic link to a directory: -o takes a file", o->path);
+        return EXIT_FAIL;
+    } else if (!S_ISREG(st.st_mode)) {
+        return open_through_fd(o, open(o->path, O_WRONLY | O_NOCTTY));
+    } else {
+        /* opened now, to fail before the work rather than after it; nothing
+         * in it changes before the end */
+        o->target = open(o->path, O_WRONLY | O_NOCTTY);
+        if (o->target < 0) {
+            msg("%s: cannot open for writing: %s", o->path, strerror(errno));
+            return EXIT_FAIL;
+        }
+    }
+    o->fp = scratch_file(o->path, "the results");
+    if (!o->fp) {
+        if (o->target >= 0)
+            close(o->target);
+        o->target = -1;
+        return EXIT_FAIL;
+    }
+    o->how = OUT_COPY;
+    return EXIT_OK;
 }
 
 int out_open(out_file *o, const char *path)
 {
+    struct stat st;
+    int fd;
+    memset(o, 0, sizeof *o);
+    o->target = -1;
     o->path = path;
-    o->tmp = NULL;
     o->display = path ? path : "(stdout)";
     if (!path) {
         o->fp = stdout;
+        o->how = OUT_STDOUT;
         return EXIT_OK;
     }
-    o->fp = output_open(path, &o->tmp);
-    return o->fp ? EXIT_OK : EXIT_FAIL;
+    fd = descriptor_name(path);
+    if (fd >= 0)
+        return open_through_fd(o, dup(fd));
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return open_replace(o, NULL);
+        msg("%s: %s", path, strerror(errno));
+        return EXIT_FAIL;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        msg("%s: is a directory: -o takes a file", path);
+        return EXIT_FAIL;
+    }
+    if (S_ISREG(st.st_mode)) {
+        /* renaming over FILE needs no right to FILE itself: ask for the
+         * right that '>' FILE would need, so that a file kept read-only is
+         * not replaced behind its owner's back */
+        if (access(path, W_OK) != 0) {
+            msg("%s: cannot write: %s", path, strerror(errno));
+            return EXIT_FAIL;
+        }
+        return open_replace(o, &st);
+    }
+    if (S_ISLNK(st.st_mode))
+        return open_link(o);
+    /* a FIFO, a device, a socket: replacing it would break what it is for
+     * (as root, -o /dev/null would become a regular file) */
+    return open_through_fd(o, open(path, O_WRONLY | O_NOCTTY));
+}
+
+/* fflush, then a check that everything reached f: 0 or -1 (errno set). */
+static int flush_checked(FILE *f)
+{
+    if (fflush(f) != 0)
+        return -1;
+    if (ferror(f)) {
+        errno = EIO;
+        return -1;
+    }
+    return 0;
+}
+
+/* OUT_REPLACE's end: the temporary renamed over FILE when rc is EXIT_OK (on
+ * disk first: a crash leaves the old FILE or the new one, never a part),
+ * else removed. */
+static int close_replace(out_file *o, int rc)
+{
+    if (rc == EXIT_OK && (flush_checked(o->fp) != 0 ||
+                          (fsync(fileno(o->fp)) != 0 && errno != EINVAL && errno != EROFS))) {
+        msg("%s: write error: %s", o->path, strerror(errno));
+        rc = EXIT_FAIL;
+    }
+    if (fclose(o->fp) != 0 && rc == EXIT_OK) {
+        msg("%s: write error: %s", o->path, strerror(errno));
+        rc = EXIT_FAIL;
+    }
+    if (rc == EXIT_OK && rename(o->tmp, o->path) != 0) {
+        msg("%s: cannot rename %s to it: %s", o->path, o->tmp, strerror(errno));
+        rc = EXIT_FAIL;
+    }
+    if (rc != EXIT_OK)
+        unlink(o->tmp);
+    pending_temp = NULL;
+    free(o->tmp);
+    o->tmp = NULL;
+    return rc;
+}
+
+/* OUT_COPY's end: when rc is EXIT_OK, the target (created through the link
+ * when there was none) is emptied and gets the results. */
+static int close_copy(out_file *o, int rc)
+{
+    FILE *t = NULL;
+    if (rc == EXIT_OK && o->target < 0) {
+        o->target = open(o->path, O_WRONLY | O_CREAT | O_NOCTTY, 0666);
+        if (o->target < 0) {
+            msg("%s: cannot create the file the link points to: %s", o->path, strerror(errno));
+            rc = EXIT_FAIL;
+        }
+    }
+    if (rc == EXIT_OK) {
+        if (ftruncate(o->target, 0) != 0 || !(t = fdopen(o->target, "w"))) {
+            msg("%s: %s", o->path, strerror(errno));
+            rc = EXIT_FAIL;
+        } else {
+            o->target = -1; /* t owns it now */
+            if (copy_stream(o->fp, t) != 0 || flush_checked(t) != 0) {
+                msg("%s: write error: %s", o->path, strerror(errno));
+                rc = EXIT_FAIL;
+            }
+            if (fclose(t) != 0 && rc == EXIT_OK) {
+                msg("%s: write error: %s", o->path, strerror(errno));
+                rc = EXIT_FAIL;
+            }
+        }
+    }
+    if (o->target >= 0)
+        close(o->target);
+    o->target = -1;
+    fclose(o->fp);
+    return rc;
 }
 
 int out_close(out_file *o, int rc)
 {
     if (!o->fp)
         return rc;
-    if (o->path) {
-        rc = output_close(o->fp, o->tmp, o->path, rc);
-        o->tmp = NULL;
-    } else if ((fflush(o->fp) != 0 || ferror(o->fp)) && rc == EXIT_OK) {
-        msg("%s: write error: %s", o->display, strerror(errno));
-        rc = EXIT_FAIL;
+    switch (o->how) {
+    case OUT_REPLACE:
+        rc = close_replace(o, rc);
+        break;
+    case OUT_COPY:
+        rc = close_copy(o, rc);
+        break;
+    case OUT_THROUGH: {
+        int bad = flush_checked(o->fp) != 0;
+        if ((fclose(o->fp) != 0 || bad) && rc == EXIT_OK) {
+            msg("%s: write error: %s", o->display, strerror(errno));
+            rc = EXIT_FAIL;
+        }
+        break;
+    }
+    default:
+        if (flush_checked(o->fp) != 0 && rc == EXIT_OK) {
+            msg("%s: write error: %s", o->display, strerror(errno));
+            rc = EXIT_FAIL;
+        }
+        break;
     }
     o->fp = NULL;
     return rc;
@@ -348,32 +620,7 @@ int copy_stream(FILE *from, FILE *to)
     return ferror(from) || ferror(to) ? -1 : 0;
 }
 
-FILE *sam_body_file(const char *output)
+FILE *sam_body_file(const out_file *out)
 {
-    const char *dir = getenv("TMPDIR");
-    char *path;
-    int fd;
-    FILE *f;
-    if (output) {
-        fd = make_temp(output, ".body.tmp.XXXXXX", &path);
-    } else {
-        if (!dir || !*dir)
-            dir = "/tmp";
-        fd = make_temp(dir, "/gale-sam.XXXXXX", &path);
-    }
-    if (!path)
-        return NULL;
-    if (fd < 0) {
-        msg("%s: cannot create a temporary file for the SAM records: %s", path, strerror(errno));
-        free(path);
-        return NULL;
-    }
-    unlink(path);
-    f = fdopen(fd, "w+");
-    if (!f) {
-        msg("%s: %s", path, strerror(errno));
-        close(fd);
-    }
-    free(path);
-    return f;
+    return scratch_file(out->scratch_near, "the SAM records");
 }

@@ -1,8 +1,8 @@
 /*
- * gale CLI: the output module. The output file (stdout, or -o FILE written to
- * a temporary next to it and renamed over FILE only when the whole run
- * succeeded), and the writers: xdrop's TSV; wfa's TSV, PAF and SAM (header,
- * @SQ references, records).
+ * gale CLI: the output module. The output file (stdout, or -o FILE: a
+ * regular file is replaced only when the whole run succeeded, anything else
+ * is written through, never replaced), and the writers: xdrop's TSV; wfa's
+ * TSV, PAF and SAM (header, @SQ references, records).
  */
 #ifndef GALE_CLI_OUTPUT_H
 #define GALE_CLI_OUTPUT_H
@@ -19,18 +19,35 @@
 /* The output file                                                     */
 /* ------------------------------------------------------------------ */
 
+/* How the output is written; out_open picks it from what -o names. */
+enum {
+    OUT_STDOUT,  /* no -o, or -o - */
+    OUT_REPLACE, /* a regular file, or nothing yet: written to FILE.tmp.XXXXXX next to it, renamed over it at the
+                    end of a successful run (an existing file's mode and, where allowed, owner are kept) */
+    OUT_THROUGH, /* a FIFO, a device, a socket, or an open descriptor (/dev/stdout, /dev/stderr, /dev/fd/N,
+                    /proc/self/fd/N): opened and written as the results come, never removed or replaced */
+    OUT_COPY     /* a symbolic link to a regular file (or to nothing yet): the results are kept in an unlinked
+                    temporary and copied through the link at the end of a successful run, so that the link
+                    stays a link and its target is untouched by a failed run */
+};
+
 typedef struct out_file {
-    FILE *fp;               /* NULL until opened */
-    char *tmp;              /* -o FILE: the temporary being written */
+    FILE *fp;               /* what the writers write to; NULL until opened */
+    int how;                /* OUT_* */
+    char *tmp;              /* OUT_REPLACE: the temporary's name */
+    int target;             /* OUT_COPY: the link's target opened for writing; -1: created at the end */
     const char *path;       /* -o FILE; NULL: stdout */
     const char *display;    /* name for messages: FILE or "(stdout)" */
+    const char *scratch_near; /* other temporaries (SAM's records) go next to this name; NULL: $TMPDIR */
 } out_file;
 
-/* Opens path (NULL: stdout): 0, or EXIT_FAIL after a message. */
+/* Opens path (NULL: stdout) as OUT_* says: 0, or EXIT_FAIL after a message
+ * (a directory, a name that cannot be written). */
 int out_open(out_file *o, const char *path);
-/* Flushes and closes what out_open opened. With rc (the run's status so far)
- * EXIT_OK, -o FILE's temporary is renamed to FILE, else removed. Returns the
- * final status. */
+/* Flushes and closes what out_open opened (nothing when it did not). With rc
+ * (the run's status so far) EXIT_OK, OUT_REPLACE's temporary is renamed over
+ * FILE and OUT_COPY's results are copied through the link; else the
+ * temporary is removed and FILE left as it was. Returns the final status. */
 int out_close(out_file *o, int rc);
 
 /* ------------------------------------------------------------------ */
@@ -93,9 +110,9 @@ void sq_free(sq_table *st);
 char *command_line(int argc, char **argv);
 /* The SAM header; cl is the command line for @PG. 0 or -1. */
 int write_sam_header(const sq_table *sq, FILE *out, const char *cl);
-/* An unlinked temporary file for the SAM records, next to output (-o FILE)
- * or else in $TMPDIR or /tmp: NULL after a message. */
-FILE *sam_body_file(const char *output);
+/* An unlinked temporary file for the SAM records, next to the output's
+ * file (out->scratch_near) or else in $TMPDIR or /tmp: NULL after a message. */
+FILE *sam_body_file(const out_file *out);
 /* Copies all of from (rewound) behind what to holds: 0 or -1. */
 int copy_stream(FILE *from, FILE *to);
 

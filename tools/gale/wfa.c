@@ -116,30 +116,28 @@ void usage_wfa(FILE *out)
     usage_output_opts(out, HELP_WIDTH);
 }
 
-/* --ends-free PB,PE,TB,TE: four non-negative integers up to 2^31-1. */
+/* --ends-free PB,PE,TB,TE: four comma-separated numbers, each read by the
+ * CLI's one number parser in [0, 2^31-1]. 0, or the usage error (exit
+ * status) after a message that names the bad part. */
 static int parse_ends_free(const char *s, int64_t out[4])
 {
+    static const char *const part[4] = {"PB", "PE", "TB", "TE"};
     const char *p = s;
     int i;
     for (i = 0; i < 4; i++) {
-        int64_t v = 0;
-        const char *start = p;
-        while (*p >= '0' && *p <= '9') {
-            v = v * 10 + (*p - '0');
-            if (v > INT32_MAX)
-                return -1;
-            p++;
-        }
-        if (p == start)
-            return -1;
-        out[i] = v;
-        if (i < 3) {
-            if (*p != ',')
-                return -1;
-            p++;
-        }
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        char why[160];
+        int r;
+        if ((i < 3) != (comma != NULL))
+            return bad_value("wfa", "--ends-free", s, "expected PB,PE,TB,TE: four integers in [0, 2147483647]");
+        r = parse_number(p, n, 0, INT32_MAX, &out[i]);
+        if (r != NUM_OK)
+            return usage_error("wfa", "invalid value '%s' for --ends-free: %s '%.*s': %s", s, part[i], (int)n, p,
+                               number_problem(r, p, n, 0, INT32_MAX, why, sizeof why));
+        p += n + (comma ? 1 : 0);
     }
-    return *p == '\0' ? 0 : -1;
+    return 0;
 }
 
 /* Returns -1 to go on, else an exit status. */
@@ -187,9 +185,9 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
             const char *name = c == OPT_W_MISMATCH ? "--mismatch" : c == OPT_W_GAP_OPEN ? "--gap-open"
                              : c == OPT_W_GAP_EXTEND ? "--gap-extend" : c == OPT_W_GAP_OPEN2 ? "--gap-open2"
                              : "--gap-extend2";
-            if (parse_int64(optarg, &v) != 0)
-                return bad_value("wfa", name, optarg, "expected an integer");
             /* the library checks the bounds (gale_batch_set) */
+            if (option_number("wfa", name, optarg, INT64_MIN, INT64_MAX, &v) != 0)
+                return EXIT_USAGE;
             if (c == OPT_W_MISMATCH) o->x = v;
             else if (c == OPT_W_GAP_OPEN) o->o = v;
             else if (c == OPT_W_GAP_EXTEND) o->e = v;
@@ -207,19 +205,18 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
             break;
         case OPT_W_ENDS_FREE:
             if (parse_ends_free(optarg, o->free_len) != 0)
-                return bad_value("wfa", "--ends-free", optarg,
-                                 "expected PB,PE,TB,TE: four integers in [0, 2147483647]");
+                return EXIT_USAGE;
             o->ends_free = 1;
             break;
         case OPT_W_NMISMATCH:
             o->n_mismatch = 1;
             break;
         case OPT_W_MEMORY:
-            if (parse_int64(optarg, &v) != 0)
-                return bad_value("wfa", "--memory-limit", optarg, "expected an integer (MiB)");
-            o->memory_limit = v; /* bounds: the library's */
-            if (v == 0)
-                return bad_value("wfa", "--memory-limit", optarg, "expected at least 1 (MiB)");
+            /* the upper bound is the library's (gale_batch_set); 0 would mean
+             * its default here, so the CLI refuses it */
+            if (option_number("wfa", "--memory-limit", optarg, 1, INT64_MAX, &v) != 0)
+                return EXIT_USAGE;
+            o->memory_limit = v;
             break;
         case 'F':
             if (strcmp(optarg, "tsv") == 0) o->format = FMT_TSV;
@@ -231,8 +228,8 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
             o->coords = 1;
             break;
         case OPT_W_BATCH_BASES:
-            if (parse_int64(optarg, &v) != 0 || v < 1)
-                return bad_value("wfa", "--batch-bases", optarg, "expected a positive integer");
+            if (option_number("wfa", "--batch-bases", optarg, 1, INT64_MAX, &v) != 0)
+                return EXIT_USAGE;
             o->batch_bases = v;
             break;
         }
@@ -293,7 +290,7 @@ typedef struct wfa_run {
     kstring_t line;          /* output line */
     kstring_t cig;           /* CIGAR of the current result */
     kstring_t name;          /* scratch */
-    uint64_t cells;          /* DP cells of the finished batches */
+    run_totals totals;       /* of the finished batches, for the summary */
 } wfa_run;
 
 static int wfa_set_params(gale_batch *b, const wfa_opts *o)
@@ -566,20 +563,21 @@ werr:
 /* wfa: the command                                                    */
 /* ------------------------------------------------------------------ */
 
-static void progress_aligned(progress *p, uint64_t pairs)
+/* The bar of wfa: how much of the input is read (the pairs are aligned a
+ * batch or two behind it), and the pairs aligned so far. */
+static void progress_aligned(progress *p, const wfa_run *run, uint64_t pairs)
 {
-    if (progress_due(p))
-        progress_show(p, "%" PRIu64 " pairs aligned  %.1f s", pairs, now_s() - p->start);
+    progress_bar(p, pair_fraction(&run->rd), "of the input read, %" PRIu64 " pairs aligned", pairs);
 }
 
-static int wait_chunk(const wfa_chunk *c, progress *pg, uint64_t done)
+static int wait_chunk(const wfa_run *run, const wfa_chunk *c, progress *pg, uint64_t done)
 {
     gale_status st;
     for (;;) {
-        st = gale_poll(c->b, pg->enabled ? 100 : -1);
+        st = gale_poll(c->b, progress_poll_ms(pg));
         if (st != GALE_E_AGAIN)
             break;
-        progress_aligned(pg, done);
+        progress_aligned(pg, run, done);
     }
     if (st != GALE_OK) {
         char what[96];
@@ -589,7 +587,7 @@ static int wait_chunk(const wfa_chunk *c, progress *pg, uint64_t done)
         gale_msg(what, st);
         return EXIT_FAIL;
     }
-    progress_aligned(pg, done + c->n);
+    progress_aligned(pg, run, done + c->n);
     return EXIT_OK;
 }
 
@@ -634,14 +632,9 @@ static int align_all(wfa_run *run, wfa_chunk chunk[2], progress *pg, FILE *dest,
         }
         if (inflight == 0)
             break;
-        rc = wait_chunk(&chunk[head], pg, *done);
-        if (rc == 0 && pg->enabled) {
-            gale_stats bs;
-            memset(&bs, 0, sizeof bs);
-            bs.size = sizeof bs;
-            if (gale_batch_stats(chunk[head].b, &bs) == GALE_OK)
-                run->cells += bs.cells;
-        }
+        rc = wait_chunk(run, &chunk[head], pg, *done);
+        if (rc == 0)
+            run_totals_add(&run->totals, chunk[head].b);
         if (rc == 0)
             rc = write_chunk(run, &chunk[head], dest, destname);
         *done += chunk[head].n;
@@ -702,9 +695,7 @@ int cmd_wfa(int argc, char **argv)
     run.o = &o;
     progress_init(&pg, o.com.quiet);
 
-    rc = start_context(&o.com, &ctx);
-    if (rc == EXIT_USAGE)
-        fprintf(stderr, "Try 'gale wfa --help'.\n");
+    rc = start_context("wfa", &o.com, &ctx);
     if (rc != EXIT_OK)
         return rc;
 
@@ -713,11 +704,12 @@ int cmd_wfa(int argc, char **argv)
         rc = pair_open(&run.rd, o.in, o.nin);
     if (rc == 0 && o.format == FMT_SAM && sq_init(&run.sq) != 0)
         rc = EXIT_FAIL;
-    /* SAM needs every reference in its header, before the first record */
-    if (rc == 0 && o.format == FMT_SAM && !(body = sam_body_file(o.com.output)))
-        rc = EXIT_FAIL;
+    /* before the work: a -o FILE that cannot be written fails the run at once */
     if (rc == 0)
         rc = out_open(&out, o.com.output);
+    /* SAM needs every reference in its header, before the first record */
+    if (rc == 0 && o.format == FMT_SAM && !(body = sam_body_file(&out)))
+        rc = EXIT_FAIL;
 
     if (rc == 0)
         rc = align_all(&run, chunk, &pg, body ? body : out.fp, body ? "(temporary SAM file)" : out.display, &done);
@@ -729,9 +721,10 @@ int cmd_wfa(int argc, char **argv)
         rc = finish_sam(&run, body, &out, argc, argv);
     rc = out_close(&out, rc);
 
-    if (rc == 0 && pg.enabled)
-        msg("%" PRIu64 " pairs, %" PRIu64 " wavefront cells, %.2f s (%s backend)", done, run.cells,
-            now_s() - pg.start, ctx_backend_name(ctx));
+    if (rc == 0) {
+        run.totals.pairs = done;
+        print_summary(&pg, "wfa", ctx, &run.totals, "wavefront");
+    }
 
     pair_close(&run.rd, 0);
     if (body)

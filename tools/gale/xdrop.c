@@ -107,8 +107,8 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
             return rc;
         switch (c) {
         case 'k':
-            if (parse_int64(optarg, &v) != 0 || v < 1 || v > INT32_MAX)
-                return bad_value("xdrop", "-k", optarg, "expected an integer in [1, 2147483647]");
+            if (option_number("xdrop", "-k", optarg, 1, INT32_MAX, &v) != 0)
+                return EXIT_USAGE;
             o->k = v;
             break;
         case 'x':
@@ -116,9 +116,9 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
         case OPT_MISMATCH:
         case OPT_GAP:
             name = c == 'x' ? "-x" : c == OPT_MATCH ? "--match" : c == OPT_MISMATCH ? "--mismatch" : "--gap";
-            if (parse_int64(optarg, &v) != 0)
-                return bad_value("xdrop", name, optarg, "expected an integer");
             /* the library checks the bounds (gale_batch_set) */
+            if (option_number("xdrop", name, optarg, INT64_MIN, INT64_MAX, &v) != 0)
+                return EXIT_USAGE;
             if (c == 'x') o->xdrop = v;
             else if (c == OPT_MATCH) o->match = v;
             else if (c == OPT_MISMATCH) o->mismatch = v;
@@ -182,12 +182,6 @@ static int new_batch(gale_ctx *ctx, const xdrop_opts *o, batch_list *bl)
     return set_params(b, o);
 }
 
-static void progress_reading(progress *p, const char *name, uint64_t pairs)
-{
-    if (progress_due(p))
-        progress_show(p, "reading %s: %" PRIu64 " pairs  %.1f s", name, pairs, now_s() - p->start);
-}
-
 /* Reports a pair the library refused, by its line. */
 static void report_add_error(const logan_reader *rd, const gale_task *t, gale_status st)
 {
@@ -229,7 +223,7 @@ static int read_input(const xdrop_opts *o, gale_ctx *ctx, batch_list *bl, progre
         }
         in_batch++;
         (*npairs)++;
-        progress_reading(pg, rd.f.display, *npairs);
+        progress_bar(pg, in_fraction(&rd.f), "reading %s: %" PRIu64 " pairs", rd.f.display, *npairs);
     }
     if (rc == 0 && r < 0)
         rc = EXIT_FAIL;
@@ -243,19 +237,8 @@ static int read_input(const xdrop_opts *o, gale_ctx *ctx, batch_list *bl, progre
 
 static void progress_running(progress *p, uint64_t done, uint64_t total)
 {
-    enum { WIDTH = 30 };
-    char bar[WIDTH + 1];
-    int i, fill;
-    double frac;
-    if (!progress_due(p))
-        return;
-    frac = total ? (double)done / (double)total : 1.0;
-    fill = (int)(frac * WIDTH + 0.5);
-    for (i = 0; i < WIDTH; i++)
-        bar[i] = i < fill ? '#' : '.';
-    bar[WIDTH] = '\0';
-    progress_show(p, "[%s] %3d%%  %" PRIu64 "/%" PRIu64 " pairs  %.1f s", bar, (int)(frac * 100.0), done, total,
-                  now_s() - p->start);
+    progress_bar(p, total ? (double)done / (double)total : 1.0, "%" PRIu64 "/%" PRIu64 " pairs extended", done,
+                 total);
 }
 
 static int wait_all(const batch_list *bl, progress *pg, uint64_t total)
@@ -267,7 +250,7 @@ static int wait_all(const batch_list *bl, progress *pg, uint64_t total)
         size_t count = 0;
         for (;;) {
             uint64_t done = done_before;
-            st = gale_poll(bl->b[i], pg->enabled ? 100 : -1);
+            st = gale_poll(bl->b[i], progress_poll_ms(pg));
             if (st != GALE_E_AGAIN)
                 break;
             for (j = i + 1; j < bl->n; j++) {
@@ -362,12 +345,17 @@ int cmd_xdrop(int argc, char **argv)
 
     progress_init(&pg, o.com.quiet);
 
-    rc = start_context(&o.com, &ctx);
+    rc = start_context("xdrop", &o.com, &ctx);
     if (rc != EXIT_OK)
         return rc;
 
+    memset(&out, 0, sizeof out);
     /* the first batch, also to check the scoring parameters before reading */
     rc = new_batch(ctx, &o, &bl);
+    /* -o FILE before the work: a name that cannot be written fails the run
+     * at once (a regular FILE is replaced only at the end) */
+    if (rc == 0)
+        rc = out_open(&out, o.com.output);
     if (rc == 0)
         rc = read_input(&o, ctx, &bl, &pg, &npairs);
     if (rc == 0)
@@ -377,23 +365,17 @@ int cmd_xdrop(int argc, char **argv)
     progress_clear(&pg);
 
     /* and write only once every result is there */
-    if (rc == 0) {
-        rc = out_open(&out, o.com.output);
-        if (rc == 0)
-            rc = out_close(&out, write_results(&bl, out.fp, out.display));
-    }
+    if (rc == 0)
+        rc = write_results(&bl, out.fp, out.display);
+    rc = out_close(&out, rc);
 
-    if (rc == 0 && pg.enabled) {
-        uint64_t cells = 0;
-        for (i = 0; i < bl.n; i++) {
-            gale_stats s;
-            memset(&s, 0, sizeof s);
-            s.size = sizeof s;
-            if (gale_batch_stats(bl.b[i], &s) == GALE_OK)
-                cells += s.cells;
-        }
-        msg("%" PRIu64 " pairs, %" PRIu64 " DP cells, %.2f s (%s backend)", npairs, cells, now_s() - pg.start,
-            ctx_backend_name(ctx));
+    if (rc == 0) {
+        run_totals tot;
+        memset(&tot, 0, sizeof tot);
+        tot.pairs = npairs;
+        for (i = 0; i < bl.n; i++)
+            run_totals_add(&tot, bl.b[i]);
+        print_summary(&pg, "xdrop", ctx, &tot, "DP");
     }
 
     /* gale_ctx_destroy destroys the batches too */

@@ -408,8 +408,9 @@ static PyObject *Batch_get(BatchObject *self, PyObject *args) {
  *
  * Adds n tasks, task i being h = h_data[h_offsets[i]:h_offsets[i+1]] and likewise v;
  * seeds (n x 4 int64: h_begin, h_end, v_begin, v_end) for kinds that take one, and
- * user = user_base + i. Returns the number added. On a failure the tasks before it
- * stay in the batch and the error names the pair by its index in these arrays. */
+ * user = user_base + i, in one gale_batch_add_tasks call. Returns the number added.
+ * On a failure none is added and the error names the first pair at fault by its
+ * index in these arrays plus user_base. */
 static PyObject *Batch_add_pairs(BatchObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"h_data", "h_offsets", "v_data", "v_offsets", "seeds", "user_base", NULL};
     PyObject *ho, *hoo, *vo, *voo, *seeds = Py_None;
@@ -439,33 +440,52 @@ static PyObject *Batch_add_pairs(BatchObject *self, PyObject *args, PyObject *kw
     const int64_t *hof = (const int64_t *)hoff.buf, *vof = (const int64_t *)voff.buf;
     const int64_t *sp = have_s ? (const int64_t *)sd.buf : NULL;
     if (check_offsets(hof, n, hd.len, "h") < 0 || check_offsets(vof, n, vd.len, "v") < 0) goto out;
-    if (!enter(self)) goto out;
+    gale_task *ts = PyMem_Calloc(n ? (size_t)n : 1, sizeof *ts);
+    if (!ts) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    if (!enter(self)) {
+        PyMem_Free(ts);
+        goto out;
+    }
     const char *hb = (const char *)hd.buf, *vb = (const char *)vd.buf;
     gale_status s = GALE_OK;
-    Py_ssize_t i = 0;
+    size_t before = 0;
     Py_BEGIN_ALLOW_THREADS
-    gale_task t;
-    gale_task_init(&t);
-    for (; i < n; i++) {
-        t.h = hb + hof[i];
-        t.h_len = hof[i + 1] - hof[i];
-        t.v = vb + vof[i];
-        t.v_len = vof[i + 1] - vof[i];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        gale_task *t = &ts[i];
+        gale_task_init(t);
+        t->h = hb + hof[i];
+        t->h_len = hof[i + 1] - hof[i];
+        t->v = vb + vof[i];
+        t->v_len = vof[i + 1] - vof[i];
         if (sp) {
-            t.h_begin = sp[4 * i];
-            t.h_end = sp[4 * i + 1];
-            t.v_begin = sp[4 * i + 2];
-            t.v_end = sp[4 * i + 3];
+            t->h_begin = sp[4 * i];
+            t->h_end = sp[4 * i + 1];
+            t->v_begin = sp[4 * i + 2];
+            t->v_end = sp[4 * i + 3];
         }
-        t.user = user_base + (uint64_t)i;
-        s = gale_batch_add(self->batch, &t);
-        if (s != GALE_OK) break;
+        t->user = user_base + (uint64_t)i;
     }
+    /* One call: the library checks and copies the tasks on the context's threads. */
+    s = gale_batch_count(self->batch, &before);
+    if (s == GALE_OK) s = gale_batch_add_tasks(self->batch, ts, (size_t)n);
     Py_END_ALLOW_THREADS
     leave(self);
+    PyMem_Free(ts);
     if (s != GALE_OK) {
+        /* The library names the task by its index in the batch ("task K: ..."): name it
+         * by its index in the caller's arrays instead (user_base counts the pairs of the
+         * caller's earlier parts). */
         char where[64];
-        snprintf(where, sizeof where, "pair %llu", (unsigned long long)(user_base + (uint64_t)i));
+        const char *msg = gale_last_error();
+        unsigned long long k;
+        if (msg && sscanf(msg, "task %llu:", &k) == 1 && k >= before)
+            snprintf(where, sizeof where, "pair %llu", (unsigned long long)(user_base + (k - before)));
+        else
+            snprintf(where, sizeof where, "pairs %llu..%llu", (unsigned long long)user_base,
+                     (unsigned long long)(user_base + (uint64_t)n));
         raise_status(s, where);
         goto out;
     }
