@@ -27,9 +27,10 @@ if ! command -v clang >/dev/null || ! command -v clang++ >/dev/null; then
   exit 1
 fi
 if [ ! -f "$build/build.ninja" ]; then
+  mkdir -p "$build"
   CC=clang CXX=clang++ meson setup "$build" -Dfuzz=true -Dcuda=disabled -Dpython=disabled -Dtests=false \
-    -Dplugins=false -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized >"$build.log" 2>&1 \
-    || { tail -30 "$build.log"; exit 1; }
+    -Dplugins=false -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized >"$build/setup.log" 2>&1 \
+    || { tail -30 "$build/setup.log"; exit 1; }
 fi
 meson compile -C "$build" -j "$jobs" "${harnesses[@]/#/fuzz_}"
 
