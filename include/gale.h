@@ -144,12 +144,13 @@ typedef struct gale_ctx gale_ctx;
 #define GALE_BACKEND_CUDA 2
 
 #define GALE_DEVICES_ALL (-1) /* gale_ctx_opts.n_devices: every CUDA device present (since 0.3) */
+#define GALE_THREADS_MAX 4096 /* gale_ctx_opts.threads: the most a context takes (since 0.4) */
 
 typedef struct gale_ctx_opts {
     size_t size;            /* sizeof(gale_ctx_opts) */
     int backend;            /* GALE_BACKEND_*; default AUTO */
     int device;             /* CUDA device index; default 0 (used when n_devices is 0) */
-    int threads;            /* CPU worker threads; 0 = one per online core (default) */
+    int threads;            /* CPU worker threads, 0 .. GALE_THREADS_MAX; 0 = one per online core (default) */
     int reserved0;
     uint64_t device_memory; /* device memory budget in bytes of each device entry; 0 = default: half the
                                device's free memory, at most 8 GiB, shared equally by the entries that

@@ -87,12 +87,13 @@ void WorkerPool::loop() {
 // ---- contexts -----------------------------------------------------------------
 
 gale_ctx *ctx_create(const gale_ctx_opts &o) {
-    if (o.threads < 0 || o.threads > 4096) fail(GALE_E_RANGE, "threads must be 0..4096 (got %d)", o.threads);
+    if (o.threads < 0 || o.threads > GALE_THREADS_MAX)
+        fail(GALE_E_RANGE, "threads must be 0..%d (got %d)", GALE_THREADS_MAX, o.threads);
     std::unique_ptr<gale_ctx> ctx(new gale_ctx);
     int threads = o.threads;
     if (threads == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)std::min<long>(n, 4096) : 1;
+        threads = n > 0 ? (int)std::min<long>(n, GALE_THREADS_MAX) : 1;
     }
     ctx->pool.reset(new WorkerPool(threads));
     ctx->backend = backend_open(o, *ctx->pool);

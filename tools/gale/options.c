@@ -219,7 +219,7 @@ void usage_backend_opts(FILE *out, int width)
 {
     static const char *const rows[][3] = {
         {"--backend B", "auto, cpu or cuda (default auto: cuda when a GPU is", "usable, else cpu)"},
-        {"--threads N", "CPU worker threads, 0..4096; 0 = one per core (default 0)", NULL},
+        {"--threads N", "CPU worker threads, 0.." CLI_STR(GALE_THREADS_MAX) "; 0 = one per core (default 0)", NULL},
         {"--device N", "CUDA device index, one of those present (default 0);",
          "the cpu backend has no device and ignores it"},
     };
@@ -257,7 +257,7 @@ static int parse_common_opt(int c, const char *cmd, void (*usage)(FILE *), char 
         else return bad_value(cmd, "--backend", optarg, "expected auto, cpu or cuda");
         return -1;
     case OPT_THREADS:
-        if (option_number(cmd, "--threads", optarg, 0, CLI_THREADS_MAX, &v) != 0)
+        if (option_number(cmd, "--threads", optarg, 0, GALE_THREADS_MAX, &v) != 0)
             return EXIT_USAGE;
         o->threads = v;
         return -1;

@@ -12,6 +12,10 @@
 
 #include "gale.h"
 
+/* A macro's value as a string literal (help texts name the library's limits). */
+#define CLI_STR_(x) #x
+#define CLI_STR(x) CLI_STR_(x)
+
 #define EXIT_OK    0
 #define EXIT_FAIL  1
 #define EXIT_USAGE 2
@@ -64,11 +68,6 @@ void print_version(void);
 /* Flushes stdout after a help or version text: EXIT_OK or EXIT_FAIL. */
 int stdout_status(void);
 
-/* The most CPU worker threads gale_ctx_create accepts (lib/context.cpp; no
- * call of the public API tells it). --threads is checked against it with the
- * other options; the library checks again when the context is created, and
- * would its bound ever differ, its refusal is a usage error as well. */
-#define CLI_THREADS_MAX 4096
 
 /* The options every command has. */
 typedef struct common_opts {

@@ -368,6 +368,17 @@ def _progress_sink(progress: ProgressLike, total: int) -> Tuple[Optional[Callabl
     raise TypeError("progress must be None, True, a callable(done, total) or an object with update(n)")
 
 
+class _Prepared(NamedTuple):
+    kind: int
+    hd: Any            # h bases (a buffer) and n + 1 int64 offsets
+    ho: np.ndarray
+    vd: Any
+    vo: np.ndarray
+    sd: Optional[np.ndarray]  # (n, 4) seeds or None
+    values: List[Tuple[int, int]]  # (parameter id, value)
+    n: int
+
+
 class _Part:
     __slots__ = ("batch", "first", "n")
 
@@ -425,37 +436,38 @@ class Context:
         return f"<gale.Context backend={self.backend}{dev} threads={self.threads}>"
 
     # -- batches
-    def _start(self, kind: Union[str, int], h: SequencesLike, v: SequencesLike, seeds: Any,
-               params: Dict[str, Any], first: int = 0, count: Optional[int] = None,
-               prepared: Optional[Tuple[Any, ...]] = None) -> Tuple[_Part, Tuple[Any, ...]]:
+    def _prepare(self, kind: Union[str, int], h: SequencesLike, v: SequencesLike, seeds: Any,
+                 params: Dict[str, Any]) -> "_Prepared":
+        """The call's inputs as buffers and its parameters as (id, value), checked once
+        for all the batches (parts) that run them."""
         k = _kind_id(kind)
-        if prepared is None:
-            hd, ho = _as_sequences(h, "targets (h)")
-            vd, vo = _as_sequences(v, "queries (v)")
-            n = len(ho) - 1
-            if len(vo) - 1 != n:
-                raise ValueError(f"got {n} h sequences but {len(vo) - 1} v sequences: they pair up one to one")
-            sd = _as_seeds(seeds, n) if seeds is not None else None
-            specs = _PARAMS[k]
-            values = []
-            for name, value in params.items():
-                p = specs.get(name)
-                if p is None:
-                    raise TypeError(f"kind {_gale.kind_name(k)} has no parameter {name!r}; "
-                                    f"its parameters: {', '.join(specs)}")
-                values.append((p.id, _param_value(_gale.kind_name(k), p, value)))
-            prepared = (k, hd, ho, vd, vo, sd, values, n)
-        k, hd, ho, vd, vo, sd, values, n = prepared
+        hd, ho = _as_sequences(h, "targets (h)")
+        vd, vo = _as_sequences(v, "queries (v)")
+        n = len(ho) - 1
+        if len(vo) - 1 != n:
+            raise ValueError(f"got {n} h sequences but {len(vo) - 1} v sequences: they pair up one to one")
+        sd = _as_seeds(seeds, n) if seeds is not None else None
+        specs = _PARAMS[k]
+        values = []
+        for name, value in params.items():
+            p = specs.get(name)
+            if p is None:
+                raise TypeError(f"kind {_gale.kind_name(k)} has no parameter {name!r}; "
+                                f"its parameters: {', '.join(specs)}")
+            values.append((p.id, _param_value(_gale.kind_name(k), p, value)))
+        return _Prepared(k, hd, ho, vd, vo, sd, values, n)
+
+    def _start(self, prep: "_Prepared", first: int = 0, count: Optional[int] = None) -> _Part:
+        """A batch of pairs [first, first + count) of prep (default: to the end), submitted."""
         if count is None:
-            count = n - first
-        b = _gale.Batch(self._ctx, k)
-        for pid, val in values:
+            count = prep.n - first
+        b = _gale.Batch(self._ctx, prep.kind)
+        for pid, val in prep.values:
             b.set(pid, val)
-        hos = ho[first:first + count + 1]
-        vos = vo[first:first + count + 1]
-        b.add_pairs(hd, hos, vd, vos, sd[first:first + count] if sd is not None else None, first)
+        b.add_pairs(prep.hd, prep.ho[first:first + count + 1], prep.vd, prep.vo[first:first + count + 1],
+                    prep.sd[first:first + count] if prep.sd is not None else None, first)
         b.submit()
-        return _Part(b, first, count), prepared
+        return _Part(b, first, count)
 
     def _finish(self, kind: int, parts: List[_Part]) -> Alignments:
         """Waits for the parts, copies their results and CIGARs out and destroys them."""
@@ -501,22 +513,20 @@ class Context:
         progress: None, True (a tqdm bar when tqdm is installed), a callable(done,
         total) or a tqdm-like object; the batch then runs in parts of chunk_size
         pairs (default: a twentieth, at least 4096), two in flight at a time."""
-        if progress is None or progress is False:
-            part, prep = self._start(kind, h, v, seeds, params)
-            return self._finish(prep[0], [part])
-        k = _kind_id(kind)
-        part, prep = self._start(kind, h, v, seeds, params, 0, 0)  # validates everything once
-        n = prep[-1]
+        prep = self._prepare(kind, h, v, seeds, params)
+        if progress is None or progress is False or prep.n == 0:
+            return self._finish(prep.kind, [self._start(prep)])
+        n = prep.n
         size = chunk_size or max(4096, -(-n // 20))
         if size < 1:
             raise ValueError("chunk_size must be >= 1")
         report, close = _progress_sink(progress, n)
         parts: List[_Part] = []
+        pending: List[_Part] = []
         try:
-            pending: List[_Part] = []
             done = 0
             for first in range(0, n, size):
-                pending.append(self._start(k, h, v, seeds, params, first, min(size, n - first), prep)[0])
+                pending.append(self._start(prep, first, min(size, n - first)))
                 if len(pending) == 2:
                     p = pending.pop(0)
                     p.batch.poll(-1)
@@ -534,13 +544,13 @@ class Context:
             raise
         finally:
             close()
-        return self._finish(k, parts or [part])
+        return self._finish(prep.kind, parts)
 
     def submit(self, kind: Union[str, int], h: SequencesLike, v: SequencesLike, seeds: Any = None,
                **params: Any) -> "Future":
         """As align(), but returns at once with a :class:`Future`."""
-        part, prep = self._start(kind, h, v, seeds, params)
-        return Future(self, prep[0], part)
+        prep = self._prepare(kind, h, v, seeds, params)
+        return Future(self, prep.kind, self._start(prep))
 
     def xdrop(self, h: SequencesLike, v: SequencesLike, seeds: Any, **kw: Any) -> Alignments:
         """Gapped X-drop seed extension, SeqAn 2.4's semantics (BELLA/LOGAN): h is the
