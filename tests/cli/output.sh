@@ -214,7 +214,7 @@ for c in "${CONFIGS[@]}"; do
 done
 
 # ---- an interrupted run (SIGTERM) removes its temporary and leaves FILE as it was
-for i in 1 2 3 4 5 6 7 8; do cat "$PAIRS"; done > "$TMP/long.tsv"
+for i in $(seq 1 32); do cat "$PAIRS"; done > "$TMP/long.tsv"
 awk 'BEGIN { srand(5); for (i = 0; i < 300; i++) { s = ""; t = ""
              for (j = 0; j < 2000; j++) { s = s substr("ACGT", int(rand() * 4) + 1, 1); t = t substr("ACGT", int(rand() * 4) + 1, 1) }
              print ">" s; print "<" t } }' > "$TMP/long.seq"
@@ -222,10 +222,12 @@ for c in xdrop wfa; do
     D=$TMP/int-$c
     mkdir "$D"
     echo old > "$D/out"
+    # On one CPU thread, so that the run lasts long enough to be interrupted whatever
+    # GPU the machine has (what is checked is the CLI's, not the backend's).
     if [ "$c" = xdrop ]; then
-        "$GALE" xdrop -q -x 1000 --threads 1 -o "$D/out" "$TMP/long.tsv" 2> "$TMP/stderr" &
+        "$GALE" xdrop -q -x 1000 --backend cpu --threads 1 -o "$D/out" "$TMP/long.tsv" 2> "$TMP/stderr" &
     else
-        "$GALE" wfa -q --threads 1 --batch-size 4 -o "$D/out" "$TMP/long.seq" 2> "$TMP/stderr" &
+        "$GALE" wfa -q --backend cpu --threads 1 --batch-size 4 -o "$D/out" "$TMP/long.seq" 2> "$TMP/stderr" &
     fi
     pid=$!
     # the temporary exists from the start (-o is opened before the work)
