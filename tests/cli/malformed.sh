@@ -135,14 +135,25 @@ rc=$?
     { cat "$TMP/stderr" >&2; fail "bad line on stdin: rc $rc"; }
 pass "bad line on stdin: 'gale: (stdin):4: ...', exit 1"
 
-# a bad line far after the first batch: still nothing written
+# a bad line far after the first batch: the input is streamed, so the batches
+# before it may be written to stdout - but only whole lines, in order, each
+# the line the good input gives (a prefix of its output), and exit 1; with -o
+# FILE, nothing at all
 { cat "$EXAMPLE" "$EXAMPLE"; printf '%s\n' "$VN$T$PVN$T$HN$T$PHN${T}q"; } > "$TMP/late.tsv"
 LATE=$(( 2 * $(wc -l < "$EXAMPLE") + 1 ))
+head -n $(( LATE - 1 )) "$TMP/late.tsv" > "$TMP/good.tsv"
+"$GALE" xdrop --batch-size 16 "$TMP/good.tsv" > "$TMP/good.out" 2> /dev/null || fail "the good part alone failed"
 "$GALE" xdrop --batch-size 16 "$TMP/late.tsv" > "$TMP/stdout" 2> "$TMP/stderr"
 rc=$?
-[ "$rc" -eq 1 ] && [ ! -s "$TMP/stdout" ] && grep -q -F "gale: $TMP/late.tsv:$LATE: " "$TMP/stderr" ||
+[ "$rc" -eq 1 ] && grep -q -F "gale: $TMP/late.tsv:$LATE: " "$TMP/stderr" ||
     { cat "$TMP/stderr" >&2; fail "bad last line after many batches: rc $rc"; }
-pass "bad line $LATE after many full batches: exit 1, no output"
+n=$(wc -l < "$TMP/stdout")
+head -n "$n" "$TMP/good.out" | cmp -s - "$TMP/stdout" && [ "$n" -le $(( LATE - 1 )) ] &&
+    { [ ! -s "$TMP/stdout" ] || [ "$(tail -c 1 "$TMP/stdout" | od -An -c | tr -d ' ')" = '\n' ]; } ||
+    fail "bad last line after many batches: stdout is not a prefix of whole lines of the good output ($n lines)"
+"$GALE" xdrop --batch-size 16 -o "$TMP/never.out" "$TMP/late.tsv" 2> /dev/null && fail "-o FILE: the bad line passed"
+[ ! -e "$TMP/never.out" ] || fail "bad last line after many batches: -o FILE was written"
+pass "bad line $LATE after many full batches: exit 1, stdout a prefix of the good output ($n of $(( LATE - 1 )) lines), -o FILE not written"
 
 # missing and unreadable input
 "$GALE" xdrop "$TMP/does-not-exist.tsv" > "$TMP/stdout" 2> "$TMP/stderr"

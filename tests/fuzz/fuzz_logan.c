@@ -1,7 +1,8 @@
 /*
  * fuzz_logan: LOGAN's TSV lines (seqV posV seqH posH strand) through the CLI's
- * reader (tools/gale/input.c: logan_open, logan_read, logan_close), as `gale xdrop`
- * reads them, and each task it yields into an X-drop batch, run on the CPU.
+ * reader (tools/gale/input.c: logan_open, logan_read_chunk, logan_close), as `gale
+ * xdrop` reads them - in chunks of a few lines, parsed on two threads - and each
+ * task it yields into an X-drop batch, run on the CPU.
  *
  * Input: byte 0 picks how the rest is written to the file the reader opens
  * (bits 0-1: plain, gzip, BGZF, gzip cut short; seeds use 'p', 'q', 'r', 's'),
@@ -18,6 +19,7 @@
 #include "input.h"
 
 #define MAX_TASKS 256
+#define CHUNK 7 /* lines per chunk: small, so that inputs span several */
 
 static gale_ctx *ctx;
 static fz_file file;
@@ -51,11 +53,11 @@ static int64_t pick_k(uint8_t c)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     logan_reader rd;
-    gale_task t, kept[MAX_TASKS];
+    gale_task chunk[CHUNK], kept[MAX_TASKS];
     gale_batch *b = NULL;
     size_t n = 0, i;
-    int64_t k;
-    int mode, r, rc;
+    int64_t k, r, j;
+    int mode, rc;
 
     if (size < 2)
         return 0;
@@ -70,26 +72,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FZ_CHECK(gale_batch_create(ctx, GALE_XDROP, &b) == GALE_OK, "gale_batch_create: %s", gale_last_error());
     FZ_CHECK(gale_batch_set(b, GALE_P_XDROP, 1 + data[1] % 40) == GALE_OK, "set xdrop");
 
-    while (n < MAX_TASKS && (r = logan_read(&rd, k, &t)) > 0) {
-        gale_status st;
-        FZ_CHECK(t.size == sizeof t, "task size");
-        FZ_CHECK(t.h_end - t.h_begin == k && t.v_end - t.v_begin == k, "seed of length k");
-        FZ_CHECK(t.h_begin >= 0 && t.h_end <= t.h_len && t.v_begin >= 0 && t.v_end <= t.v_len,
-                 "seed [%" PRId64 ",%" PRId64 ") x [%" PRId64 ",%" PRId64 ") outside lengths %" PRId64 ", %" PRId64,
-                 t.h_begin, t.h_end, t.v_begin, t.v_end, t.h_len, t.v_len);
-        FZ_CHECK(t.h_seq == 0 && t.v_seq == 0 && t.h_offset == 0 && t.v_offset == 0, "inline task");
-        FZ_CHECK((t.h_len == 0 || t.h) && (t.v_len == 0 || t.v), "NULL sequence with a length");
-        t.user = n;
-        st = gale_batch_add(b, &t);
-        FZ_CHECK(st == GALE_OK || st == GALE_E_INPUT || st == GALE_E_LIMIT, "gale_batch_add: %d (%s)", st,
-                 gale_last_error());
-        if (st != GALE_OK)
-            continue; /* the CLI stops here; reading on exercises more lines */
-        /* Its coordinates, for the checks (h and v change with the next line: the
-         * batch holds its own copy, gale_batch_add's promise). */
-        kept[n] = t;
-        kept[n].h = kept[n].v = NULL;
-        n++;
+    while (n < MAX_TASKS && (r = logan_read_chunk(&rd, k, chunk, CHUNK, 64 + (size_t)data[1] * 16, 2)) > 0) {
+        FZ_CHECK(r <= CHUNK, "chunk of %" PRId64 " lines, at most %d asked", r, CHUNK);
+        for (j = 0; j < r && n < MAX_TASKS; j++) {
+            gale_task t = chunk[j];
+            gale_status st;
+            FZ_CHECK(t.size == sizeof t, "task size");
+            FZ_CHECK(t.h_end - t.h_begin == k && t.v_end - t.v_begin == k, "seed of length k");
+            FZ_CHECK(t.h_begin >= 0 && t.h_end <= t.h_len && t.v_begin >= 0 && t.v_end <= t.v_len,
+                     "seed [%" PRId64 ",%" PRId64 ") x [%" PRId64 ",%" PRId64 ") outside lengths %" PRId64 ", %" PRId64,
+                     t.h_begin, t.h_end, t.v_begin, t.v_end, t.h_len, t.v_len);
+            FZ_CHECK(t.h_seq == 0 && t.v_seq == 0 && t.h_offset == 0 && t.v_offset == 0, "inline task");
+            FZ_CHECK((t.h_len == 0 || t.h) && (t.v_len == 0 || t.v), "NULL sequence with a length");
+            t.user = n;
+            st = gale_batch_add(b, &t);
+            FZ_CHECK(st == GALE_OK || st == GALE_E_INPUT || st == GALE_E_LIMIT, "gale_batch_add: %d (%s)", st,
+                     gale_last_error());
+            if (st != GALE_OK)
+                continue; /* the CLI stops here; reading on exercises more lines */
+            /* Its coordinates, for the checks (h and v change with the next chunk: the
+             * batch holds its own copy, gale_batch_add's promise). */
+            kept[n] = t;
+            kept[n].h = kept[n].v = NULL;
+            n++;
+        }
     }
     logan_close(&rd, 1);
 

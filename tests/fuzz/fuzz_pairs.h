@@ -1,6 +1,7 @@
 /*
  * fuzz_pairs.h - the part of fuzz_seq and fuzz_fastx after the files are written:
- * the CLI's pair reader (tools/gale/input.c: pair_open, read_pair, pair_close) as
+ * the CLI's pair reader (tools/gale/input.c: pair_open, pair_read_chunk - chunks of a few pairs, .seq
+ * lines checked on two threads - and pair_close) as
  * `gale wfa` drives it, and every pair it yields into a GALE_WFA or GALE_EDIT batch,
  * run on the CPU and checked (fz_check_wfa).
  *
@@ -15,6 +16,7 @@
 
 #include "input.h"
 
+#define CHUNK 5 /* pairs per chunk: small, so that inputs span several */
 #define MAX_PAIRS 256
 
 static gale_ctx *ctx;
@@ -29,41 +31,43 @@ static void pairs_init(void)
     FZ_CHECK(gale_ctx_create(&ctx, &o) == GALE_OK, "gale_ctx_create: %s", gale_last_error());
 }
 
-/* A record as the reader returned it. */
-static void check_rec(const seq_rec *r, int fastx)
+/* A pair as the reader returned it. */
+static void check_view(pair_reader *rd, const pair_view *v, int fastx)
 {
-    FZ_CHECK(r->seq.s != NULL, "record with no sequence buffer");
-    FZ_CHECK(r->seq.s[r->seq.l] == '\0', "sequence not terminated at its length");
-    FZ_CHECK(r->file != NULL && r->line >= 1 && r->line <= r->file->lineno, "record line %" PRIu64, r->line);
+    FZ_CHECK(v->p != NULL && v->t != NULL, "pair with no sequence");
+    FZ_CHECK(v->p[v->plen] == '\0' && v->t[v->tlen] == '\0', "sequence not terminated at its length");
+    FZ_CHECK(v->pline >= 1 && v->pline <= pair_file(rd, 0)->lineno, "pattern line %" PRIu64, v->pline);
+    FZ_CHECK(v->tline >= 1 && v->tline <= pair_file(rd, 1)->lineno, "text line %" PRIu64, v->tline);
+    FZ_CHECK(v->recno >= 1, "record number 0");
     if (!fastx) {
-        FZ_CHECK(!r->has_qual && r->name.l == 0, ".seq record with a name or qualities");
+        FZ_CHECK(!v->qual && !v->pname && !v->tname, ".seq pair with a name or qualities");
+        FZ_CHECK(v->tline == v->pline + 1, ".seq: text line %" PRIu64 " after pattern line %" PRIu64, v->tline,
+                 v->pline);
         return;
     }
-    if (r->has_qual) {
-        size_t i;
-        FZ_CHECK(r->qual.l == r->seq.l, "FASTQ: %zu qualities for %zu bases", r->qual.l, r->seq.l);
-        for (i = 0; i < r->qual.l; i++)
-            FZ_CHECK(r->qual.s[i] >= 33 && r->qual.s[i] <= 126, "quality byte 0x%02x", (unsigned char)r->qual.s[i]);
+    if (v->qual) {
+        size_t i, nq = strlen(v->qual);
+        FZ_CHECK(nq == v->plen, "FASTQ: %zu qualities for %zu bases", nq, v->plen);
+        for (i = 0; i < nq; i++)
+            FZ_CHECK(v->qual[i] >= 33 && v->qual[i] <= 126, "quality byte 0x%02x", (unsigned char)v->qual[i]);
     }
-    if (r->name.l > 0) {
-        FZ_CHECK(memchr(r->name.s, ' ', r->name.l) == NULL && memchr(r->name.s, '\t', r->name.l) == NULL,
-                 "name with a blank");
-    }
+    FZ_CHECK(v->pname && v->tname, "FASTA/FASTQ pair without names");
+    FZ_CHECK(!strchr(v->pname, ' ') && !strchr(v->pname, '\t') && !strchr(v->tname, ' ') && !strchr(v->tname, '\t'),
+             "name with a blank");
 }
 
 static void run_pairs(const char *const *paths, int nfiles, uint8_t opts, int may_fail_open)
 {
     pair_reader rd;
-    seq_rec p, t;
+    pair_view pv[CHUNK];
     gale_batch *b = NULL;
     char *kept[MAX_PAIRS][2];
     int64_t len[MAX_PAIRS][2];
     int kind = (opts & 1) ? GALE_EDIT : GALE_WFA;
     size_t n = 0, i;
-    int r, rc;
+    int64_t r, j;
+    int rc;
 
-    memset(&p, 0, sizeof p);
-    memset(&t, 0, sizeof t);
     rc = pair_open(&rd, paths, nfiles);
     FZ_CHECK(rc == 0 || may_fail_open, "pair_open failed on intact files");
     if (rc != 0) {
@@ -88,34 +92,35 @@ static void run_pairs(const char *const *paths, int nfiles, uint8_t opts, int ma
         FZ_CHECK(gale_batch_set(b, GALE_P_PENALTY_GAP_EXTEND2, 1) == GALE_OK, "e2");
     }
 
-    while (n < MAX_PAIRS && (r = read_pair(&rd, &p, &t)) > 0) {
-        gale_task task;
-        gale_status st;
-        check_rec(&p, nfiles == 2);
-        check_rec(&t, nfiles == 2);
-        gale_task_init(&task);
-        task.v = p.seq.s;
-        task.v_len = (int64_t)p.seq.l;
-        task.h = t.seq.s;
-        task.h_len = (int64_t)t.seq.l;
-        task.user = n;
-        st = gale_batch_add(b, &task);
-        FZ_CHECK(st == GALE_OK || st == GALE_E_INPUT, "gale_batch_add: %d (%s)", st, gale_last_error());
-        if (st != GALE_OK)
-            continue; /* the CLI stops here; reading on exercises more records */
-        /* The records are overwritten by the next read: copies for the checks. */
-        kept[n][0] = (char *)malloc(p.seq.l + 1);
-        kept[n][1] = (char *)malloc(t.seq.l + 1);
-        FZ_CHECK(kept[n][0] && kept[n][1], "out of memory");
-        memcpy(kept[n][0], p.seq.s, p.seq.l + 1);
-        memcpy(kept[n][1], t.seq.s, t.seq.l + 1);
-        len[n][0] = (int64_t)p.seq.l;
-        len[n][1] = (int64_t)t.seq.l;
-        n++;
+    while (n < MAX_PAIRS && (r = pair_read_chunk(&rd, pv, CHUNK, 64 + opts * 8u, 2)) > 0) {
+        FZ_CHECK(r <= CHUNK, "chunk of %" PRId64 " pairs, at most %d asked", r, CHUNK);
+        for (j = 0; j < r && n < MAX_PAIRS; j++) {
+            const pair_view *v = &pv[j];
+            gale_task task;
+            gale_status st;
+            check_view(&rd, v, nfiles == 2);
+            gale_task_init(&task);
+            task.v = v->p;
+            task.v_len = (int64_t)v->plen;
+            task.h = v->t;
+            task.h_len = (int64_t)v->tlen;
+            task.user = n;
+            st = gale_batch_add(b, &task);
+            FZ_CHECK(st == GALE_OK || st == GALE_E_INPUT, "gale_batch_add: %d (%s)", st, gale_last_error());
+            if (st != GALE_OK)
+                continue; /* the CLI stops here; reading on exercises more records */
+            /* The views point into the reader, overwritten by the next chunk: copies for the checks. */
+            kept[n][0] = (char *)malloc(v->plen + 1);
+            kept[n][1] = (char *)malloc(v->tlen + 1);
+            FZ_CHECK(kept[n][0] && kept[n][1], "out of memory");
+            memcpy(kept[n][0], v->p, v->plen + 1);
+            memcpy(kept[n][1], v->t, v->tlen + 1);
+            len[n][0] = (int64_t)v->plen;
+            len[n][1] = (int64_t)v->tlen;
+            n++;
+        }
     }
     pair_close(&rd, 1);
-    seq_rec_free(&p);
-    seq_rec_free(&t);
 
     FZ_CHECK(gale_submit(b) == GALE_OK, "gale_submit: %s", gale_last_error());
     FZ_CHECK(gale_wait(b) == GALE_OK, "gale_wait: %s", gale_last_error());

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +22,13 @@
 
 #include <htslib/hfile.h>
 
+#include "threads.h"
+
 /* ------------------------------------------------------------------ */
 /* Lines                                                               */
 /* ------------------------------------------------------------------ */
+
+static void input_msg(const char *fmt, ...) CLI_PRINTF(1, 2);
 
 int in_open(in_file *f, const char *path)
 {
@@ -32,7 +37,7 @@ int in_open(in_file *f, const char *path)
     errno = 0;
     f->fp = bgzf_open(path, "r");
     if (!f->fp) {
-        msg("%s: cannot open: %s", f->display, errno ? strerror(errno) : "unknown error");
+        input_msg("%s: cannot open: %s", f->display, errno ? strerror(errno) : "unknown error");
         return EXIT_FAIL;
     }
     {
@@ -48,7 +53,7 @@ double in_fraction(const in_file *f)
     if (!f->fp || f->size <= 0)
         return -1.0;
     /* where the file is read to (htslib reads ahead a block at most) */
-    return (double)htell(f->fp->fp) / (double)f->size;
+    return (double)__atomic_load_n(&f->pos, __ATOMIC_RELAXED) / (double)f->size;
 }
 
 int in_close(in_file *f)
@@ -113,22 +118,195 @@ int in_getline(in_file *f)
         return read_failure(f);
     if (r == -1)
         return 0;
+    __atomic_store_n(&f->pos, (int64_t)htell(f->fp->fp), __ATOMIC_RELAXED);
     f->lineno++;
     if (f->line.l > 0 && f->line.s[f->line.l - 1] == '\r')
         f->line.s[--f->line.l] = '\0';
     return 1;
 }
 
-void in_error(const in_file *f, uint64_t line, uint64_t recno, const char *fmt, ...)
+/* ------------------------------------------------------------------ */
+/* Lines in bulk                                                       */
+/* ------------------------------------------------------------------ */
+
+/* Appends the line chunk's next offset (the end of the line just read). */
+static int lc_push(line_chunk *lc)
+{
+    if (lc->nlines + 2 > lc->cap) {
+        size_t *no = grow_array(lc->off, &lc->cap, sizeof *no, 1024);
+        if (!no)
+            return -1;
+        lc->off = no;
+    }
+    lc->off[++lc->nlines] = lc->buf.l;
+    return 0;
+}
+
+int64_t in_read_lines(in_file *f, line_chunk *lc, size_t max_lines, size_t max_bytes, size_t per_record)
+{
+    BGZF *fp = f->fp;
+    int partial = 0; /* bytes of an unfinished line are in buf */
+
+    lc->buf.l = 0;
+    lc->nlines = 0;
+    lc->failed = 0;
+    lc->first_line = f->lineno + 1;
+    if (lc->cap == 0) {
+        lc->off = grow_array(NULL, &lc->cap, sizeof *lc->off, 1024);
+        if (!lc->off)
+            goto oom;
+    }
+    lc->off[0] = 0;
+    while (partial || lc->nlines % per_record != 0 || (lc->nlines < max_lines && lc->buf.l < max_bytes)) {
+        const char *blk, *nl;
+        size_t avail, take;
+        if (fp->block_length == 0) {
+            errno = 0;
+            if (bgzf_read_block(fp) != 0) {
+                lc->failed = 1;
+                break;
+            }
+            __atomic_store_n(&f->pos, (int64_t)htell(fp->fp), __ATOMIC_RELAXED);
+            if (fp->block_length == 0) {
+                /* BGZF data must end with its end-of-file marker (in_getline) */
+                if (fp->is_compressed && !fp->is_gzip && fp->no_eof_block) {
+                    lc->failed = 1;
+                    break;
+                }
+                if (partial) { /* a last line without its '\n' */
+                    if (kputc('\0', &lc->buf) < 0 || lc_push(lc) < 0)
+                        goto oom;
+                    f->lineno++;
+                }
+                break;
+            }
+        }
+        blk = (const char *)fp->uncompressed_block + fp->block_offset;
+        avail = (size_t)(fp->block_length - fp->block_offset);
+        nl = memchr(blk, '\n', avail);
+        take = nl ? (size_t)(nl - blk) + 1 : avail;
+        if (kputsn(blk, take, &lc->buf) < 0)
+            goto oom;
+        fp->block_offset += (int)take;
+        if (fp->block_offset >= fp->block_length) {
+            /* as bgzf_getline leaves a used-up block: bgzf_read_block resets
+             * the offset only for some kinds of stream */
+            fp->block_offset = 0;
+            fp->block_length = 0;
+        }
+        partial = !nl;
+        if (nl) {
+            lc->buf.s[lc->buf.l - 1] = '\0';
+            if (lc_push(lc) < 0)
+                goto oom;
+            f->lineno++;
+        }
+    }
+    if (lc->failed && partial) /* the piece of a line before the failure is not a line */
+        lc->buf.l = lc->off[lc->nlines];
+    return (int64_t)lc->nlines;
+oom:
+    in_error(f, f->lineno + 1, 0, "out of memory");
+    return -1;
+}
+
+int in_report_failure(const in_file *f)
+{
+    return read_failure(f);
+}
+
+void line_chunk_free(line_chunk *lc)
+{
+    free(lc->buf.s);
+    free(lc->off);
+    memset(lc, 0, sizeof *lc);
+}
+
+/* The gate of the reader thread's messages (in_hold_messages). */
+enum { GATE_OPEN, GATE_HELD, GATE_MUTED };
+static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
+static int gate = GATE_OPEN;
+
+void in_hold_messages(void)
+{
+    pthread_mutex_lock(&gate_mu);
+    gate = GATE_HELD;
+    pthread_mutex_unlock(&gate_mu);
+}
+
+void in_release_messages(int print)
+{
+    pthread_mutex_lock(&gate_mu);
+    gate = print ? GATE_OPEN : GATE_MUTED;
+    pthread_cond_broadcast(&gate_cv);
+    pthread_mutex_unlock(&gate_mu);
+}
+
+/* Waits while messages are held: 1 to print, 0 to drop. */
+static int gate_pass(void)
+{
+    int pass;
+    pthread_mutex_lock(&gate_mu);
+    while (gate == GATE_HELD)
+        pthread_cond_wait(&gate_cv, &gate_mu);
+    pass = gate == GATE_OPEN;
+    pthread_mutex_unlock(&gate_mu);
+    return pass;
+}
+
+/* A message of the reader kept back (defer_messages): the record that
+ * failed to read comes after pairs that are still to be checked by the
+ * library, whose message, if any, must come first - as it would have when
+ * records were added one at a time. Only the reader thread reads records. */
+static int deferring;
+static char *deferred;
+
+/* Every message of the input module: "gale: TEXT" on stderr, through the
+ * gate, or kept back while deferring (the first one). */
+static void input_message(const char *fmt, va_list ap)
+{
+    char buf[1024];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    if (deferring) {
+        if (!deferred)
+            deferred = strdup(buf);
+        return;
+    }
+    if (gate_pass())
+        fprintf(stderr, "%s: %s\n", prog, buf);
+}
+
+static void input_msg(const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s: %s:%" PRIu64 ": ", prog, f->display, line);
-    if (recno)
-        fprintf(stderr, "record %" PRIu64 ": ", recno);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    input_message(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+}
+
+/* Prints the message kept back, if any: 1 when there was one. */
+static int flush_deferred(void)
+{
+    char *m = deferred;
+    if (!m)
+        return 0;
+    deferred = NULL;
+    input_msg("%s", m);
+    free(m);
+    return 1;
+}
+
+void in_error(const in_file *f, uint64_t line, uint64_t recno, const char *fmt, ...)
+{
+    char text[900], rec[40] = "";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (recno)
+        snprintf(rec, sizeof rec, "record %" PRIu64 ": ", recno);
+    input_msg("%s:%" PRIu64 ": %s%s", f->display, line, rec, text);
 }
 
 void quote_field(char *dst, size_t cap, const char *s, size_t n)
@@ -177,35 +355,16 @@ static void comp_table_init(void)
     }
 }
 
-/* Writes the reverse complement of s[0..n) to out. Returns -1 and the
- * offending position (in s) on a byte outside the alphabet. */
-static int revcomp(const char *s, size_t n, char *out, size_t *bad)
-{
-    size_t i;
-    for (i = 0; i < n; i++) {
-        unsigned char c = comp_table[(unsigned char)s[i]];
-        if (!c) {
-            *bad = i;
-            return -1;
-        }
-        out[n - 1 - i] = (char)c;
-    }
-    return 0;
-}
-
 int logan_open(logan_reader *rd, const char *path)
 {
-    rd->rc_buf = NULL;
-    rd->rc_cap = 0;
+    memset(&rd->lc, 0, sizeof rd->lc);
     comp_table_init();
     return in_open(&rd->f, path);
 }
 
 int logan_close(logan_reader *rd, int check)
 {
-    free(rd->rc_buf);
-    rd->rc_buf = NULL;
-    rd->rc_cap = 0;
+    line_chunk_free(&rd->lc);
     if (!check) {
         in_close(&rd->f);
         return 0;
@@ -213,38 +372,55 @@ int logan_close(logan_reader *rd, int check)
     return in_close_checked(&rd->f);
 }
 
-#define LINE_ERR(rd, ...) in_error(&(rd)->f, (rd)->f.lineno, 0, __VA_ARGS__)
+/* The parsers of lines below run on several threads at once: they write their
+ * message into err[0..cap) and return -1, and the caller reports the first
+ * failing line (in_error) once every thread is done. */
+#define LINE_ERR(...) (snprintf(err, cap, __VA_ARGS__), -1)
 
 /* A position field (posV or posH: name is "V" or "H"), read by the number
- * parser the options use: 0, or -1 after a message. */
-static int pos_field(logan_reader *rd, const char *name, const char *s, size_t n, int64_t *pos)
+ * parser the options use: 0, or -1 with the message in err. */
+static int pos_field(const char *name, const char *s, size_t n, int64_t *pos, char *err, size_t cap)
 {
     char q[64], why[160];
     int r = parse_number(s, n, 0, INT64_MAX, pos);
     if (r != NUM_OK) {
         quote_field(q, sizeof q, s, n);
-        LINE_ERR(rd, "invalid pos%s '%s': %s", name, q, number_problem(r, s, n, 0, INT64_MAX, why, sizeof why));
-        return -1;
+        return LINE_ERR("invalid pos%s '%s': %s", name, q, number_problem(r, s, n, 0, INT64_MAX, why, sizeof why));
     }
     return 0;
 }
 
-/* The seed [pos, pos+k) must lie in the sequence: 0, or -1 after a message. */
-static int check_seed_end(logan_reader *rd, const char *name, int64_t pos, int64_t k, size_t len)
+/* The seed [pos, pos+k) must lie in the sequence: 0, or -1 with the message. */
+static int check_seed_end(const char *name, int64_t pos, int64_t k, size_t len, char *err, size_t cap)
 {
-    if (pos > (int64_t)len || k > (int64_t)len - pos) {
-        LINE_ERR(rd, "seed [pos%s, pos%s+k) = [%" PRId64 ", %" PRIu64 ") runs past the end of seq%s (length %zu)",
-                 name, name, pos, (uint64_t)pos + (uint64_t)k, name, len);
-        return -1;
+    if (pos > (int64_t)len || k > (int64_t)len - pos)
+        return LINE_ERR("seed [pos%s, pos%s+k) = [%" PRId64 ", %" PRIu64 ") runs past the end of seq%s (length %zu)",
+                        name, name, pos, (uint64_t)pos + (uint64_t)k, name, len);
+    return 0;
+}
+
+/* Reverse-complements s[0..n) where it is (no copy: the line is the
+ * chunk's), after checking every byte: -1 and the first offending position
+ * on a byte outside the alphabet, s unchanged. */
+static int revcomp_in_place(char *s, size_t n, size_t *bad)
+{
+    size_t i, j;
+    for (i = 0; i < n; i++) {
+        if (!comp_table[(unsigned char)s[i]]) {
+            *bad = i;
+            return -1;
+        }
+    }
+    for (i = 0, j = n; i < j--; i++) {
+        char a = (char)comp_table[(unsigned char)s[i]];
+        s[i] = (char)comp_table[(unsigned char)s[j]];
+        s[j] = a;
     }
     return 0;
 }
 
-/* Parses the current line into a task: 0, or -1 after a message. */
-static int parse_line(logan_reader *rd, int64_t k, gale_task *t)
+int logan_parse(char *s, size_t len, int64_t k, gale_task *t, char *err, size_t cap)
 {
-    char *s = rd->f.line.s;
-    size_t len = rd->f.line.l;
     const char *f[5];
     size_t fl[5];
     size_t nf = 0, i, start = 0;
@@ -252,10 +428,10 @@ static int parse_line(logan_reader *rd, int64_t k, gale_task *t)
     size_t lenv, lenh;
     char q[64];
 
-    if (len == 0) {
-        LINE_ERR(rd, "empty line (expected 5 TAB-separated fields: seqV posV seqH posH strand)");
-        return -1;
-    }
+    if (len > 0 && s[len - 1] == '\r')
+        s[--len] = '\0';
+    if (len == 0)
+        return LINE_ERR("empty line (expected 5 TAB-separated fields: seqV posV seqH posH strand)");
     for (i = 0; i <= len; i++) {
         if (i == len || s[i] == '\t') {
             if (nf < 5) {
@@ -269,21 +445,19 @@ static int parse_line(logan_reader *rd, int64_t k, gale_task *t)
     if (nf != 5) {
         /* a header line where pairs belong: say which command reads it */
         int seqfile = nf == 1 && (s[0] == '>' || s[0] == '@');
-        LINE_ERR(rd, "expected 5 TAB-separated fields (seqV posV seqH posH strand), found %zu%s", nf,
-                 seqfile ? " (a FASTA, FASTQ or .seq line? gale wfa reads those)" : "");
-        return -1;
+        return LINE_ERR("expected 5 TAB-separated fields (seqV posV seqH posH strand), found %zu%s", nf,
+                        seqfile ? " (a FASTA, FASTQ or .seq line? gale wfa reads those)" : "");
     }
     lenv = fl[0];
     lenh = fl[2];
 
-    if (pos_field(rd, "V", f[1], fl[1], &posv) != 0 || pos_field(rd, "H", f[3], fl[3], &posh) != 0)
+    if (pos_field("V", f[1], fl[1], &posv, err, cap) != 0 || pos_field("H", f[3], fl[3], &posh, err, cap) != 0)
         return -1;
     if (fl[4] != 1 || (f[4][0] != 'n' && f[4][0] != 'c')) {
         quote_field(q, sizeof q, f[4], fl[4]);
-        LINE_ERR(rd, "strand must be 'n' or 'c', found '%s'", q);
-        return -1;
+        return LINE_ERR("strand must be 'n' or 'c', found '%s'", q);
     }
-    if (check_seed_end(rd, "V", posv, k, lenv) != 0 || check_seed_end(rd, "H", posh, k, lenh) != 0)
+    if (check_seed_end("V", posv, k, lenv, err, cap) != 0 || check_seed_end("H", posh, k, lenh, err, cap) != 0)
         return -1;
 
     gale_task_init(t);
@@ -291,44 +465,73 @@ static int parse_line(logan_reader *rd, int64_t k, gale_task *t)
     t->v_len = (int64_t)lenv;
     t->v_begin = posv;
     t->v_end = posv + k;
+    t->h = f[2];
     t->h_len = (int64_t)lenh;
     if (f[4][0] == 'c') {
         size_t bad = 0;
-        if (lenh > rd->rc_cap) {
-            size_t cap = lenh + lenh / 2 + 64;
-            char *nb = realloc(rd->rc_buf, cap);
-            if (!nb) {
-                LINE_ERR(rd, "out of memory");
-                return -1;
-            }
-            rd->rc_buf = nb;
-            rd->rc_cap = cap;
-        }
-        if (revcomp(f[2], lenh, rd->rc_buf, &bad) != 0) {
+        if (revcomp_in_place((char *)f[2], lenh, &bad) != 0) {
             unsigned char c = (unsigned char)f[2][bad];
             if (c >= 33 && c < 127)
-                LINE_ERR(rd, "invalid base '%c' in seqH at position %zu (0-based)", c, bad);
-            else
-                LINE_ERR(rd, "invalid byte 0x%02x in seqH at position %zu (0-based)", c, bad);
-            return -1;
+                return LINE_ERR("invalid base '%c' in seqH at position %zu (0-based)", c, bad);
+            return LINE_ERR("invalid byte 0x%02x in seqH at position %zu (0-based)", c, bad);
         }
-        t->h = rd->rc_buf;
         /* BELLA's transform: the seed moves to the reverse complement */
         posh = (int64_t)lenh - posh - k;
-    } else {
-        t->h = f[2];
     }
     t->h_begin = posh;
     t->h_end = posh + k;
     return 0;
 }
 
-int logan_read(logan_reader *rd, int64_t k, gale_task *t)
+/* The lines of a chunk parsed on several threads (logan_read_chunk). */
+typedef struct logan_job {
+    line_chunk *lc;
+    int64_t k;
+    gale_task *t;
+    first_error err;
+} logan_job;
+
+static void logan_parse_part(void *arg, size_t begin, size_t end)
 {
-    int r = in_getline(&rd->f);
-    if (r <= 0)
-        return r;
-    return parse_line(rd, k, t) == 0 ? 1 : -1;
+    logan_job *job = arg;
+    const line_chunk *lc = job->lc;
+    char err[sizeof job->err.text];
+    size_t i;
+    for (i = begin; i < end; i++) {
+        char *s = lc->buf.s + lc->off[i];
+        if (logan_parse(s, lc->off[i + 1] - lc->off[i] - 1, job->k, &job->t[i], err, sizeof err) != 0) {
+            first_error_put(&job->err, i, err);
+            return;
+        }
+    }
+}
+
+int64_t logan_read_chunk(logan_reader *rd, int64_t k, gale_task *t, size_t max, size_t max_bytes, int threads)
+{
+    logan_job job;
+    int64_t n;
+    if (rd->lc.failed) /* the failure after the last chunk */
+        return in_report_failure(&rd->f);
+    n = in_read_lines(&rd->f, &rd->lc, max, max_bytes, 1);
+    if (n <= 0)
+        return n < 0 ? -1 : (rd->lc.failed ? in_report_failure(&rd->f) : 0);
+    job.lc = &rd->lc;
+    job.k = k;
+    job.t = t;
+    first_error_init(&job.err);
+    /* parts of at least 64 lines: a thread's start costs about as much */
+    parallel_for(threads, (size_t)n, 64, logan_parse_part, &job);
+    if (job.err.index != SIZE_MAX) {
+        in_error(&rd->f, rd->lc.first_line + job.err.index, 0, "%s", job.err.text);
+        n = -1;
+    }
+    first_error_free(&job.err);
+    return n;
+}
+
+int logan_failing(const logan_reader *rd)
+{
+    return rd->lc.failed;
 }
 
 /* ------------------------------------------------------------------ */
@@ -551,8 +754,8 @@ static int seqfile_read(in_file *f, seq_rec *p, seq_rec *t)
 int pair_open(pair_reader *rd, const char *const *paths, int n)
 {
     int i;
+    memset(rd, 0, sizeof *rd);
     rd->nfiles = n;
-    rd->opened = 0;
     for (i = 0; i < n; i++) {
         if (in_open(&rd->f[i], paths[i]) != 0)
             return EXIT_FAIL;
@@ -572,7 +775,203 @@ int pair_close(pair_reader *rd, int check)
             rc = EXIT_FAIL;
     }
     rd->opened = 0;
+    line_chunk_free(&rd->lc);
+    seq_rec_free(&rd->p);
+    seq_rec_free(&rd->t);
+    free(rd->pool.s);
+    memset(&rd->pool, 0, sizeof rd->pool);
+    /* a failure kept back behind pairs the library refused: that one was said */
+    free(deferred);
+    deferred = NULL;
     return rc;
+}
+
+in_file *pair_file(pair_reader *rd, int text)
+{
+    return &rd->f[text && rd->nfiles == 2 ? 1 : 0];
+}
+
+/* .seq: pair i of a chunk is lines 2i ('>PATTERN') and 2i+1 ('<TEXT'). */
+typedef struct seq_job {
+    const line_chunk *lc;
+    uint64_t recno0;     /* the record number of pair 0 */
+    pair_view *pv;
+    first_error err;     /* indexed by line */
+} seq_job;
+
+/* Line i of the chunk as the sequence marked mark: its bases, or NULL with
+ * the reason in err (as seq_line says it). */
+static const char *seq_chunk_line(const line_chunk *lc, size_t i, char mark, const char *what, uint64_t recno,
+                                  size_t *len, char *err, size_t cap)
+{
+    char *s = lc->buf.s + lc->off[i], q[64];
+    size_t n = lc->off[i + 1] - lc->off[i] - 1;
+    if (n > 0 && s[n - 1] == '\r')
+        s[--n] = '\0';
+    if (n == 0) {
+        snprintf(err, cap, "empty line (expected '%s')", what);
+        return NULL;
+    }
+    if (s[0] != mark) {
+        quote_field(q, sizeof q, s, n);
+        snprintf(err, cap, "expected a '%s' line, found '%s'%s", what, q,
+                 recno == 1 ? " (FASTA/FASTQ input takes two files: PATTERNS TEXTS)" : "");
+        return NULL;
+    }
+    *len = n - 1;
+    return s + 1;
+}
+
+static void seq_parse_part(void *arg, size_t begin, size_t end)
+{
+    seq_job *job = arg;
+    const line_chunk *lc = job->lc;
+    char err[sizeof job->err.text];
+    size_t i;
+    for (i = begin; i < end; i++) {
+        pair_view *v = &job->pv[i];
+        uint64_t recno = job->recno0 + i;
+        memset(v, 0, sizeof *v);
+        v->recno = recno;
+        v->pline = lc->first_line + 2 * i;
+        v->tline = v->pline + 1;
+        v->p = seq_chunk_line(lc, 2 * i, '>', ">PATTERN", recno, &v->plen, err, sizeof err);
+        if (!v->p) {
+            first_error_put(&job->err, 2 * i, err);
+            return;
+        }
+        if (2 * i + 1 >= lc->nlines) {
+            first_error_put(&job->err, 2 * i, "'>PATTERN' line without its '<TEXT' line (truncated file?)");
+            return;
+        }
+        v->t = seq_chunk_line(lc, 2 * i + 1, '<', "<TEXT", recno, &v->tlen, err, sizeof err);
+        if (!v->t) {
+            first_error_put(&job->err, 2 * i + 1, err);
+            return;
+        }
+    }
+}
+
+static int64_t seq_read_chunk(pair_reader *rd, pair_view *pv, size_t max, size_t max_bytes, int threads)
+{
+    in_file *f = &rd->f[0];
+    seq_job job;
+    size_t npairs;
+    int64_t n;
+    if (rd->lc.failed) /* the failure after the last chunk */
+        return in_report_failure(f);
+    n = in_read_lines(f, &rd->lc, 2 * max, max_bytes, 2);
+    if (n <= 0)
+        return n < 0 ? -1 : (rd->lc.failed ? in_report_failure(f) : 0);
+    /* a pair cut short by a failing stream is the failure's, not a bad pair */
+    npairs = rd->lc.failed ? (size_t)n / 2 : ((size_t)n + 1) / 2;
+    job.lc = &rd->lc;
+    job.recno0 = f->nrec + 1;
+    job.pv = pv;
+    first_error_init(&job.err);
+    /* parts of at least 64 pairs: a thread's start costs about as much */
+    parallel_for(threads, npairs, 64, seq_parse_part, &job);
+    if (job.err.index != SIZE_MAX) {
+        in_error(f, rd->lc.first_line + job.err.index, job.recno0 + job.err.index / 2, "%s", job.err.text);
+        n = -1;
+    } else if (npairs == 0) { /* the stream failed inside the first pair */
+        n = in_report_failure(f);
+    } else {
+        f->nrec += npairs;
+        n = (int64_t)npairs;
+    }
+    first_error_free(&job.err);
+    return n;
+}
+
+/* Appends s[0..n) and a NUL to the pool: its offset, or SIZE_MAX when out of
+ * memory. */
+static size_t pool_add(kstring_t *pool, const char *s, size_t n)
+{
+    size_t off = pool->l;
+    if (kputsn(s, n, pool) < 0 || kputc('\0', pool) < 0)
+        return SIZE_MAX;
+    return off;
+}
+
+/* FASTA/FASTQ: one record after the other (fx_read), copied into the pool;
+ * the views take their pointers once the pool has stopped moving. */
+static int64_t fx_read_chunk(pair_reader *rd, pair_view *pv, size_t max, size_t max_bytes)
+{
+    size_t n = 0, i;
+    size_t (*off)[5] = NULL; /* p, t, pname, tname, qual */
+    size_t cap = 0;
+    rd->pool.l = 0;
+    if (rd->failed) { /* the failure kept back by the last call */
+        flush_deferred();
+        return -1;
+    }
+    while (n < max && rd->pool.l < max_bytes) {
+        pair_view *v = &pv[n];
+        int r;
+        deferring = n > 0;
+        r = read_pair(rd, &rd->p, &rd->t);
+        deferring = 0;
+        if (r < 0 && n > 0) {
+            /* the pairs before it first: the next call reports it */
+            rd->failed = 1;
+            break;
+        }
+        if (r < 0)
+            goto fail;
+        if (r == 0)
+            break;
+        if (n == cap) {
+            void *no = grow_array(off, &cap, sizeof *off, 256);
+            if (!no) {
+                msg("out of memory");
+                goto fail;
+            }
+            off = no;
+        }
+        memset(v, 0, sizeof *v);
+        v->plen = rd->p.seq.l;
+        v->tlen = rd->t.seq.l;
+        v->pline = rd->p.line;
+        v->tline = rd->t.line;
+        v->recno = rd->f[0].nrec;
+        off[n][0] = pool_add(&rd->pool, rd->p.seq.s, rd->p.seq.l);
+        off[n][1] = pool_add(&rd->pool, rd->t.seq.s, rd->t.seq.l);
+        off[n][2] = pool_add(&rd->pool, rd->p.name.s ? rd->p.name.s : "", rd->p.name.l);
+        off[n][3] = pool_add(&rd->pool, rd->t.name.s ? rd->t.name.s : "", rd->t.name.l);
+        off[n][4] = rd->p.has_qual ? pool_add(&rd->pool, rd->p.qual.s ? rd->p.qual.s : "", rd->p.qual.l) : SIZE_MAX - 1;
+        for (i = 0; i < 5; i++) {
+            if (off[n][i] == SIZE_MAX) {
+                msg("out of memory");
+                goto fail;
+            }
+        }
+        n++;
+    }
+    for (i = 0; i < n; i++) {
+        pv[i].p = rd->pool.s + off[i][0];
+        pv[i].t = rd->pool.s + off[i][1];
+        pv[i].pname = rd->pool.s + off[i][2];
+        pv[i].tname = rd->pool.s + off[i][3];
+        pv[i].qual = off[i][4] == SIZE_MAX - 1 ? NULL : rd->pool.s + off[i][4];
+    }
+    free(off);
+    return (int64_t)n;
+fail:
+    free(off);
+    return -1;
+}
+
+int pair_failing(const pair_reader *rd)
+{
+    return rd->nfiles == 1 ? rd->lc.failed : rd->failed;
+}
+
+int64_t pair_read_chunk(pair_reader *rd, pair_view *pv, size_t max, size_t max_bytes, int threads)
+{
+    if (rd->nfiles == 1)
+        return seq_read_chunk(rd, pv, max, max_bytes, threads);
+    return fx_read_chunk(rd, pv, max, max_bytes);
 }
 
 int read_pair(pair_reader *rd, seq_rec *p, seq_rec *t)
@@ -591,7 +990,7 @@ int read_pair(pair_reader *rd, seq_rec *p, seq_rec *t)
     {
         in_file *shorter = a ? &rd->f[1] : &rd->f[0];
         in_file *longer = a ? &rd->f[0] : &rd->f[1];
-        msg("%s has %" PRIu64 " records but %s has more: record %" PRIu64 " of %s (line %" PRIu64
+        input_msg("%s has %" PRIu64 " records but %s has more: record %" PRIu64 " of %s (line %" PRIu64
             ") has no partner; PATTERNS and TEXTS must hold the same number of records",
             shorter->display, shorter->nrec, longer->display, longer->nrec, longer->display,
             a ? p->line : t->line);
@@ -606,7 +1005,7 @@ double pair_fraction(const pair_reader *rd)
     for (i = 0; i < rd->opened; i++) {
         if (rd->f[i].size <= 0)
             return -1.0;
-        read += (double)htell(rd->f[i].fp->fp);
+        read += (double)__atomic_load_n(&rd->f[i].pos, __ATOMIC_RELAXED);
         size += (double)rd->f[i].size;
     }
     return size > 0.0 ? read / size : -1.0;

@@ -30,6 +30,7 @@ typedef struct in_file {
     int records;           /* the file holds records (FASTA/FASTQ/.seq): messages name them */
     int64_t size;          /* bytes of a regular file (compressed or not); 0: not known (a pipe) */
     int pending;           /* line holds the next record's header, not consumed yet */
+    int64_t pos;           /* bytes of the file read so far (atomic: the progress bar reads it from another thread) */
 } in_file;
 
 /* Opens path ('-' = stdin): 0, or EXIT_FAIL after a message. */
@@ -49,22 +50,62 @@ void in_error(const in_file *f, uint64_t line, uint64_t recno, const char *fmt, 
 /* A short printable rendering of a field for messages (into dst[0..cap)). */
 void quote_field(char *dst, size_t cap, const char *s, size_t n);
 
+/* Whole lines in bulk, for the parsers that run on several threads: the
+ * lines of a chunk are read at once (copied out of htslib's blocks, no
+ * line-by-line calls), then parsed in parallel. */
+typedef struct line_chunk {
+    kstring_t buf;         /* the lines, each NUL-terminated where its '\n' was */
+    size_t *off;           /* line i is buf.s + off[i], of off[i+1] - off[i] - 1 bytes (a CR kept) */
+    size_t nlines, cap;
+    uint64_t first_line;   /* the line number of line 0 */
+    int failed;            /* the stream failed after these lines: in_report_failure says why */
+} line_chunk;
+
+/* Reads whole lines into lc (replacing what it held): up to max_lines, and
+ * no more once it holds max_bytes bytes, but always a multiple of per_record
+ * lines unless the input ends first. Returns the lines read (0: the end), or
+ * -1 after a message (out of memory). A read failure (a truncated or corrupt
+ * compressed stream, an I/O error) stops it with lc->failed set: the lines
+ * before are returned, and in_report_failure reports the failure once the
+ * caller has found nothing wrong with them - as line-by-line reading would. */
+int64_t in_read_lines(in_file *f, line_chunk *lc, size_t max_lines, size_t max_bytes, size_t per_record);
+/* The message of the failure that stopped in_read_lines. Returns -1. */
+int in_report_failure(const in_file *f);
+void line_chunk_free(line_chunk *lc);
+
+/* Messages of the reader thread while the main thread is still starting the
+ * context: held until in_release_messages, then printed (print) or dropped
+ * (the run failed for another reason, which the main thread reports). */
+void in_hold_messages(void);
+void in_release_messages(int print);
+
 /* ------------------------------------------------------------------ */
 /* LOGAN's demo format: seqV TAB posV TAB seqH TAB posH TAB strand      */
 /* ------------------------------------------------------------------ */
 
 typedef struct logan_reader {
     in_file f;
-    char *rc_buf;          /* reverse complement of seqH */
-    size_t rc_cap;
+    line_chunk lc;
 } logan_reader;
 
 /* Opens path ('-' = stdin): 0, or EXIT_FAIL after a message. */
 int logan_open(logan_reader *rd, const char *path);
-/* The next line as a task with seeds of length k (h and v point into the
- * reader's buffers, valid until the next call): 1, 0 at the end, -1 after a
- * message. Strand c: h is the reverse complement of seqH. */
-int logan_read(logan_reader *rd, int64_t k, gale_task *t);
+/* Reads the next lines (at most max, no more once max_bytes bytes are read)
+ * and parses them on threads threads into t[0..n) with seeds of length k.
+ * Line i is line rd->lc.first_line + i. h and v point into the reader's
+ * chunk, valid until the next call; strand c: h is the reverse complement of
+ * seqH, made in place. Returns n (0: the end), or -1 after a message naming
+ * the first bad line. When the stream fails (truncated, corrupt), the whole
+ * lines before the failure come first (logan_failing says so), and the next
+ * call reports the failure. */
+int64_t logan_read_chunk(logan_reader *rd, int64_t k, gale_task *t, size_t max, size_t max_bytes, int threads);
+/* Whether reading stopped on a failure after the chunk just returned: its
+ * tasks are still to be checked (an earlier bad line is the one to report),
+ * and the next call reports the failure. */
+int logan_failing(const logan_reader *rd);
+/* One line s[0..len) (NUL-terminated, a final CR allowed; strand c reverse
+ * complements seqH in s) as a task: 0, or -1 with the reason in err[0..cap). */
+int logan_parse(char *s, size_t len, int64_t k, gale_task *t, char *err, size_t cap);
 /* Closes the file and frees the buffers; with check, reports a failure to
  * close and returns EXIT_FAIL. */
 int logan_close(logan_reader *rd, int check);
@@ -88,13 +129,40 @@ typedef struct pair_reader {
     in_file f[2];
     int nfiles;              /* 1: .seq */
     int opened;              /* files open */
+    line_chunk lc;           /* .seq: the lines of the last chunk */
+    seq_rec p, t;            /* FASTA/FASTQ: the last records read */
+    kstring_t pool;          /* FASTA/FASTQ: the last chunk's bases, names and qualities */
+    int failed;              /* FASTA/FASTQ: a record failed after the last chunk's pairs (its message kept back) */
 } pair_reader;
+
+/* A pair of a chunk (pair_read_chunk): the pattern and the text, their names
+ * and the pattern's qualities where the input has them (NULL: none), and
+ * where they are, for messages. */
+typedef struct pair_view {
+    const char *p, *t;
+    size_t plen, tlen;
+    const char *pname, *tname;   /* FASTA/FASTQ: the records' names (maybe ""); .seq: NULL */
+    const char *qual;            /* FASTQ: the pattern's qualities; else NULL */
+    uint64_t pline, tline;       /* the line of each record (.seq: of each sequence) */
+    uint64_t recno;              /* 1-based */
+} pair_view;
 
 /* Opens the n (1: .seq, 2: PATTERNS TEXTS) files: 0, or EXIT_FAIL after a
  * message. */
 int pair_open(pair_reader *rd, const char *const *paths, int n);
 /* 1: a pair into p (pattern) and t (text); 0: the end; -1: error (reported). */
 int read_pair(pair_reader *rd, seq_rec *p, seq_rec *t);
+/* The next pairs, at most max, and no more once max_bytes bytes are read,
+ * into pv[0..n): a .seq file's lines are read in bulk and checked on threads
+ * threads; FASTA/FASTQ records are read one after the other. The views point
+ * into rd, valid until the next call. Returns n (0: the end), or -1 after a
+ * message naming the first bad record. A failure of the input after some
+ * pairs comes after them (pair_failing), as for logan_read_chunk. */
+int64_t pair_read_chunk(pair_reader *rd, pair_view *pv, size_t max, size_t max_bytes, int threads);
+/* As logan_failing, for pairs. */
+int pair_failing(const pair_reader *rd);
+/* The file of the pattern (0) or text (1) of a pair, for messages. */
+in_file *pair_file(pair_reader *rd, int text);
 /* Closes what is open; with check, reports a failure and returns EXIT_FAIL. */
 int pair_close(pair_reader *rd, int check);
 /* The part of the input read so far, 0..1 (both files together); -1 when

@@ -5,9 +5,10 @@
  * i of PATTERNS with record i of TEXTS) or from one file in WFA2-lib's .seq
  * format (input.c), written as TSV, SAM or PAF (output.c) in input order.
  *
- * Pairs are streamed: a batch is filled up to --batch-size pairs or
- * --batch-bases bases, and two batches take turns (one is aligned while the
- * next is read), so memory stays bounded whatever the input size. Results are
+ * Pairs are streamed (stream.c): a batch is filled up to --batch-size pairs
+ * or --batch-bases bytes of input, a .seq file's lines are checked on
+ * several threads, and three batches take turns (one read, one aligned, one
+ * written), so memory stays bounded whatever the input size. Results are
  * written batch by batch, in input order. SAM needs every reference in its
  * header, before the first record: its records go to an unlinked temporary
  * file and are copied behind the header at the end.
@@ -24,7 +25,9 @@
 #include "input.h"
 #include "options.h"
 #include "output.h"
+#include "stream.h"
 #include "subcommands.h"
+#include "threads.h"
 
 #define WFA_DEFAULT_MISMATCH    4
 #define WFA_DEFAULT_GAP_OPEN    6
@@ -266,31 +269,37 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
 /* ------------------------------------------------------------------ */
 
 /* What the writers need of a pair once its sequences are in the library:
- * offsets into the chunk's string pool (SIZE_MAX: none). */
+ * offsets into its slot's string pool (SIZE_MAX: none). */
 typedef struct wfa_item {
     size_t qname, tname, seq, qual;
     int64_t plen, tlen;
 } wfa_item;
 
-typedef struct wfa_chunk {
-    gale_batch *b;
+/* The command's data of a stream slot (stream.h): the chunk's items. */
+typedef struct wfa_slot {
     wfa_item *it;
-    size_t n, cap;
+    size_t cap;
     kstring_t pool;
-    uint64_t first;          /* index of its first pair */
-} wfa_chunk;
+} wfa_slot;
 
 typedef struct wfa_run {
     const wfa_opts *o;
     pair_reader rd;
-    seq_rec p, t;
-    uint64_t next_index;
-    int eof;
-    sq_table sq;
-    kstring_t line;          /* output line */
-    kstring_t cig;           /* CIGAR of the current result */
-    kstring_t name;          /* scratch */
-    run_totals totals;       /* of the finished batches, for the summary */
+    int opened;               /* rd is open (by the reader thread's first fill) */
+    out_file *out;
+    FILE *body;               /* SAM: the records, until the header can be written */
+    int threads;              /* the parsers' */
+    pair_view *pv;            /* the chunk being read */
+    size_t pv_cap;
+    wfa_slot slot[STREAM_SLOTS];
+    sq_table sq;              /* SAM: filled by the reader, written by the main thread at the end */
+    kstring_t line;           /* output line (main thread) */
+    kstring_t cig;            /* CIGAR of the current result (main thread) */
+    kstring_t name;           /* scratch (reader thread) */
+    FILE *dest;               /* the results: the output, or SAM's temporary body */
+    const char *destname;
+    progress *pg;
+    run_totals totals;        /* of the finished batches, for the summary */
 } wfa_run;
 
 static int wfa_set_params(gale_batch *b, const wfa_opts *o)
@@ -334,158 +343,163 @@ static size_t pool_put(kstring_t *pool, const char *s, size_t n)
     return off;
 }
 
-/* A record's name into the chunk's pool or, for .seq (and empty names),
+/* A record's name into the slot's pool or, for .seq (and empty names),
  * prefix and the pair's index (nm: scratch). Its offset or POOL_NOMEM. */
-static size_t pool_name(wfa_chunk *c, kstring_t *nm, const kstring_t *name, const char *prefix, uint64_t index)
+static size_t pool_name(wfa_slot *sl, kstring_t *nm, const char *name, const char *prefix, uint64_t index)
 {
-    if (name->l > 0)
-        return pool_put(&c->pool, name->s, name->l);
+    if (name && *name)
+        return pool_put(&sl->pool, name, strlen(name));
     nm->l = 0;
     ksprintf(nm, "%s%" PRIu64, prefix, index);
-    return pool_put(&c->pool, nm->s, nm->l);
+    return pool_put(&sl->pool, nm->s, nm->l);
 }
 
 /* The library names the task by its index in the batch and the sequence as
  * h or v; the user knows records, patterns and texts. Reports a failed
- * gale_batch_add. */
-static void report_add_error(const wfa_run *run, gale_status st, uint64_t recno)
+ * gale_batch_add_tasks for pair v. */
+static void report_add_error(wfa_run *run, const pair_view *v, gale_status st)
 {
     const char *e = strip_task_prefix(gale_last_error());
-    const seq_rec *r = &run->p;
     int which = 0; /* 0: unknown, 'v' pattern, 'h' text */
     size_t len = strlen(e);
+    in_file *f;
+    uint64_t line;
     if (len > 13 && strcmp(e + len - 13, "of sequence h") == 0)
         which = 'h';
     else if (len > 13 && strcmp(e + len - 13, "of sequence v") == 0)
         which = 'v';
-    if (which == 'h')
-        r = &run->t;
+    f = pair_file(&run->rd, which == 'h');
+    line = which == 'h' ? v->tline : v->pline;
     if (st == GALE_E_INPUT && which)
-        in_error(r->file, r->line, recno, "%.*sof the %s", (int)(len - 13), e, which == 'h' ? "text" : "pattern");
+        in_error(f, line, v->recno, "%.*sof the %s", (int)(len - 13), e, which == 'h' ? "text" : "pattern");
     else if (st == GALE_E_INPUT)
-        in_error(r->file, r->line, recno, "invalid pair: %s (h = text, v = pattern)", e);
+        in_error(f, line, v->recno, "invalid pair: %s (h = text, v = pattern)", e);
     else
-        in_error(r->file, r->line, recno, "cannot add the pair: %s (%s)", gale_status_string(st), e);
+        in_error(f, line, v->recno, "cannot add the pair: %s (%s)", gale_status_string(st), e);
 }
 
-/* Registers the current text as a SAM reference named name: 0, or -1 after a
- * message (a reference name stands for one sequence). */
-static int sq_add_text(wfa_run *run, const char *name, uint64_t recno)
+static void wfa_add_error(void *self, const stream_chunk *c, size_t i, gale_status st)
 {
-    const seq_rec *t = &run->t;
+    wfa_run *run = self;
+    (void)c;
+    report_add_error(run, &run->pv[i], st);
+}
+
+/* Registers the text of v as a SAM reference named name: 0, or -1 after a
+ * message (a reference name stands for one sequence). */
+static int sq_add_text(wfa_run *run, const pair_view *v, const char *name)
+{
     uint64_t first = 0;
-    int r = sq_add(&run->sq, name, t->seq.s, t->seq.l, recno, &first);
+    int r = sq_add(&run->sq, name, v->t, v->tlen, v->recno, &first);
     if (r > 0)
-        in_error(t->file, t->line, recno,
+        in_error(pair_file(&run->rd, 1), v->tline, v->recno,
                  "text name '%s' was given to a different sequence by record %" PRIu64
                  " (SAM needs one sequence per reference name; rename it, or use --format tsv or paf)",
                  name, first);
     return r ? -1 : 0;
 }
 
-/* Refills the chunk (not in flight) with the next pairs of the input: up to
- * --batch-size pairs, closed once it holds --batch-bases bases. c->n == 0 at
- * the end of the input. */
-static int fill_chunk(wfa_run *run, wfa_chunk *c)
+/* The next chunk of the input into c: up to --batch-size pairs, no more once
+ * --batch-bases bytes are read. c->n == 0 at the end of the input. */
+static int wfa_fill(void *self, stream_chunk *c)
 {
+    wfa_run *run = self;
     const wfa_opts *o = run->o;
-    uint64_t bases = 0;
-    gale_status st;
+    wfa_slot *sl = &run->slot[c->slot];
+    size_t max = (size_t)o->com.batch_size;
+    int64_t n, i;
 
-    st = gale_batch_reset(c->b);
-    if (st != GALE_OK) {
-        gale_msg("cannot reset a batch", st);
-        return EXIT_FAIL;
+    if (!run->opened) {
+        if (pair_open(&run->rd, o->in, o->nin) != 0)
+            return EXIT_FAIL;
+        run->opened = 1;
     }
-    c->n = 0;
-    c->pool.l = 0;
-    c->first = run->next_index;
-    while (!run->eof && c->n < (size_t)o->com.batch_size && (c->n == 0 || bases < (uint64_t)o->batch_bases)) {
-        gale_task task;
-        wfa_item item;
-        uint64_t index = run->next_index;
-        uint64_t recno = index + 1;
-        int k = read_pair(&run->rd, &run->p, &run->t);
-        if (k < 0)
+    sl->pool.l = 0;
+    if (stream_reserve(c, max) != 0)
+        return EXIT_FAIL;
+    while (run->pv_cap < max) {
+        pair_view *np = grow_array(run->pv, &run->pv_cap, sizeof *np, 1024);
+        if (!np)
+            goto oom;
+        run->pv = np;
+    }
+    while (sl->cap < max) {
+        wfa_item *ni = grow_array(sl->it, &sl->cap, sizeof *ni, 1024);
+        if (!ni)
+            goto oom;
+        sl->it = ni;
+    }
+    n = pair_read_chunk(&run->rd, run->pv, max, (size_t)o->batch_bases, run->threads);
+    if (n < 0)
+        return EXIT_FAIL;
+    for (i = 0; i < n; i++) {
+        const pair_view *v = &run->pv[i];
+        gale_task *task = &c->task[i];
+        wfa_item *item = &sl->it[i];
+        uint64_t index = c->first + (uint64_t)i;
+        if ((uint64_t)v->plen > (uint64_t)INT32_MAX || (uint64_t)v->tlen > (uint64_t)INT32_MAX) {
+            int text = v->plen <= (size_t)INT32_MAX;
+            in_error(pair_file(&run->rd, text), text ? v->tline : v->pline, v->recno,
+                     "sequence of %zu bases: gale takes at most 2^31-1", text ? v->tlen : v->plen);
             return EXIT_FAIL;
-        if (k == 0) {
-            run->eof = 1;
-            break;
         }
-        if ((uint64_t)run->p.seq.l > (uint64_t)INT32_MAX || (uint64_t)run->t.seq.l > (uint64_t)INT32_MAX) {
-            const seq_rec *r = run->p.seq.l > (size_t)INT32_MAX ? &run->p : &run->t;
-            in_error(r->file, r->line, recno, "sequence of %zu bases: gale takes at most 2^31-1", r->seq.l);
-            return EXIT_FAIL;
-        }
+        gale_task_init(task);
+        task->v = v->p;
+        task->v_len = (int64_t)v->plen;
+        task->h = v->t;
+        task->h_len = (int64_t)v->tlen;
+        task->user = index;
 
-        gale_task_init(&task);
-        task.v = run->p.seq.s;
-        task.v_len = (int64_t)run->p.seq.l;
-        task.h = run->t.seq.s;
-        task.h_len = (int64_t)run->t.seq.l;
-        task.user = index;
-        st = gale_batch_add(c->b, &task);
-        if (st != GALE_OK) {
-            report_add_error(run, st, recno);
-            return EXIT_FAIL;
-        }
-
-        item.qname = item.tname = item.seq = item.qual = SIZE_MAX;
-        item.plen = task.v_len;
-        item.tlen = task.h_len;
+        item->qname = item->tname = item->seq = item->qual = SIZE_MAX;
+        item->plen = task->v_len;
+        item->tlen = task->h_len;
         if (o->format != FMT_TSV) {
             /* names: the record's, or for .seq (and empty names) the index */
-            item.qname = pool_name(c, &run->name, &run->p.name, "", index);
-            item.tname = pool_name(c, &run->name, &run->t.name, "text", index);
-            if (item.qname == POOL_NOMEM || item.tname == POOL_NOMEM)
+            item->qname = pool_name(sl, &run->name, v->pname, "", index);
+            item->tname = pool_name(sl, &run->name, v->tname, "text", index);
+            if (item->qname == POOL_NOMEM || item->tname == POOL_NOMEM)
                 goto oom;
         }
         if (o->format == FMT_SAM) {
-            const char *qn = c->pool.s + item.qname, *tn = c->pool.s + item.tname;
+            const char *qn = sl->pool.s + item->qname, *tn = sl->pool.s + item->tname;
             if (strlen(qn) > SAM_MAX_QNAME) {
-                in_error(run->p.file, run->p.line, recno, "pattern name of %zu characters: SAM allows at most %d",
-                        strlen(qn), SAM_MAX_QNAME);
+                in_error(pair_file(&run->rd, 0), v->pline, v->recno,
+                         "pattern name of %zu characters: SAM allows at most %d", strlen(qn), SAM_MAX_QNAME);
                 return EXIT_FAIL;
             }
-            if (run->t.seq.l > 0 && sq_add_text(run, tn, recno) != 0)
+            if (v->tlen > 0 && sq_add_text(run, v, tn) != 0)
                 return EXIT_FAIL;
-            item.seq = pool_put(&c->pool, run->p.seq.s, run->p.seq.l);
-            if (item.seq == POOL_NOMEM)
+            item->seq = pool_put(&sl->pool, v->p, v->plen);
+            if (item->seq == POOL_NOMEM)
                 goto oom;
-            if (run->p.has_qual && run->p.qual.l > 0) {
-                item.qual = pool_put(&c->pool, run->p.qual.s, run->p.qual.l);
-                if (item.qual == POOL_NOMEM)
+            if (v->qual && *v->qual) {
+                item->qual = pool_put(&sl->pool, v->qual, strlen(v->qual));
+                if (item->qual == POOL_NOMEM)
                     goto oom;
             }
         }
-        if (c->n == c->cap) {
-            wfa_item *ni = grow_array(c->it, &c->cap, sizeof *ni, 1024);
-            if (!ni)
-                goto oom;
-            c->it = ni;
-        }
-        c->it[c->n++] = item;
-        bases += (uint64_t)task.v_len + (uint64_t)task.h_len;
-        run->next_index++;
     }
+    c->n = (size_t)n;
+    c->check_only = pair_failing(&run->rd);
     return EXIT_OK;
 oom:
     msg("out of memory");
     return EXIT_FAIL;
 }
 
-/* The name at offset off of the chunk's pool (NULL for none). */
-static const char *pool_str(const wfa_chunk *c, size_t off)
+/* The name at offset off of the slot's pool (NULL for none). */
+static const char *pool_str(const wfa_slot *sl, size_t off)
 {
-    return off == SIZE_MAX ? NULL : c->pool.s + off;
+    return off == SIZE_MAX ? NULL : sl->pool.s + off;
 }
 
 /* Reads result i of a finished chunk into a (the CIGAR's text into cg) and
  * checks it: 0, or EXIT_FAIL after a message. */
-static int get_aln(const wfa_run *run, const wfa_chunk *c, size_t i, gale_result *res, kstring_t *cg, aln_rec *a)
+static int get_aln(const wfa_run *run, const stream_chunk *c, size_t i, gale_result *res, kstring_t *cg, aln_rec *a)
 {
     const wfa_opts *o = run->o;
-    const wfa_item *it = &c->it[i];
+    const wfa_slot *sl = &run->slot[c->slot];
+    const wfa_item *it = &sl->it[i];
     const uint32_t *ops = NULL;
     size_t nops = 0;
     gale_status st;
@@ -525,16 +539,17 @@ static int get_aln(const wfa_run *run, const wfa_chunk *c, size_t i, gale_result
     a->as_score = o->kind == GALE_EDIT ? -res->score : res->score;
     a->plen = it->plen;
     a->tlen = it->tlen;
-    a->qname = pool_str(c, it->qname);
-    a->tname = pool_str(c, it->tname);
-    a->seq = it->plen > 0 ? pool_str(c, it->seq) : NULL;
-    a->qual = pool_str(c, it->qual);
+    a->qname = pool_str(sl, it->qname);
+    a->tname = pool_str(sl, it->tname);
+    a->seq = it->plen > 0 ? pool_str(sl, it->seq) : NULL;
+    a->qual = pool_str(sl, it->qual);
     return EXIT_OK;
 }
 
 /* Writes the results of a finished chunk. */
-static int write_chunk(wfa_run *run, const wfa_chunk *c, FILE *out, const char *outname)
+static int wfa_write(void *self, stream_chunk *c)
 {
+    wfa_run *run = self;
     const wfa_opts *o = run->o;
     kstring_t *ln = &run->line;
     size_t i;
@@ -548,14 +563,15 @@ static int write_chunk(wfa_run *run, const wfa_chunk *c, FILE *out, const char *
             msg("out of memory");
             return EXIT_FAIL;
         }
-        if (fwrite(ln->s, 1, ln->l, out) != ln->l)
+        if (fwrite(ln->s, 1, ln->l, run->dest) != ln->l)
             goto werr;
     }
-    if (ferror(out))
+    if (ferror(run->dest))
         goto werr;
+    run_totals_add(&run->totals, c->b);
     return EXIT_OK;
 werr:
-    msg("%s: write error: %s", outname, strerror(errno));
+    msg("%s: write error: %s", run->destname, strerror(errno));
     return EXIT_FAIL;
 }
 
@@ -565,82 +581,35 @@ werr:
 
 /* The bar of wfa: how much of the input is read (the pairs are aligned a
  * batch or two behind it), and the pairs aligned so far. */
-static void progress_aligned(progress *p, const wfa_run *run, uint64_t pairs)
+static void wfa_progress(void *self, uint64_t done)
 {
-    progress_bar(p, pair_fraction(&run->rd), "of the input read, %" PRIu64 " pairs aligned", pairs);
+    wfa_run *run = self;
+    progress_bar(run->pg, pair_fraction(&run->rd), "of the input read, %" PRIu64 " pairs aligned", done);
 }
 
-static int wait_chunk(const wfa_run *run, const wfa_chunk *c, progress *pg, uint64_t done)
+/* The context and one batch per slot; the parameters are checked on the
+ * first before any input is reported on. 0 or an exit status. */
+static int wfa_setup(void *self, gale_ctx **ctx, gale_batch *b[STREAM_SLOTS])
 {
-    gale_status st;
-    for (;;) {
-        st = gale_poll(c->b, progress_poll_ms(pg));
-        if (st != GALE_E_AGAIN)
-            break;
-        progress_aligned(pg, run, done);
-    }
-    if (st != GALE_OK) {
-        char what[96];
-        progress_clear(pg);
-        snprintf(what, sizeof what, "the batch of pairs %" PRIu64 "..%" PRIu64 " failed", c->first,
-                 c->first + (c->n ? c->n - 1 : 0));
-        gale_msg(what, st);
-        return EXIT_FAIL;
-    }
-    progress_aligned(pg, run, done + c->n);
-    return EXIT_OK;
-}
-
-/* Both batches up front: the parameters are checked before any input is
- * read. 0 or an exit status. */
-static int create_chunks(gale_ctx *ctx, const wfa_opts *o, wfa_chunk chunk[2])
-{
-    int i, rc = 0;
-    for (i = 0; i < 2 && rc == 0; i++) {
-        gale_status st = gale_batch_create(ctx, o->kind, &chunk[i].b);
+    wfa_run *run = self;
+    const wfa_opts *o = run->o;
+    int i, rc = start_context("wfa", &o->com, ctx);
+    for (i = 0; i < STREAM_SLOTS && rc == 0; i++) {
+        gale_status st = gale_batch_create(*ctx, o->kind, &b[i]);
         if (st != GALE_OK) {
             gale_msg(o->kind == GALE_EDIT ? "cannot create an edit-distance batch" : "cannot create a WFA batch", st);
             return EXIT_FAIL;
         }
-        rc = wfa_set_params(chunk[i].b, o);
+        rc = wfa_set_params(b[i], o);
     }
-    return rc;
-}
-
-/* Aligns the whole input and writes the results to dest: two batches take
- * turns, the next one is read while the last one runs. *done: pairs
- * aligned. 0 or an exit status. */
-static int align_all(wfa_run *run, wfa_chunk chunk[2], progress *pg, FILE *dest, const char *destname,
-                     uint64_t *done)
-{
-    size_t head = 0, inflight = 0;
-    int rc = 0;
-    while (rc == 0) {
-        if (!run->eof && inflight < 2) {
-            wfa_chunk *c = &chunk[(head + inflight) % 2];
-            rc = fill_chunk(run, c);
-            if (rc == 0 && c->n > 0) {
-                gale_status st = gale_submit(c->b);
-                if (st != GALE_OK) {
-                    progress_clear(pg);
-                    gale_msg("cannot submit a batch", st);
-                    return EXIT_FAIL;
-                }
-                inflight++;
-            }
-            continue;
-        }
-        if (inflight == 0)
-            break;
-        rc = wait_chunk(run, &chunk[head], pg, *done);
-        if (rc == 0)
-            run_totals_add(&run->totals, chunk[head].b);
-        if (rc == 0)
-            rc = write_chunk(run, &chunk[head], dest, destname);
-        *done += chunk[head].n;
-        head = (head + 1) % 2;
-        inflight--;
-    }
+    /* before the work: a -o FILE that cannot be written fails the run at once */
+    if (rc == 0)
+        rc = out_open(run->out, o->com.output);
+    /* SAM needs every reference in its header, before the first record */
+    if (rc == 0 && o->format == FMT_SAM && !(run->body = sam_body_file(run->out)))
+        rc = EXIT_FAIL;
+    run->dest = run->body ? run->body : run->out->fp;
+    run->destname = run->body ? "(temporary SAM file)" : run->out->display;
     return rc;
 }
 
@@ -657,15 +626,14 @@ static int finish_sam(const wfa_run *run, FILE *body, const out_file *out, int a
     return rc;
 }
 
-static void run_free(wfa_run *run, wfa_chunk chunk[2])
+static void run_free(wfa_run *run)
 {
     int i;
-    for (i = 0; i < 2; i++) {
-        free(chunk[i].it);
-        free(chunk[i].pool.s);
+    for (i = 0; i < STREAM_SLOTS; i++) {
+        free(run->slot[i].it);
+        free(run->slot[i].pool.s);
     }
-    seq_rec_free(&run->p);
-    seq_rec_free(&run->t);
+    free(run->pv);
     free(run->line.s);
     free(run->cig.s);
     free(run->name.s);
@@ -676,11 +644,10 @@ int cmd_wfa(int argc, char **argv)
 {
     wfa_opts o;
     gale_ctx *ctx = NULL;
-    wfa_chunk chunk[2];
     wfa_run run;
+    stream_ops ops;
     progress pg;
     out_file out;
-    FILE *body = NULL;
     uint64_t done = 0;
     gale_status st;
     int rc;
@@ -689,36 +656,29 @@ int cmd_wfa(int argc, char **argv)
     if (rc >= 0)
         return rc;
 
-    memset(chunk, 0, sizeof chunk);
     memset(&run, 0, sizeof run);
     memset(&out, 0, sizeof out);
     run.o = &o;
+    run.pg = &pg;
+    run.threads = cli_threads(o.com.threads);
     progress_init(&pg, o.com.quiet);
 
-    rc = start_context("wfa", &o.com, &ctx);
-    if (rc != EXIT_OK)
-        return rc;
+    run.out = &out;
+    rc = o.format == FMT_SAM && sq_init(&run.sq) != 0 ? EXIT_FAIL : 0;
+    if (rc == 0) {
+        ops.self = &run;
+        ops.setup = wfa_setup;
+        ops.fill = wfa_fill;
+        ops.add_error = wfa_add_error;
+        ops.write = wfa_write;
+        ops.progress = wfa_progress;
+        rc = stream_run(&ops, &ctx, &pg, &done);
+    }
 
-    rc = create_chunks(ctx, &o, chunk);
-    if (rc == 0)
-        rc = pair_open(&run.rd, o.in, o.nin);
-    if (rc == 0 && o.format == FMT_SAM && sq_init(&run.sq) != 0)
-        rc = EXIT_FAIL;
-    /* before the work: a -o FILE that cannot be written fails the run at once */
-    if (rc == 0)
-        rc = out_open(&out, o.com.output);
-    /* SAM needs every reference in its header, before the first record */
-    if (rc == 0 && o.format == FMT_SAM && !(body = sam_body_file(&out)))
-        rc = EXIT_FAIL;
-
-    if (rc == 0)
-        rc = align_all(&run, chunk, &pg, body ? body : out.fp, body ? "(temporary SAM file)" : out.display, &done);
-    progress_clear(&pg);
-
-    if (rc == 0)
+    if (rc == 0 && run.opened)
         rc = pair_close(&run.rd, 1);
-    if (rc == 0 && body)
-        rc = finish_sam(&run, body, &out, argc, argv);
+    if (rc == 0 && run.body)
+        rc = finish_sam(&run, run.body, &out, argc, argv);
     rc = out_close(&out, rc);
 
     if (rc == 0) {
@@ -726,15 +686,18 @@ int cmd_wfa(int argc, char **argv)
         print_summary(&pg, "wfa", ctx, &run.totals, "wavefront");
     }
 
-    pair_close(&run.rd, 0);
-    if (body)
-        fclose(body);
+    if (run.opened)
+        pair_close(&run.rd, 0);
+    if (run.body)
+        fclose(run.body);
     /* gale_ctx_destroy cancels what is in flight and destroys the batches */
-    st = gale_ctx_destroy(ctx);
-    if (st != GALE_OK && rc == 0) {
-        gale_msg("cannot release the context", st);
-        rc = EXIT_FAIL;
+    if (ctx) {
+        st = gale_ctx_destroy(ctx);
+        if (st != GALE_OK && rc == 0) {
+            gale_msg("cannot release the context", st);
+            rc = EXIT_FAIL;
+        }
     }
-    run_free(&run, chunk);
+    run_free(&run);
     return rc;
 }

@@ -3,9 +3,11 @@
  *
  * Reads seed-extension tasks in LOGAN's demo format (plain or gzipped, '-' for
  * stdin), runs them through the public gale API and writes one TSV line per
- * pair, in input order. The whole input is read and validated before anything
- * is computed or written: a malformed line fails the run without a single
- * result line.
+ * pair, in input order. The input is streamed (stream.c): chunks of lines are
+ * parsed on several threads and aligned while the next is read, and results
+ * are written chunk by chunk. A malformed line fails the run: the results of
+ * the chunks before it may already be written (a regular -o FILE is left as
+ * it was).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -19,7 +21,9 @@
 #include "input.h"
 #include "options.h"
 #include "output.h"
+#include "stream.h"
 #include "subcommands.h"
+#include "threads.h"
 
 #define DEFAULT_K          17
 #define DEFAULT_X          100
@@ -27,6 +31,7 @@
 #define DEFAULT_MISMATCH   (-1)
 #define DEFAULT_GAP        (-1)
 #define DEFAULT_BATCH_SIZE 65536
+#define DEFAULT_BATCH_BASES ((int64_t)1 << 26)
 
 #define HELP_WIDTH 21 /* the options' column in the help */
 
@@ -53,7 +58,11 @@ void usage_xdrop(FILE *out)
         "                       included (default: SeqAn Dna5, N matches N)\n",
         DEFAULT_K, DEFAULT_X, DEFAULT_MATCH, DEFAULT_MISMATCH, DEFAULT_GAP);
     usage_backend_opts(out, HELP_WIDTH);
-    fprintf(out, "  --batch-size N       pairs per gale batch (default %d)\n", DEFAULT_BATCH_SIZE);
+    fprintf(out,
+        "  --batch-size N       at most N pairs per gale batch (default %d)\n"
+        "  --batch-bases N      close a batch once its lines hold N bytes (default %" PRId64 ");\n"
+        "                       memory is about 3 batches' worth (doc/cli.md)\n",
+        DEFAULT_BATCH_SIZE, DEFAULT_BATCH_BASES);
     usage_output_opts(out, HELP_WIDTH);
 }
 
@@ -65,6 +74,7 @@ typedef struct xdrop_opts {
     int64_t k, xdrop, match, mismatch, gap;
     int n_mismatch;
     common_opts com;
+    int64_t batch_bases;
     const char *input;
 } xdrop_opts;
 
@@ -72,7 +82,8 @@ enum {
     OPT_MATCH = 270,
     OPT_MISMATCH,
     OPT_GAP,
-    OPT_NMISMATCH
+    OPT_NMISMATCH,
+    OPT_BATCH_BASES
 };
 
 /* Returns -1 to go on, else an exit status. */
@@ -85,6 +96,7 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
         {"mismatch",    required_argument, NULL, OPT_MISMATCH},
         {"gap",         required_argument, NULL, OPT_GAP},
         {"n-mismatch",  no_argument,       NULL, OPT_NMISMATCH},
+        {"batch-bases", required_argument, NULL, OPT_BATCH_BASES},
         COMMON_LONGOPTS,
         {NULL, 0, NULL, 0}
     };
@@ -97,6 +109,7 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
     o->gap = DEFAULT_GAP;
     o->n_mismatch = 0;
     common_opts_init(&o->com, DEFAULT_BATCH_SIZE);
+    o->batch_bases = DEFAULT_BATCH_BASES;
     o->input = NULL;
 
     opts_begin();
@@ -127,6 +140,11 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
         case OPT_NMISMATCH:
             o->n_mismatch = 1;
             break;
+        case OPT_BATCH_BASES:
+            if (option_number("xdrop", "--batch-bases", optarg, 1, INT64_MAX, &v) != 0)
+                return EXIT_USAGE;
+            o->batch_bases = v;
+            break;
         }
     }
     if (optind >= argc)
@@ -138,13 +156,20 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
 }
 
 /* ------------------------------------------------------------------ */
-/* Batches                                                             */
+/* The run                                                             */
 /* ------------------------------------------------------------------ */
 
-typedef struct batch_list {
-    gale_batch **b;
-    size_t n, cap;
-} batch_list;
+typedef struct xdrop_run {
+    const xdrop_opts *o;
+    logan_reader rd;
+    int opened;               /* rd is open (by the reader thread's first fill) */
+    out_file *out_file;
+    int threads;              /* the parsers' */
+    FILE *out;
+    const char *outname;
+    progress *pg;
+    run_totals totals;
+} xdrop_run;
 
 /* Sets every parameter; on failure prints a message and returns the exit
  * status (2 for a value out of the library's bounds). */
@@ -161,181 +186,116 @@ static int set_params(gale_batch *b, const xdrop_opts *o)
     return set_param_values(b, p, 6, "xdrop");
 }
 
-static int new_batch(gale_ctx *ctx, const xdrop_opts *o, batch_list *bl)
+static int xdrop_setup(void *self, gale_ctx **ctx, gale_batch *b[STREAM_SLOTS])
 {
-    gale_batch *b = NULL;
-    gale_status st;
-    if (bl->n == bl->cap) {
-        gale_batch **nb = grow_array(bl->b, &bl->cap, sizeof *nb, 16);
-        if (!nb) {
-            msg("out of memory");
+    xdrop_run *run = self;
+    int i, rc = start_context("xdrop", &run->o->com, ctx);
+    for (i = 0; i < STREAM_SLOTS && rc == 0; i++) {
+        gale_status st = gale_batch_create(*ctx, GALE_XDROP, &b[i]);
+        if (st != GALE_OK) {
+            gale_msg("cannot create a batch", st);
             return EXIT_FAIL;
         }
-        bl->b = nb;
+        rc = set_params(b[i], run->o);
     }
-    st = gale_batch_create(ctx, GALE_XDROP, &b);
-    if (st != GALE_OK) {
-        gale_msg("cannot create a batch", st);
+    /* -o FILE before the work: a name that cannot be written fails the run at
+     * once (a regular FILE is replaced only at the end) */
+    if (rc == 0)
+        rc = out_open(run->out_file, run->o->com.output);
+    run->out = run->out_file->fp;
+    run->outname = run->out_file->display;
+    return rc;
+}
+
+static int xdrop_fill(void *self, stream_chunk *c)
+{
+    xdrop_run *run = self;
+    const xdrop_opts *o = run->o;
+    int64_t n, i;
+    if (!run->opened) {
+        if (logan_open(&run->rd, o->input) != 0)
+            return EXIT_FAIL;
+        run->opened = 1;
+    }
+    if (stream_reserve(c, (size_t)o->com.batch_size) != 0)
         return EXIT_FAIL;
-    }
-    bl->b[bl->n++] = b;
-    return set_params(b, o);
+    n = logan_read_chunk(&run->rd, o->k, c->task, (size_t)o->com.batch_size, (size_t)o->batch_bases, run->threads);
+    if (n < 0)
+        return EXIT_FAIL;
+    for (i = 0; i < n; i++)
+        c->task[i].user = c->first + (uint64_t)i;
+    c->n = (size_t)n;
+    c->check_only = logan_failing(&run->rd);
+    return 0;
 }
 
 /* Reports a pair the library refused, by its line. */
-static void report_add_error(const logan_reader *rd, const gale_task *t, gale_status st)
+static void xdrop_add_error(void *self, const stream_chunk *c, size_t i, gale_status st)
 {
+    xdrop_run *run = self;
+    const line_chunk *lc = &run->rd.lc;
+    uint64_t line = lc->first_line + i;
+    /* the line's last byte is its strand (a CR was cut off by the parser) */
+    const char *s = lc->buf.s + lc->off[i];
+    size_t len = lc->off[i + 1] - lc->off[i] - 1;
+    int rc_h = len >= 1 && (s[len - 1] == 'c' || (len >= 2 && s[len - 1] == '\0' && s[len - 2] == 'c'));
+    (void)c;
     if (st == GALE_E_INPUT)
-        in_error(&rd->f, rd->f.lineno, 0, "invalid pair: %s (h = %sseqH, v = seqV)",
-                 strip_task_prefix(gale_last_error()), t->h == rd->rc_buf ? "reverse-complemented " : "");
+        in_error(&run->rd.f, line, 0, "invalid pair: %s (h = %sseqH, v = seqV)", strip_task_prefix(gale_last_error()),
+                 rc_h ? "reverse-complemented " : "");
     else
-        in_error(&rd->f, rd->f.lineno, 0, "cannot add the pair: %s (%s)", gale_status_string(st),
-                 gale_last_error());
+        in_error(&run->rd.f, line, 0, "cannot add the pair: %s (%s)", gale_status_string(st), gale_last_error());
 }
 
-/* Reads the whole input into batches. Returns 0 or an exit status. */
-static int read_input(const xdrop_opts *o, gale_ctx *ctx, batch_list *bl, progress *pg, uint64_t *npairs)
+static int xdrop_write(void *self, stream_chunk *c)
 {
-    logan_reader rd;
-    gale_task t;
-    size_t in_batch = 0;
-    int r, rc = 0;
-
-    *npairs = 0;
-    if (logan_open(&rd, o->input) != 0)
-        return EXIT_FAIL;
-
-    /* the first batch exists already (parameters were checked on it) */
-    while ((r = logan_read(&rd, o->k, &t)) > 0) {
+    enum { RANGE = 1024 };
+    xdrop_run *run = self;
+    gale_result res[RANGE];
+    size_t i, j, m;
+    for (i = 0; i < c->n; i += m) {
         gale_status st;
-        t.user = *npairs;
-        if (in_batch == (size_t)o->com.batch_size) {
-            rc = new_batch(ctx, o, bl);
-            if (rc != 0)
-                break;
-            in_batch = 0;
+        m = c->n - i < RANGE ? c->n - i : RANGE;
+        for (j = 0; j < m; j++) {
+            memset(&res[j], 0, sizeof res[j]);
+            res[j].size = sizeof res[j];
         }
-        st = gale_batch_add(bl->b[bl->n - 1], &t);
+        st = gale_result_get_range(c->b, i, m, res);
         if (st != GALE_OK) {
-            report_add_error(&rd, &t, st);
-            rc = EXIT_FAIL;
-            break;
-        }
-        in_batch++;
-        (*npairs)++;
-        progress_bar(pg, in_fraction(&rd.f), "reading %s: %" PRIu64 " pairs", rd.f.display, *npairs);
-    }
-    if (rc == 0 && r < 0)
-        rc = EXIT_FAIL;
-    r = logan_close(&rd, rc == 0);
-    return rc ? rc : r;
-}
-
-/* ------------------------------------------------------------------ */
-/* Running and writing                                                 */
-/* ------------------------------------------------------------------ */
-
-static void progress_running(progress *p, uint64_t done, uint64_t total)
-{
-    progress_bar(p, total ? (double)done / (double)total : 1.0, "%" PRIu64 "/%" PRIu64 " pairs extended", done,
-                 total);
-}
-
-static int wait_all(const batch_list *bl, progress *pg, uint64_t total)
-{
-    size_t i, j;
-    uint64_t done_before = 0;
-    for (i = 0; i < bl->n; i++) {
-        gale_status st;
-        size_t count = 0;
-        for (;;) {
-            uint64_t done = done_before;
-            st = gale_poll(bl->b[i], progress_poll_ms(pg));
-            if (st != GALE_E_AGAIN)
-                break;
-            for (j = i + 1; j < bl->n; j++) {
-                size_t c = 0;
-                if (gale_poll(bl->b[j], 0) == GALE_OK && gale_batch_count(bl->b[j], &c) == GALE_OK)
-                    done += c;
-            }
-            progress_running(pg, done, total);
-        }
-        if (st != GALE_OK) {
-            char what[80];
-            progress_clear(pg);
-            snprintf(what, sizeof what, "batch %zu of %zu failed", i + 1, bl->n);
-            gale_msg(what, st);
+            gale_msg("cannot read the results", st);
             return EXIT_FAIL;
         }
-        if (gale_batch_count(bl->b[i], &count) == GALE_OK)
-            done_before += count;
-        progress_running(pg, done_before, total);
+        for (j = 0; j < m; j++) {
+            uint64_t index = c->first + i + j;
+            if (res[j].user != index) {
+                msg("internal error: result %" PRIu64 " came back as %" PRIu64, index, res[j].user);
+                return EXIT_FAIL;
+            }
+            if (put_xdrop_tsv(run->out, index, &res[j]) < 0) {
+                msg("%s: write error: %s", run->outname, strerror(errno));
+                return EXIT_FAIL;
+            }
+        }
     }
+    run_totals_add(&run->totals, c->b);
     return EXIT_OK;
 }
 
-static int write_results(const batch_list *bl, FILE *out, const char *outname)
+static void xdrop_progress(void *self, uint64_t done)
 {
-    size_t i, j;
-    uint64_t index = 0;
-    for (i = 0; i < bl->n; i++) {
-        size_t count = 0;
-        gale_status st = gale_batch_count(bl->b[i], &count);
-        if (st != GALE_OK) {
-            gale_msg("cannot count results", st);
-            return EXIT_FAIL;
-        }
-        for (j = 0; j < count; j++) {
-            gale_result res;
-            memset(&res, 0, sizeof res);
-            res.size = sizeof res;
-            st = gale_result_get(bl->b[i], j, &res);
-            if (st != GALE_OK) {
-                gale_msg("cannot read a result", st);
-                return EXIT_FAIL;
-            }
-            if (res.user != index) {
-                msg("internal error: result %" PRIu64 " came back as %" PRIu64, index, res.user);
-                return EXIT_FAIL;
-            }
-            if (put_xdrop_tsv(out, index, &res) < 0) {
-                msg("%s: write error: %s", outname, strerror(errno));
-                return EXIT_FAIL;
-            }
-            index++;
-        }
-    }
-    if (fflush(out) != 0 || ferror(out)) {
-        msg("%s: write error: %s", outname, strerror(errno));
-        return EXIT_FAIL;
-    }
-    return EXIT_OK;
-}
-
-/* Submits every batch; only once the whole input is valid. */
-static int submit_all(const batch_list *bl, progress *pg)
-{
-    size_t i;
-    for (i = 0; i < bl->n; i++) {
-        gale_status st = gale_submit(bl->b[i]);
-        if (st != GALE_OK) {
-            progress_clear(pg);
-            gale_msg("cannot submit a batch", st);
-            return EXIT_FAIL;
-        }
-    }
-    return EXIT_OK;
+    xdrop_run *run = self;
+    progress_bar(run->pg, in_fraction(&run->rd.f), "of %s read, %" PRIu64 " pairs extended", run->rd.f.display, done);
 }
 
 int cmd_xdrop(int argc, char **argv)
 {
     xdrop_opts o;
+    xdrop_run run;
+    stream_ops ops;
     gale_ctx *ctx = NULL;
-    batch_list bl = {NULL, 0, 0};
     progress pg;
     out_file out;
-    uint64_t npairs = 0;
-    size_t i;
+    uint64_t done = 0;
     gale_status st;
     int rc;
 
@@ -344,46 +304,42 @@ int cmd_xdrop(int argc, char **argv)
         return rc;
 
     progress_init(&pg, o.com.quiet);
-
-    rc = start_context("xdrop", &o.com, &ctx);
-    if (rc != EXIT_OK)
-        return rc;
-
+    memset(&run, 0, sizeof run);
     memset(&out, 0, sizeof out);
-    /* the first batch, also to check the scoring parameters before reading */
-    rc = new_batch(ctx, &o, &bl);
-    /* -o FILE before the work: a name that cannot be written fails the run
-     * at once (a regular FILE is replaced only at the end) */
-    if (rc == 0)
-        rc = out_open(&out, o.com.output);
-    if (rc == 0)
-        rc = read_input(&o, ctx, &bl, &pg, &npairs);
-    if (rc == 0)
-        rc = submit_all(&bl, &pg);
-    if (rc == 0)
-        rc = wait_all(&bl, &pg, npairs);
-    progress_clear(&pg);
+    run.o = &o;
+    run.pg = &pg;
+    run.threads = cli_threads(o.com.threads);
 
-    /* and write only once every result is there */
-    if (rc == 0)
-        rc = write_results(&bl, out.fp, out.display);
+    run.out_file = &out;
+    ops.self = &run;
+    ops.setup = xdrop_setup;
+    ops.fill = xdrop_fill;
+    ops.add_error = xdrop_add_error;
+    ops.write = xdrop_write;
+    ops.progress = xdrop_progress;
+    rc = stream_run(&ops, &ctx, &pg, &done);
+    if (rc == 0 && (fflush(out.fp) != 0 || ferror(out.fp))) {
+        msg("%s: write error: %s", out.display, strerror(errno));
+        rc = EXIT_FAIL;
+    }
+    if (rc == 0 && run.opened)
+        rc = logan_close(&run.rd, 1);
     rc = out_close(&out, rc);
 
     if (rc == 0) {
-        run_totals tot;
-        memset(&tot, 0, sizeof tot);
-        tot.pairs = npairs;
-        for (i = 0; i < bl.n; i++)
-            run_totals_add(&tot, bl.b[i]);
-        print_summary(&pg, "xdrop", ctx, &tot, "DP");
+        run.totals.pairs = done;
+        print_summary(&pg, "xdrop", ctx, &run.totals, "DP");
     }
 
-    /* gale_ctx_destroy destroys the batches too */
-    st = gale_ctx_destroy(ctx);
-    if (st != GALE_OK && rc == 0) {
-        gale_msg("cannot release the context", st);
-        rc = EXIT_FAIL;
+    if (run.opened)
+        logan_close(&run.rd, 0);
+    /* gale_ctx_destroy cancels what is in flight and destroys the batches */
+    if (ctx) {
+        st = gale_ctx_destroy(ctx);
+        if (st != GALE_OK && rc == 0) {
+            gale_msg("cannot release the context", st);
+            rc = EXIT_FAIL;
+        }
     }
-    free(bl.b);
     return rc;
 }

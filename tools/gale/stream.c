@@ -1,0 +1,244 @@
+/*
+ * gale CLI: the streaming run (stream.h).
+ *
+ * A chunk's life: FREE -> (reader: fill, add, submit) SUBMITTED -> (main:
+ * wait, write) FREE. Chunk i lives in slot i % STREAM_SLOTS, so the main
+ * thread takes them back in input order. The reader waits for a free slot
+ * and, before its first add, for the context; the main thread waits for the
+ * next chunk. Either side stopping on an error sets abort, and the other
+ * side stops at its next wait.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "stream.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+
+enum { CHUNK_FREE, CHUNK_SUBMITTED };
+
+typedef struct stream {
+    const stream_ops *ops;
+    stream_chunk chunk[STREAM_SLOTS];
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int ready;            /* setup succeeded: the batches exist */
+    int abort;            /* stop: a failure on either side */
+    int reader_done;      /* the reader has stopped (end of input, or a failure) */
+    int reader_rc;
+    uint64_t submitted;   /* chunks submitted */
+} stream;
+
+int stream_reserve(stream_chunk *c, size_t n)
+{
+    while (c->cap < n) {
+        gale_task *nt = grow_array(c->task, &c->cap, sizeof *nt, 1024);
+        if (!nt) {
+            msg("out of memory");
+            return -1;
+        }
+        c->task = nt;
+    }
+    return 0;
+}
+
+/* The index of the task a library message names ("task N: ..."); 0 when it
+ * names none (a failure of the whole call). */
+static size_t task_index(const char *e)
+{
+    size_t i = 0;
+    if (strncmp(e, "task ", 5) == 0)
+        for (e += 5; *e >= '0' && *e <= '9'; e++)
+            i = i * 10 + (size_t)(*e - '0');
+    return i;
+}
+
+/* Waits until pred holds or the stream aborts; returns !abort. */
+#define WAIT_FOR(s, pred) \
+    do { \
+        pthread_mutex_lock(&(s)->mu); \
+        while (!(pred) && !(s)->abort) \
+            pthread_cond_wait(&(s)->cv, &(s)->mu); \
+    } while (0)
+
+static void set_abort(stream *s)
+{
+    pthread_mutex_lock(&s->mu);
+    s->abort = 1;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* Adds c's tasks to its batch in one call and submits it: 0 or EXIT_FAIL. */
+static int add_and_submit(stream *s, stream_chunk *c)
+{
+    gale_status st = gale_batch_reset(c->b);
+    if (st != GALE_OK) {
+        gale_msg("cannot reset a batch", st);
+        return EXIT_FAIL;
+    }
+    st = gale_batch_add_tasks(c->b, c->task, c->n);
+    if (st != GALE_OK) {
+        s->ops->add_error(s->ops->self, c, task_index(gale_last_error()), st);
+        return EXIT_FAIL;
+    }
+    if (c->check_only) { /* now the failure behind them */
+        int rc = s->ops->fill(s->ops->self, c);
+        return rc ? rc : EXIT_FAIL;
+    }
+    st = gale_submit(c->b);
+    if (st != GALE_OK) {
+        gale_msg("cannot submit a batch", st);
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
+static void *reader_main(void *arg)
+{
+    stream *s = arg;
+    uint64_t next_index = 0, seq;
+    int rc = 0;
+    for (seq = 0; rc == 0; seq++) {
+        stream_chunk *c = &s->chunk[seq % STREAM_SLOTS];
+        int stop;
+        WAIT_FOR(s, c->state == CHUNK_FREE);
+        stop = s->abort;
+        pthread_mutex_unlock(&s->mu);
+        if (stop)
+            break;
+        c->n = 0;
+        c->check_only = 0;
+        c->first = next_index;
+        rc = s->ops->fill(s->ops->self, c);
+        if (rc != 0 || c->n == 0)
+            break;
+        /* the first chunk is read while the context starts */
+        WAIT_FOR(s, s->ready);
+        stop = s->abort;
+        pthread_mutex_unlock(&s->mu);
+        if (stop)
+            break;
+        rc = add_and_submit(s, c);
+        if (rc != 0)
+            break;
+        next_index += c->n;
+        pthread_mutex_lock(&s->mu);
+        c->state = CHUNK_SUBMITTED;
+        s->submitted++;
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+    }
+    pthread_mutex_lock(&s->mu);
+    s->reader_done = 1;
+    s->reader_rc = rc;
+    if (rc != 0)
+        s->abort = 1;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* Waits for c's batch, redrawing the bar: 0 or EXIT_FAIL. */
+static int wait_chunk(const stream *s, const stream_chunk *c, progress *pg, uint64_t done)
+{
+    gale_status st;
+    for (;;) {
+        st = gale_poll(c->b, progress_poll_ms(pg));
+        if (st != GALE_E_AGAIN)
+            break;
+        s->ops->progress(s->ops->self, done);
+    }
+    if (st != GALE_OK) {
+        char what[96];
+        progress_clear(pg);
+        snprintf(what, sizeof what, "the batch of pairs %" PRIu64 "..%" PRIu64 " failed", c->first,
+                 c->first + (c->n ? c->n - 1 : 0));
+        gale_msg(what, st);
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
+/* The main thread's part once the batches exist: chunk after chunk in order. */
+static int write_all(stream *s, progress *pg, uint64_t *done)
+{
+    uint64_t seq;
+    int rc = 0;
+    for (seq = 0; rc == 0; seq++) {
+        stream_chunk *c = &s->chunk[seq % STREAM_SLOTS];
+        int have;
+        WAIT_FOR(s, c->state == CHUNK_SUBMITTED || (s->reader_done && s->submitted <= seq));
+        have = c->state == CHUNK_SUBMITTED;
+        pthread_mutex_unlock(&s->mu);
+        if (!have)
+            break;
+        rc = wait_chunk(s, c, pg, *done);
+        if (rc == 0)
+            rc = s->ops->write(s->ops->self, c);
+        if (rc == 0) {
+            *done += c->n;
+            s->ops->progress(s->ops->self, *done);
+        }
+        pthread_mutex_lock(&s->mu);
+        c->state = CHUNK_FREE;
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+    }
+    return rc;
+}
+
+int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *done)
+{
+    stream s;
+    gale_batch *b[STREAM_SLOTS];
+    pthread_t reader;
+    int i, rc, started;
+
+    memset(&s, 0, sizeof s);
+    memset(b, 0, sizeof b);
+    s.ops = ops;
+    for (i = 0; i < STREAM_SLOTS; i++)
+        s.chunk[i].slot = i;
+    pthread_mutex_init(&s.mu, NULL);
+    pthread_cond_init(&s.cv, NULL);
+    *ctx = NULL;
+    *done = 0;
+
+    /* The reader's messages wait for setup: a bad option is reported alone,
+     * as if it had been checked before the input was read. */
+    in_hold_messages();
+    started = pthread_create(&reader, NULL, reader_main, &s) == 0;
+    if (!started) {
+        in_release_messages(1);
+        msg("cannot start the reader thread");
+        rc = EXIT_FAIL;
+    } else {
+        rc = ops->setup(ops->self, ctx, b);
+        in_release_messages(rc == 0);
+    }
+    if (rc == 0) {
+        pthread_mutex_lock(&s.mu);
+        for (i = 0; i < STREAM_SLOTS; i++)
+            s.chunk[i].b = b[i];
+        s.ready = 1;
+        pthread_cond_broadcast(&s.cv);
+        pthread_mutex_unlock(&s.mu);
+        rc = write_all(&s, pg, done);
+    }
+    progress_clear(pg);
+    set_abort(&s);
+    if (started)
+        pthread_join(reader, NULL);
+    if (rc == 0)
+        rc = s.reader_rc;
+    for (i = 0; i < STREAM_SLOTS; i++)
+        free(s.chunk[i].task);
+    pthread_cond_destroy(&s.cv);
+    pthread_mutex_destroy(&s.mu);
+    return rc;
+}

@@ -1,0 +1,64 @@
+/*
+ * gale CLI: the streaming run every pair subcommand shares. A reader thread
+ * reads and parses the input chunk by chunk (parsing on several threads,
+ * input.c), adds each chunk to a batch in one bulk call (gale_batch_add_tasks,
+ * whose checks and copying the library spreads over its threads) and submits
+ * it; the main thread, meanwhile, starts the context, then waits for the
+ * batches in input order and writes their results. STREAM_SLOTS batches take
+ * turns: one being read, one aligned, one written. Memory is bounded by the
+ * slots, not by the input (doc/cli.md, "Memory").
+ */
+#ifndef GALE_CLI_STREAM_H
+#define GALE_CLI_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gale.h"
+#include "options.h"
+
+#define STREAM_SLOTS 3
+
+typedef struct stream_chunk {
+    gale_batch *b;         /* the slot's batch, reused chunk after chunk */
+    gale_task *task;       /* the chunk's tasks, task[0..n) */
+    size_t n, cap;
+    uint64_t first;        /* the input index of task 0 */
+    int slot;              /* 0..STREAM_SLOTS-1: the command's data for this chunk */
+    int check_only;        /* set by fill: the input fails right after these tasks. They are only
+                              checked (added, not run), so that a bad one among them is reported
+                              first, as reading pair by pair would; then fill is called again and
+                              reports the failure */
+    int state;             /* the stream's (stream.c) */
+} stream_chunk;
+
+/* What a subcommand plugs into the stream. self is its own state. */
+typedef struct stream_ops {
+    void *self;
+    /* Main thread, while the reader already reads: the context, and one batch
+     * per slot with every parameter set. 0, or the exit status after a message. */
+    int (*setup)(void *self, gale_ctx **ctx, gale_batch *b[STREAM_SLOTS]);
+    /* Reader thread: the next pairs into c->task[0..c->n) (stream_reserve
+     * grows it; c->first and c->slot are set). 0 with c->n == 0 at the end;
+     * or the exit status after a message. */
+    int (*fill)(void *self, stream_chunk *c);
+    /* Reader thread: the library refused task i of c (status st,
+     * gale_last_error): say which record, and why. */
+    void (*add_error)(void *self, const stream_chunk *c, size_t i, gale_status st);
+    /* Main thread, chunk after chunk in input order, once c's batch is done:
+     * writes its results. 0, or the exit status after a message. */
+    int (*write)(void *self, stream_chunk *c);
+    /* Main thread: redraws the progress bar; done: pairs written. */
+    void (*progress)(void *self, uint64_t done);
+} stream_ops;
+
+/* Room for n tasks in c->task: 0, or -1 after "out of memory". */
+int stream_reserve(stream_chunk *c, size_t n);
+
+/* Runs the whole input through ops. *ctx: the context setup made (NULL if
+ * none), for the caller to destroy (which also cancels batches still in
+ * flight after a failure); *done: the pairs written. pg: the bar, cleared
+ * before a message. Returns 0 or the exit status. */
+int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *done);
+
+#endif
