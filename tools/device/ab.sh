@@ -8,6 +8,12 @@
 #   cli:   the `gale` program as a user runs it (needs .hts carried for both trees): wall
 #          time and peak RSS (tools/device/timed.py) of gale xdrop and gale wfa on the same
 #          files, and their outputs compared byte for byte between the trees;
+#   peers: the peer programs beside this tree's `gale`, same files, alternated, two rounds:
+#          the LOGAN demo ($LOGAN_DEMO FILE 17 X 1) against gale xdrop at X = 10, 100, 1000,
+#          5000, and WFA-GPU's aligner ($WFAGPU_ALIGNER -i F -g 2,3,1 [-x] -o OUT) against gale
+#          wfa (x=2 o=3 e=1) at 1 kbp and 10 kbp, with and without CIGAR; wall and peak RSS
+#          (timed.py). The peers are built by the caller from their public sources in an
+#          ignored folder, never committed; unset paths skip their rows;
 #   startup: a process's start (tools/bench/ctx_startup: context, first one-pair batch,
 #          peak RSS; the baseline's built from this tree's source against its libgale),
 #          five alternated runs a side, and the CUDA runtime's own (tools/bench/cuda_startup).
@@ -35,7 +41,7 @@ gen() {  # gen LEN PAIRS
 }
 gen 10000 10000 & gen 1000 100000 &
 xdata=/tmp/xdrop100k.txt
-{ has xdrop || has cli; } && { [ -s $xdata ] || python3 tools/bench/gen.py xdrop $xdata 100000 >/dev/null; } &
+{ has xdrop || has cli || has peers; } && { [ -s $xdata ] || python3 tools/bench/gen.py xdrop $xdata 100000 >/dev/null; } &
 basecli=(-Dcli=disabled)
 if [ -f .hts/lib/pkgconfig/htslib.pc ]; then
   basecli=(-Dcli=enabled)
@@ -99,6 +105,35 @@ if has cli; then
     done
   done
 fi
+if has peers; then
+  echo "== peer programs beside gale (wall s, peak RSS MB), same files, alternated"
+  for x in 10 100 1000 5000; do
+    for round in 1 2; do
+      if [ -x "${LOGAN_DEMO:-}" ]; then
+        echo "LOGAN demo X=$x round $round: $(python3 tools/device/timed.py /tmp/peer.out "$LOGAN_DEMO" $xdata 17 $x 1 \
+          2>>"$out/peers.err")" | tee -a "$out/ab-peers.txt"
+      fi
+      echo "gale xdrop X=$x round $round: $(python3 tools/device/timed.py /tmp/cli-new.out "$new/tools/gale/gale" xdrop \
+        --backend cuda --quiet -k 17 -x $x $xdata 2>>"$out/peers.err")" | tee -a "$out/ab-peers.txt"
+    done
+  done
+  for len in 1000 10000; do
+    for scope in cigar score; do
+      px=(); gx=(--score-only); [ $scope = cigar ] && { px=(-x); gx=(); }
+      for round in 1 2; do
+        if [ -x "${WFAGPU_ALIGNER:-}" ]; then
+          echo "WFA-GPU $len bp $scope round $round: $(python3 tools/device/timed.py /tmp/peer.out "$WFAGPU_ALIGNER" \
+            -i /tmp/wfa-$len.seq -g 2,3,1 "${px[@]}" -o /tmp/wfagpu.out 2>>"$out/peers.err")" | tee -a "$out/ab-peers.txt"
+        fi
+        echo "gale wfa $len bp $scope round $round: $(python3 tools/device/timed.py /tmp/cli-new.out "$new/tools/gale/gale" \
+          wfa --backend cuda --quiet --mismatch 2 --gap-open 3 --gap-extend 1 "${gx[@]}" /tmp/wfa-$len.seq \
+          2>>"$out/peers.err")" | tee -a "$out/ab-peers.txt"
+      done
+    done
+  done
+  # the CUDA runtime's own start in a new process, the floor under every row
+  for round in 1 2 3; do "$new/tools/bench/cuda_startup" | tee -a "$out/ab-peers.txt"; done
+fi
 if has startup; then
   echo "== start-up: context, first one-pair batch and peak RSS in a new process (CUDA runtime alone first)"
   cc -O2 tools/bench/ctx_startup.c -I.base/include -I"$base" -L"$base" -lgale -Wl,-rpath,"$base" \
@@ -109,6 +144,9 @@ if has startup; then
       p=/tmp/ctx_startup_base; [ $side = new ] && p=$new/tools/bench/ctx_startup
       echo "$side: $("$p" --backend cuda 2>&1)" | tee -a "$out/ab-startup.txt"
     done
+    # the CUDA modules loaded when the context starts rather than at a kernel's first launch
+    echo "new, CUDA_MODULE_LOADING=EAGER: $(CUDA_MODULE_LOADING=EAGER "$new/tools/bench/ctx_startup" --backend cuda 2>&1)" \
+      | tee -a "$out/ab-startup.txt"
   done
 fi
 echo "== done (status $status)"
