@@ -657,9 +657,25 @@ void wfa_run(Device *dev, GpuJob &job) {
     WfaRun(dev, job).run();
 }
 
+// Every kernel pick_kernel can return.
+void wfa_preload(Device *dev) noexcept {
+    cudaFuncAttributes a;
+    if (cudaSetDevice(dev->index) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
+    for (int metric : {kMetricAffine, kMetricAffine2p, kMetricEdit})
+        for (int bt : {kBtCodes, kBtNone})
+            for (int off16 = 0; off16 < 2; ++off16)
+                for (int rrs = 0; rrs < 2; ++rrs)
+                    for (int threads : {32, 128, 256})
+                        cudaFuncGetAttributes(&a, (const void *)pick_kernel(metric, bt, off16 != 0, rrs != 0, threads));
+    cudaGetLastError();
+}
+
 }  // namespace
 
-const GpuKind kWfaGpu = {wfa_run};
+const GpuKind kWfaGpu = {wfa_run, wfa_preload};
 
 }  // namespace cuda
 }  // namespace gale

@@ -513,9 +513,20 @@ void xdrop_run(Device *dev, GpuJob &job) {
     job.kernel_ns = pipe.kernel_ns();
 }
 
+void xdrop_preload(Device *dev) noexcept {
+    cudaFuncAttributes a;
+    if (cudaSetDevice(dev->index) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
+    cudaFuncGetAttributes(&a, (const void *)xdrop_narrow);
+    for (const Tier &t : kTiers) cudaFuncGetAttributes(&a, t.kernel);
+    cudaGetLastError();
+}
+
 }  // namespace
 
-const GpuKind kXdropGpu = {xdrop_run};
+const GpuKind kXdropGpu = {xdrop_run, xdrop_preload};
 
 // The DPX-using kernel whose machine code dpx_in_use() (cuda/device.cu) inspects.
 const void *xdrop_dpx_kernel() noexcept { return (const void *)xdrop_narrow; }

@@ -129,6 +129,7 @@ public:
 
 private:
     void loop(Entry &e) {
+        preload(e);
         for (;;) {
             Part part;
             {
@@ -139,6 +140,20 @@ private:
                 e.queue.pop_front();
             }
             run(e, part);
+        }
+    }
+
+    // Every GPU kind's kernels into the entry's device, before any work: CUDA would load
+    // them at their first launch, which a first batch would wait for (GpuKind::preload).
+    // A batch that comes meanwhile waits here instead, no longer.
+    static void preload(Entry &e) noexcept {
+        size_t n = 0;
+        const KindDef *const *kinds = kinds_all(&n);
+        for (size_t i = 0; i < n; ++i) {
+            const cuda::GpuKind *g = kinds[i]->gpu;
+            bool seen = false;  // kinds may share a GPU side (WFA and edit)
+            for (size_t j = 0; j < i; ++j) seen = seen || kinds[j]->gpu == g;
+            if (g && g->preload && !seen) g->preload(e.dev);
         }
     }
 

@@ -57,6 +57,12 @@ struct GpuJob {
 // parameters, then sizes its units from what it got). Throws gale::Error.
 struct GpuKind {
     void (*run)(Device *dev, GpuJob &job);
+    // Loads the kind's kernels into dev (selected on the calling thread). CUDA loads a module lazily, at its first kernel's first use: for the WFA
+    // kernels about 30 ms on an H100 (bench/RESULTS.md, "First batch"). Each device
+    // entry's thread calls this once right after the context starts, so that a first
+    // batch that comes later does not wait for it. Best effort: an error is cleared and
+    // shows again, with its message, where the kernel is used.
+    void (*preload)(Device *dev) noexcept;
 };
 
 extern const GpuKind kXdropGpu;   // cuda/xdrop.cu

@@ -95,6 +95,8 @@ struct KindDef {
 
 // The kind with this id, or nullptr.
 const KindDef *kind_find(int id);
+// Every kind: kinds_all(&n)[0..n).
+const KindDef *const *kinds_all(size_t *n);
 
 // Per-thread scratch of the CPU kernels, one slot per kind, kept between tasks
 // and batches; freed when the thread ends.

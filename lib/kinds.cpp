@@ -274,6 +274,11 @@ thread_local ScratchSlots tls_scratch;
 
 }  // namespace
 
+const KindDef *const *kinds_all(size_t *n) {
+    *n = kNumKinds;
+    return kKinds;
+}
+
 const KindDef *kind_find(int id) {
     for (const KindDef *k : kKinds)
         if (k->id == id) return k;

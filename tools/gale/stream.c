@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "input.h"
 
@@ -172,7 +173,25 @@ static int write_all(stream *s, progress *pg, uint64_t *done)
     for (seq = 0; rc == 0; seq++) {
         stream_chunk *c = &s->chunk[seq % STREAM_SLOTS];
         int have;
-        WAIT_FOR(s, c->state == CHUNK_SUBMITTED || (s->reader_done && s->submitted <= seq));
+        /* the next chunk: while the reader reads it, the bar goes on moving */
+        pthread_mutex_lock(&s->mu);
+        while (c->state != CHUNK_SUBMITTED && !(s->reader_done && s->submitted <= seq) && !s->abort) {
+            if (progress_poll_ms(pg) < 0) {
+                pthread_cond_wait(&s->cv, &s->mu);
+            } else {
+                struct timespec until;
+                clock_gettime(CLOCK_REALTIME, &until);
+                until.tv_nsec += 100 * 1000000L;
+                if (until.tv_nsec >= 1000000000L) {
+                    until.tv_sec++;
+                    until.tv_nsec -= 1000000000L;
+                }
+                pthread_cond_timedwait(&s->cv, &s->mu, &until);
+                pthread_mutex_unlock(&s->mu);
+                s->ops->progress(s->ops->self, *done);
+                pthread_mutex_lock(&s->mu);
+            }
+        }
         have = c->state == CHUNK_SUBMITTED;
         pthread_mutex_unlock(&s->mu);
         if (!have)
