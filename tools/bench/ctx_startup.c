@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "gale.h"
 
@@ -97,8 +96,10 @@ int main(int argc, char **argv) {
     t_create = now_ms() - t0;
     rss_create = peak_rss_mb();
     check(gale_ctx_backend(ctx, &got), "gale_ctx_backend");
-    if (idle_ms > 0)
-        usleep((useconds_t)(idle_ms * 1000));
+    if (idle_ms > 0) {
+        struct timespec idle = {(time_t)(idle_ms / 1000), (long)(idle_ms % 1000) * 1000000L};
+        nanosleep(&idle, NULL);
+    }
     t_first = one_pair(ctx);
     rss_first = peak_rss_mb();
     t_second = one_pair(ctx);
