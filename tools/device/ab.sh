@@ -14,6 +14,9 @@
 #          wfa (x=2 o=3 e=1) at 1 kbp and 10 kbp, with and without CIGAR; wall and peak RSS
 #          (timed.py). The peers are built by the caller from their public sources in an
 #          ignored folder, never committed; unset paths skip their rows;
+#   clisweep: this tree's `gale` over --batch-bases GALE_AB_BASES (default "8388608 16777216
+#          33554432 67108864") on the peers' workloads, wall and peak RSS, and one run of each
+#          WFA job with GALE_CLI_TRACE=1 (the stream's steps, in $OUT/trace-*.txt);
 #   startup: a process's start (tools/bench/ctx_startup: context, first one-pair batch,
 #          peak RSS; the baseline's built from this tree's source against its libgale),
 #          five alternated runs a side, and the CUDA runtime's own (tools/bench/cuda_startup).
@@ -41,7 +44,7 @@ gen() {  # gen LEN PAIRS
 }
 gen 10000 10000 & gen 1000 100000 &
 xdata=/tmp/xdrop100k.txt
-{ has xdrop || has cli || has peers; } && { [ -s $xdata ] || python3 tools/bench/gen.py xdrop $xdata 100000 >/dev/null; } &
+{ has xdrop || has cli || has peers || has clisweep; } && { [ -s $xdata ] || python3 tools/bench/gen.py xdrop $xdata 100000 >/dev/null; } &
 basecli=(-Dcli=disabled)
 if [ -f .hts/lib/pkgconfig/htslib.pc ]; then
   basecli=(-Dcli=enabled)
@@ -133,6 +136,29 @@ if has peers; then
   done
   # the CUDA runtime's own start in a new process, the floor under every row
   for round in 1 2 3; do "$new/tools/bench/cuda_startup" | tee -a "$out/ab-peers.txt"; done
+fi
+if has clisweep; then
+  echo "== gale over --batch-bases (wall s, peak RSS MB)"
+  wjobs=("1000 cigar" "1000 score" "10000 cigar" "10000 score")
+  for bb in ${GALE_AB_BASES:-8388608 16777216 33554432 67108864}; do
+    for x in 10 1000; do
+      echo "xdrop X=$x --batch-bases $bb: $(python3 tools/device/timed.py /tmp/cli-new.out "$new/tools/gale/gale" xdrop \
+        --backend cuda --quiet -x $x --batch-bases $bb $xdata 2>>"$out/sweep.err")" | tee -a "$out/ab-clisweep.txt"
+    done
+    for w in "${wjobs[@]}"; do
+      set -- $w; gx=(); [ "$2" = score ] && gx=(--score-only)
+      echo "wfa $1 bp $2 --batch-bases $bb: $(python3 tools/device/timed.py /tmp/cli-new.out "$new/tools/gale/gale" wfa \
+        --backend cuda --quiet --mismatch 2 --gap-open 3 --gap-extend 1 "${gx[@]}" --batch-bases $bb /tmp/wfa-$1.seq \
+        2>>"$out/sweep.err")" | tee -a "$out/ab-clisweep.txt"
+    done
+  done
+  for w in "${wjobs[@]}"; do
+    set -- $w; gx=(); [ "$2" = score ] && gx=(--score-only)
+    GALE_CLI_TRACE=1 "$new/tools/gale/gale" wfa --backend cuda --quiet --mismatch 2 --gap-open 3 --gap-extend 1 \
+      "${gx[@]}" /tmp/wfa-$1.seq 2>"$out/trace-wfa-$1-$2.txt" >/tmp/cli-new.out
+  done
+  GALE_CLI_TRACE=1 "$new/tools/gale/gale" xdrop --backend cuda --quiet -x 10 $xdata 2>"$out/trace-xdrop-10.txt" \
+    >/tmp/cli-new.out
 fi
 if has startup; then
   echo "== start-up: context, first one-pair batch and peak RSS in a new process (CUDA runtime alone first)"

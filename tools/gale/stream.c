@@ -24,6 +24,7 @@ enum { CHUNK_FREE, CHUNK_SUBMITTED };
 
 typedef struct stream {
     const stream_ops *ops;
+    double t0;            /* GALE_CLI_TRACE: the run's start; 0: no trace */
     stream_chunk chunk[STREAM_SLOTS];
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -56,6 +57,15 @@ static size_t task_index(const char *e)
         for (e += 5; *e >= '0' && *e <= '9'; e++)
             i = i * 10 + (size_t)(*e - '0');
     return i;
+}
+
+/* GALE_CLI_TRACE=1: one line on stderr per step of each chunk, with the time since
+ * the run started - a measuring aid (doc/cli.md), not an interface. */
+static void trace(const stream *s, const char *what, uint64_t chunk, size_t n)
+{
+    if (s->t0 > 0.0)
+        fprintf(stderr, "gale trace %8.1f ms: chunk %" PRIu64 " (%zu pairs): %s\n", 1e3 * (now_s() - s->t0), chunk, n,
+                what);
 }
 
 /* Waits until pred holds or the stream aborts; returns !abort. */
@@ -118,6 +128,7 @@ static void *reader_main(void *arg)
         rc = s->ops->fill(s->ops->self, c);
         if (rc != 0 || c->n == 0)
             break;
+        trace(s, "read and parsed", seq, c->n);
         /* the first chunk is read while the context starts */
         WAIT_FOR(s, s->ready);
         stop = s->abort;
@@ -127,6 +138,7 @@ static void *reader_main(void *arg)
         rc = add_and_submit(s, c);
         if (rc != 0)
             break;
+        trace(s, "added and submitted", seq, c->n);
         next_index += c->n;
         pthread_mutex_lock(&s->mu);
         c->state = CHUNK_SUBMITTED;
@@ -197,8 +209,10 @@ static int write_all(stream *s, progress *pg, uint64_t *done)
         if (!have)
             break;
         rc = wait_chunk(s, c, pg, *done);
+        trace(s, "aligned", seq, c->n);
         if (rc == 0)
             rc = s->ops->write(s->ops->self, c);
+        trace(s, "written", seq, c->n);
         if (rc == 0) {
             *done += c->n;
             s->ops->progress(s->ops->self, *done);
@@ -221,6 +235,8 @@ int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *do
     memset(&s, 0, sizeof s);
     memset(b, 0, sizeof b);
     s.ops = ops;
+    if (getenv("GALE_CLI_TRACE") && *getenv("GALE_CLI_TRACE") && strcmp(getenv("GALE_CLI_TRACE"), "0") != 0)
+        s.t0 = now_s();
     for (i = 0; i < STREAM_SLOTS; i++)
         s.chunk[i].slot = i;
     pthread_mutex_init(&s.mu, NULL);
@@ -238,6 +254,7 @@ int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *do
         rc = EXIT_FAIL;
     } else {
         rc = ops->setup(ops->self, ctx, b);
+        trace(&s, "context and batches ready (setup)", 0, 0);
         in_release_messages(rc == 0);
     }
     if (rc == 0) {
@@ -255,6 +272,7 @@ int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *do
         pthread_join(reader, NULL);
     if (rc == 0)
         rc = s.reader_rc;
+    trace(&s, "stream done", 0, 0);
     for (i = 0; i < STREAM_SLOTS; i++)
         free(s.chunk[i].task);
     pthread_cond_destroy(&s.cv);
