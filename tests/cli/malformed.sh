@@ -155,6 +155,19 @@ head -n "$n" "$TMP/good.out" | cmp -s - "$TMP/stdout" && [ "$n" -le $(( LATE - 1
 [ ! -e "$TMP/never.out" ] || fail "bad last line after many batches: -o FILE was written"
 pass "bad line $LATE after many full batches: exit 1, stdout a prefix of the good output ($n of $(( LATE - 1 )) lines), -o FILE not written"
 
+# the reader reads ahead while the context starts (CUDA's start takes ~0.2 s; here
+# a test hook slows the CPU context's as much): a bad base at line 4, found by the
+# library when its chunk is added, must still be reported before a malformed line
+# in a later chunk that the reader parsed first
+# (chunks of 8 lines: the malformed line 10 is in chunk 1, read ahead with chunk 0)
+{ cat "$TMP/base_h_n.tsv"; head -n 2 "$EXAMPLE"; printf '%s\n' "$VN$T$PVN$T$HN$T$PHN${T}q"; cat "$EXAMPLE"; } \
+    > "$TMP/ahead.tsv"
+GALE_CLI_TEST_SETUP_DELAY_MS=400 "$GALE" xdrop --batch-size 8 "$TMP/ahead.tsv" > /dev/null 2> "$TMP/stderr"
+rc=$?
+[ "$rc" -eq 1 ] && [ "$(wc -l < "$TMP/stderr")" -eq 1 ] && grep -q -F "gale: $TMP/ahead.tsv:4: " "$TMP/stderr" ||
+    { cat "$TMP/stderr" >&2; fail "read ahead: the bad base of line 4 not reported first (rc $rc)"; }
+pass "read ahead while the context starts: the first bad line (4, a bad base) is the one reported"
+
 # missing and unreadable input
 "$GALE" xdrop "$TMP/does-not-exist.tsv" > "$TMP/stdout" 2> "$TMP/stderr"
 rc=$?

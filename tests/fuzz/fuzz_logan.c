@@ -53,6 +53,7 @@ static int64_t pick_k(uint8_t c)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     logan_reader rd;
+    line_chunk lc;
     gale_task chunk[CHUNK], kept[MAX_TASKS];
     gale_batch *b = NULL;
     size_t n = 0, i;
@@ -65,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     k = pick_k(data[1]);
     fz_file_put(&file, mode, data + 2, size - 2);
 
+    memset(&lc, 0, sizeof lc);
     rc = logan_open(&rd, file.path);
     FZ_CHECK(rc == 0 || mode == FZ_GZIP_CUT, "logan_open failed on an intact file (mode %d)", mode);
     if (rc != 0)
@@ -72,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FZ_CHECK(gale_batch_create(ctx, GALE_XDROP, &b) == GALE_OK, "gale_batch_create: %s", gale_last_error());
     FZ_CHECK(gale_batch_set(b, GALE_P_XDROP, 1 + data[1] % 40) == GALE_OK, "set xdrop");
 
-    while (n < MAX_TASKS && (r = logan_read_chunk(&rd, k, chunk, CHUNK, 64 + (size_t)data[1] * 16, 2)) > 0) {
+    while (n < MAX_TASKS && (r = logan_read_chunk(&rd, &lc, k, chunk, CHUNK, 64 + (size_t)data[1] * 16, 2)) > 0) {
         FZ_CHECK(r <= CHUNK, "chunk of %" PRId64 " lines, at most %d asked", r, CHUNK);
         for (j = 0; j < r && n < MAX_TASKS; j++) {
             gale_task t = chunk[j];
@@ -98,6 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     logan_close(&rd, 1);
+    line_chunk_free(&lc);
 
     FZ_CHECK(gale_submit(b) == GALE_OK, "gale_submit: %s", gale_last_error());
     FZ_CHECK(gale_wait(b) == GALE_OK, "gale_wait: %s", gale_last_error());

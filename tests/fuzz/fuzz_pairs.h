@@ -60,6 +60,8 @@ static void run_pairs(const char *const *paths, int nfiles, uint8_t opts, int ma
 {
     pair_reader rd;
     pair_view pv[CHUNK];
+    line_chunk lc;
+    kstring_t pool = {0, 0, NULL};
     gale_batch *b = NULL;
     char *kept[MAX_PAIRS][2];
     int64_t len[MAX_PAIRS][2];
@@ -68,6 +70,7 @@ static void run_pairs(const char *const *paths, int nfiles, uint8_t opts, int ma
     int64_t r, j;
     int rc;
 
+    memset(&lc, 0, sizeof lc);
     rc = pair_open(&rd, paths, nfiles);
     FZ_CHECK(rc == 0 || may_fail_open, "pair_open failed on intact files");
     if (rc != 0) {
@@ -92,7 +95,7 @@ static void run_pairs(const char *const *paths, int nfiles, uint8_t opts, int ma
         FZ_CHECK(gale_batch_set(b, GALE_P_PENALTY_GAP_EXTEND2, 1) == GALE_OK, "e2");
     }
 
-    while (n < MAX_PAIRS && (r = pair_read_chunk(&rd, pv, CHUNK, 64 + opts * 8u, 2)) > 0) {
+    while (n < MAX_PAIRS && (r = pair_read_chunk(&rd, &lc, &pool, pv, CHUNK, 64 + opts * 8u, 2)) > 0) {
         FZ_CHECK(r <= CHUNK, "chunk of %" PRId64 " pairs, at most %d asked", r, CHUNK);
         for (j = 0; j < r && n < MAX_PAIRS; j++) {
             const pair_view *v = &pv[j];
@@ -121,6 +124,8 @@ static void run_pairs(const char *const *paths, int nfiles, uint8_t opts, int ma
         }
     }
     pair_close(&rd, 1);
+    line_chunk_free(&lc);
+    free(pool.s);
 
     FZ_CHECK(gale_submit(b) == GALE_OK, "gale_submit: %s", gale_last_error());
     FZ_CHECK(gale_wait(b) == GALE_OK, "gale_wait: %s", gale_last_error());

@@ -259,7 +259,7 @@ static int gate_pass(void)
  * failed to read comes after pairs that are still to be checked by the
  * library, whose message, if any, must come first - as it would have when
  * records were added one at a time. Only the reader thread reads records. */
-static int deferring;
+static int deferring; /* a depth: in_defer_messages and fx_read_chunk may nest */
 static char *deferred;
 
 /* Every message of the input module: "gale: TEXT" on stderr, through the
@@ -283,6 +283,20 @@ static void input_msg(const char *fmt, ...)
     va_start(ap, fmt);
     input_message(fmt, ap);
     va_end(ap);
+}
+
+void in_defer_messages(int on)
+{
+    deferring += on ? 1 : -1;
+}
+
+void in_release_deferred(int print)
+{
+    char *m = deferred;
+    deferred = NULL;
+    if (m && print)
+        input_msg("%s", m);
+    free(m);
 }
 
 /* Prints the message kept back, if any: 1 when there was one. */
@@ -357,14 +371,13 @@ static void comp_table_init(void)
 
 int logan_open(logan_reader *rd, const char *path)
 {
-    memset(&rd->lc, 0, sizeof rd->lc);
+    rd->failed = 0;
     comp_table_init();
     return in_open(&rd->f, path);
 }
 
 int logan_close(logan_reader *rd, int check)
 {
-    line_chunk_free(&rd->lc);
     if (!check) {
         in_close(&rd->f);
         return 0;
@@ -506,23 +519,25 @@ static void logan_parse_part(void *arg, size_t begin, size_t end)
     }
 }
 
-int64_t logan_read_chunk(logan_reader *rd, int64_t k, gale_task *t, size_t max, size_t max_bytes, int threads)
+int64_t logan_read_chunk(logan_reader *rd, line_chunk *lc, int64_t k, gale_task *t, size_t max, size_t max_bytes,
+                         int threads)
 {
     logan_job job;
     int64_t n;
-    if (rd->lc.failed) /* the failure after the last chunk */
+    if (rd->failed) /* the failure after the last chunk */
         return in_report_failure(&rd->f);
-    n = in_read_lines(&rd->f, &rd->lc, max, max_bytes, 1);
+    n = in_read_lines(&rd->f, lc, max, max_bytes, 1);
     if (n <= 0)
-        return n < 0 ? -1 : (rd->lc.failed ? in_report_failure(&rd->f) : 0);
-    job.lc = &rd->lc;
+        return n < 0 ? -1 : (lc->failed ? in_report_failure(&rd->f) : 0);
+    rd->failed = lc->failed;
+    job.lc = lc;
     job.k = k;
     job.t = t;
     first_error_init(&job.err);
     /* parts of at least 64 lines: a thread's start costs about as much */
     parallel_for(threads, (size_t)n, 64, logan_parse_part, &job);
     if (job.err.index != SIZE_MAX) {
-        in_error(&rd->f, rd->lc.first_line + job.err.index, 0, "%s", job.err.text);
+        in_error(&rd->f, lc->first_line + job.err.index, 0, "%s", job.err.text);
         n = -1;
     }
     first_error_free(&job.err);
@@ -531,7 +546,7 @@ int64_t logan_read_chunk(logan_reader *rd, int64_t k, gale_task *t, size_t max, 
 
 int logan_failing(const logan_reader *rd)
 {
-    return rd->lc.failed;
+    return rd->failed;
 }
 
 /* ------------------------------------------------------------------ */
@@ -775,11 +790,8 @@ int pair_close(pair_reader *rd, int check)
             rc = EXIT_FAIL;
     }
     rd->opened = 0;
-    line_chunk_free(&rd->lc);
     seq_rec_free(&rd->p);
     seq_rec_free(&rd->t);
-    free(rd->pool.s);
-    memset(&rd->pool, 0, sizeof rd->pool);
     /* a failure kept back behind pairs the library refused: that one was said */
     free(deferred);
     deferred = NULL;
@@ -852,32 +864,34 @@ static void seq_parse_part(void *arg, size_t begin, size_t end)
     }
 }
 
-static int64_t seq_read_chunk(pair_reader *rd, pair_view *pv, size_t max, size_t max_bytes, int threads)
+static int64_t seq_read_chunk(pair_reader *rd, line_chunk *lc, pair_view *pv, size_t max, size_t max_bytes,
+                              int threads)
 {
     in_file *f = &rd->f[0];
     seq_job job;
     size_t npairs;
     int64_t n;
-    if (rd->lc.failed) /* the failure after the last chunk */
+    if (rd->failed) /* the failure after the last chunk */
         return in_report_failure(f);
-    n = in_read_lines(f, &rd->lc, 2 * max, max_bytes, 2);
+    n = in_read_lines(f, lc, 2 * max, max_bytes, 2);
     if (n <= 0)
-        return n < 0 ? -1 : (rd->lc.failed ? in_report_failure(f) : 0);
+        return n < 0 ? -1 : (lc->failed ? in_report_failure(f) : 0);
     /* a pair cut short by a failing stream is the failure's, not a bad pair */
-    npairs = rd->lc.failed ? (size_t)n / 2 : ((size_t)n + 1) / 2;
-    job.lc = &rd->lc;
+    npairs = lc->failed ? (size_t)n / 2 : ((size_t)n + 1) / 2;
+    job.lc = lc;
     job.recno0 = f->nrec + 1;
     job.pv = pv;
     first_error_init(&job.err);
     /* parts of at least 64 pairs: a thread's start costs about as much */
     parallel_for(threads, npairs, 64, seq_parse_part, &job);
     if (job.err.index != SIZE_MAX) {
-        in_error(f, rd->lc.first_line + job.err.index, job.recno0 + job.err.index / 2, "%s", job.err.text);
+        in_error(f, lc->first_line + job.err.index, job.recno0 + job.err.index / 2, "%s", job.err.text);
         n = -1;
     } else if (npairs == 0) { /* the stream failed inside the first pair */
         n = in_report_failure(f);
     } else {
         f->nrec += npairs;
+        rd->failed = lc->failed;
         n = (int64_t)npairs;
     }
     first_error_free(&job.err);
@@ -896,22 +910,22 @@ static size_t pool_add(kstring_t *pool, const char *s, size_t n)
 
 /* FASTA/FASTQ: one record after the other (fx_read), copied into the pool;
  * the views take their pointers once the pool has stopped moving. */
-static int64_t fx_read_chunk(pair_reader *rd, pair_view *pv, size_t max, size_t max_bytes)
+static int64_t fx_read_chunk(pair_reader *rd, kstring_t *pool, pair_view *pv, size_t max, size_t max_bytes)
 {
     size_t n = 0, i;
     size_t (*off)[5] = NULL; /* p, t, pname, tname, qual */
     size_t cap = 0;
-    rd->pool.l = 0;
+    pool->l = 0;
     if (rd->failed) { /* the failure kept back by the last call */
         flush_deferred();
         return -1;
     }
-    while (n < max && rd->pool.l < max_bytes) {
+    while (n < max && pool->l < max_bytes) {
         pair_view *v = &pv[n];
         int r;
-        deferring = n > 0;
+        deferring += n > 0;
         r = read_pair(rd, &rd->p, &rd->t);
-        deferring = 0;
+        deferring -= n > 0;
         if (r < 0 && n > 0) {
             /* the pairs before it first: the next call reports it */
             rd->failed = 1;
@@ -935,11 +949,11 @@ static int64_t fx_read_chunk(pair_reader *rd, pair_view *pv, size_t max, size_t 
         v->pline = rd->p.line;
         v->tline = rd->t.line;
         v->recno = rd->f[0].nrec;
-        off[n][0] = pool_add(&rd->pool, rd->p.seq.s, rd->p.seq.l);
-        off[n][1] = pool_add(&rd->pool, rd->t.seq.s, rd->t.seq.l);
-        off[n][2] = pool_add(&rd->pool, rd->p.name.s ? rd->p.name.s : "", rd->p.name.l);
-        off[n][3] = pool_add(&rd->pool, rd->t.name.s ? rd->t.name.s : "", rd->t.name.l);
-        off[n][4] = rd->p.has_qual ? pool_add(&rd->pool, rd->p.qual.s ? rd->p.qual.s : "", rd->p.qual.l) : SIZE_MAX - 1;
+        off[n][0] = pool_add(pool, rd->p.seq.s, rd->p.seq.l);
+        off[n][1] = pool_add(pool, rd->t.seq.s, rd->t.seq.l);
+        off[n][2] = pool_add(pool, rd->p.name.s ? rd->p.name.s : "", rd->p.name.l);
+        off[n][3] = pool_add(pool, rd->t.name.s ? rd->t.name.s : "", rd->t.name.l);
+        off[n][4] = rd->p.has_qual ? pool_add(pool, rd->p.qual.s ? rd->p.qual.s : "", rd->p.qual.l) : SIZE_MAX - 1;
         for (i = 0; i < 5; i++) {
             if (off[n][i] == SIZE_MAX) {
                 msg("out of memory");
@@ -949,11 +963,11 @@ static int64_t fx_read_chunk(pair_reader *rd, pair_view *pv, size_t max, size_t 
         n++;
     }
     for (i = 0; i < n; i++) {
-        pv[i].p = rd->pool.s + off[i][0];
-        pv[i].t = rd->pool.s + off[i][1];
-        pv[i].pname = rd->pool.s + off[i][2];
-        pv[i].tname = rd->pool.s + off[i][3];
-        pv[i].qual = off[i][4] == SIZE_MAX - 1 ? NULL : rd->pool.s + off[i][4];
+        pv[i].p = pool->s + off[i][0];
+        pv[i].t = pool->s + off[i][1];
+        pv[i].pname = pool->s + off[i][2];
+        pv[i].tname = pool->s + off[i][3];
+        pv[i].qual = off[i][4] == SIZE_MAX - 1 ? NULL : pool->s + off[i][4];
     }
     free(off);
     return (int64_t)n;
@@ -964,14 +978,15 @@ fail:
 
 int pair_failing(const pair_reader *rd)
 {
-    return rd->nfiles == 1 ? rd->lc.failed : rd->failed;
+    return rd->failed;
 }
 
-int64_t pair_read_chunk(pair_reader *rd, pair_view *pv, size_t max, size_t max_bytes, int threads)
+int64_t pair_read_chunk(pair_reader *rd, line_chunk *lc, kstring_t *pool, pair_view *pv, size_t max,
+                        size_t max_bytes, int threads)
 {
     if (rd->nfiles == 1)
-        return seq_read_chunk(rd, pv, max, max_bytes, threads);
-    return fx_read_chunk(rd, pv, max, max_bytes);
+        return seq_read_chunk(rd, lc, pv, max, max_bytes, threads);
+    return fx_read_chunk(rd, pool, pv, max, max_bytes);
 }
 
 int read_pair(pair_reader *rd, seq_rec *p, seq_rec *t)

@@ -78,6 +78,12 @@ void line_chunk_free(line_chunk *lc);
  * (the run failed for another reason, which the main thread reports). */
 void in_hold_messages(void);
 void in_release_messages(int print);
+/* The reader's first message while on is kept back (on and off nest): it read
+ * ahead, and chunks before the one that failed are still to be checked by the
+ * library, whose message must come first. in_release_deferred prints it
+ * (print) or drops it. Reader thread only. */
+void in_defer_messages(int on);
+void in_release_deferred(int print);
 
 /* ------------------------------------------------------------------ */
 /* LOGAN's demo format: seqV TAB posV TAB seqH TAB posH TAB strand      */
@@ -85,20 +91,21 @@ void in_release_messages(int print);
 
 typedef struct logan_reader {
     in_file f;
-    line_chunk lc;
+    int failed;            /* the stream failed after the last chunk: the next call reports it */
 } logan_reader;
 
 /* Opens path ('-' = stdin): 0, or EXIT_FAIL after a message. */
 int logan_open(logan_reader *rd, const char *path);
-/* Reads the next lines (at most max, no more once max_bytes bytes are read)
- * and parses them on threads threads into t[0..n) with seeds of length k.
- * Line i is line rd->lc.first_line + i. h and v point into the reader's
- * chunk, valid until the next call; strand c: h is the reverse complement of
+/* Reads the next lines into lc (at most max, no more once max_bytes bytes are
+ * read) and parses them on threads threads into t[0..n) with seeds of length
+ * k. Line i is line lc->first_line + i. h and v point into lc, valid while it
+ * is (the caller may read the next chunks into other line chunks meanwhile); strand c: h is the reverse complement of
  * seqH, made in place. Returns n (0: the end), or -1 after a message naming
  * the first bad line. When the stream fails (truncated, corrupt), the whole
  * lines before the failure come first (logan_failing says so), and the next
  * call reports the failure. */
-int64_t logan_read_chunk(logan_reader *rd, int64_t k, gale_task *t, size_t max, size_t max_bytes, int threads);
+int64_t logan_read_chunk(logan_reader *rd, line_chunk *lc, int64_t k, gale_task *t, size_t max, size_t max_bytes,
+                         int threads);
 /* Whether reading stopped on a failure after the chunk just returned: its
  * tasks are still to be checked (an earlier bad line is the one to report),
  * and the next call reports the failure. */
@@ -129,10 +136,9 @@ typedef struct pair_reader {
     in_file f[2];
     int nfiles;              /* 1: .seq */
     int opened;              /* files open */
-    line_chunk lc;           /* .seq: the lines of the last chunk */
     seq_rec p, t;            /* FASTA/FASTQ: the last records read */
-    kstring_t pool;          /* FASTA/FASTQ: the last chunk's bases, names and qualities */
-    int failed;              /* FASTA/FASTQ: a record failed after the last chunk's pairs (its message kept back) */
+    int failed;              /* the input failed after the last chunk's pairs: the next call reports it
+                                (FASTA/FASTQ: its message was kept back) */
 } pair_reader;
 
 /* A pair of a chunk (pair_read_chunk): the pattern and the text, their names
@@ -153,12 +159,13 @@ int pair_open(pair_reader *rd, const char *const *paths, int n);
 /* 1: a pair into p (pattern) and t (text); 0: the end; -1: error (reported). */
 int read_pair(pair_reader *rd, seq_rec *p, seq_rec *t);
 /* The next pairs, at most max, and no more once max_bytes bytes are read,
- * into pv[0..n): a .seq file's lines are read in bulk and checked on threads
- * threads; FASTA/FASTQ records are read one after the other. The views point
- * into rd, valid until the next call. Returns n (0: the end), or -1 after a
+ * into pv[0..n): a .seq file's lines are read in bulk into lc and checked on
+ * threads threads; FASTA/FASTQ records are read one after the other and
+ * copied into pool. The views point into lc or pool, valid while they are. Returns n (0: the end), or -1 after a
  * message naming the first bad record. A failure of the input after some
  * pairs comes after them (pair_failing), as for logan_read_chunk. */
-int64_t pair_read_chunk(pair_reader *rd, pair_view *pv, size_t max, size_t max_bytes, int threads);
+int64_t pair_read_chunk(pair_reader *rd, line_chunk *lc, kstring_t *pool, pair_view *pv, size_t max,
+                        size_t max_bytes, int threads);
 /* As logan_failing, for pairs. */
 int pair_failing(const pair_reader *rd);
 /* The file of the pattern (0) or text (1) of a pair, for messages. */

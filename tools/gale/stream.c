@@ -1,8 +1,8 @@
 /*
  * gale CLI: the streaming run (stream.h).
  *
- * A chunk's life: FREE -> (reader: fill, add, submit) SUBMITTED -> (main:
- * wait, write) FREE. Chunk i lives in slot i % STREAM_SLOTS, so the main
+ * A chunk's life: FREE -> (reader: fill) FILLED -> (reader, once the context
+ * is ready: add, submit) SUBMITTED -> (main: wait, write) FREE. Chunk i lives in slot i % STREAM_SLOTS, so the main
  * thread takes them back in input order. The reader waits for a free slot
  * and, before its first add, for the context; the main thread waits for the
  * next chunk. Either side stopping on an error sets abort, and the other
@@ -20,11 +20,13 @@
 
 #include "input.h"
 
-enum { CHUNK_FREE, CHUNK_SUBMITTED };
+enum { CHUNK_FREE, CHUNK_FILLED, CHUNK_SUBMITTED };
+
+/* GALE_CLI_TRACE: the run's start; 0: no trace. */
+static double trace_t0;
 
 typedef struct stream {
     const stream_ops *ops;
-    double t0;            /* GALE_CLI_TRACE: the run's start; 0: no trace */
     stream_chunk chunk[STREAM_SLOTS];
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -63,9 +65,16 @@ static size_t task_index(const char *e)
  * the run started - a measuring aid (doc/cli.md), not an interface. */
 static void trace(const stream *s, const char *what, uint64_t chunk, size_t n)
 {
-    if (s->t0 > 0.0)
-        fprintf(stderr, "gale trace %8.1f ms: chunk %" PRIu64 " (%zu pairs): %s\n", 1e3 * (now_s() - s->t0), chunk, n,
-                what);
+    (void)s;
+    if (trace_t0 > 0.0)
+        fprintf(stderr, "gale trace %8.1f ms: chunk %" PRIu64 " (%zu pairs): %s\n", 1e3 * (now_s() - trace_t0), chunk,
+                n, what);
+}
+
+void stream_trace(const char *what)
+{
+    if (trace_t0 > 0.0)
+        fprintf(stderr, "gale trace %8.1f ms: %s\n", 1e3 * (now_s() - trace_t0), what);
 }
 
 /* Waits until pred holds or the stream aborts; returns !abort. */
@@ -109,43 +118,81 @@ static int add_and_submit(stream *s, stream_chunk *c)
     return 0;
 }
 
+/* The reader: fills chunk after chunk into free slots. Until the context is
+ * ready it reads ahead into every free slot (the CUDA runtime's start takes
+ * longer than a chunk's reading); once it is, it adds and submits the chunks it
+ * holds, in order, and from then on each chunk as soon as it is read. */
 static void *reader_main(void *arg)
 {
     stream *s = arg;
-    uint64_t next_index = 0, seq;
-    int rc = 0;
-    for (seq = 0; rc == 0; seq++) {
-        stream_chunk *c = &s->chunk[seq % STREAM_SLOTS];
-        int stop;
-        WAIT_FOR(s, c->state == CHUNK_FREE);
-        stop = s->abort;
+    uint64_t next_index = 0, filled = 0, sent = 0;
+    int rc = 0, end = 0, fill_rc = 0, from_fill = 0;
+    for (;;) {
+        stream_chunk *c;
+        int ready, stop, free_slot, ahead;
+        pthread_mutex_lock(&s->mu);
+        for (;;) {
+            c = &s->chunk[filled % STREAM_SLOTS];
+            ready = s->ready;
+            stop = s->abort;
+            free_slot = !end && c->state == CHUNK_FREE;
+            if (stop || (ready && sent < filled) || free_slot || (end && sent == filled))
+                break;
+            pthread_cond_wait(&s->cv, &s->mu);
+        }
         pthread_mutex_unlock(&s->mu);
-        if (stop)
+        if (stop || (end && sent == filled))
             break;
+        if (ready && sent < filled) {
+            stream_chunk *d = &s->chunk[sent % STREAM_SLOTS];
+            rc = add_and_submit(s, d);
+            if (rc != 0)
+                break;
+            trace(s, "added and submitted", sent, d->n);
+            pthread_mutex_lock(&s->mu);
+            d->state = CHUNK_SUBMITTED;
+            s->submitted++;
+            pthread_cond_broadcast(&s->cv);
+            pthread_mutex_unlock(&s->mu);
+            sent++;
+            continue;
+        }
         c->n = 0;
         c->check_only = 0;
         c->first = next_index;
-        rc = s->ops->fill(s->ops->self, c);
-        if (rc != 0 || c->n == 0)
+        /* read ahead: a failure here comes after the chunks not checked yet */
+        ahead = sent < filled;
+        if (ahead)
+            in_defer_messages(1);
+        fill_rc = s->ops->fill(s->ops->self, c);
+        if (ahead)
+            in_defer_messages(0);
+        if (fill_rc != 0 && !ahead) {
+            rc = fill_rc;
             break;
-        trace(s, "read and parsed", seq, c->n);
-        /* the first chunk is read while the context starts */
-        WAIT_FOR(s, s->ready);
-        stop = s->abort;
-        pthread_mutex_unlock(&s->mu);
-        if (stop)
-            break;
-        rc = add_and_submit(s, c);
-        if (rc != 0)
-            break;
-        trace(s, "added and submitted", seq, c->n);
+        }
+        if (fill_rc != 0) { /* the chunks before it first, then its message */
+            end = 1;
+            continue;
+        }
+        if (c->n == 0) {
+            end = 1;
+            continue;
+        }
+        trace(s, "read and parsed", filled, c->n);
         next_index += c->n;
-        pthread_mutex_lock(&s->mu);
-        c->state = CHUNK_SUBMITTED;
-        s->submitted++;
-        pthread_cond_broadcast(&s->cv);
-        pthread_mutex_unlock(&s->mu);
+        c->state = CHUNK_FILLED; /* the reader's alone until submitted */
+        filled++;
+        /* a chunk the input fails after is the last */
+        if (c->check_only)
+            end = 1;
     }
+    if (fill_rc != 0 && rc == 0 && !s->abort) {
+        rc = fill_rc;
+        from_fill = 1;
+    }
+    /* the message of a chunk that failed to read, unless one before it failed first */
+    in_release_deferred(from_fill);
     pthread_mutex_lock(&s->mu);
     s->reader_done = 1;
     s->reader_rc = rc;
@@ -236,7 +283,7 @@ int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *do
     memset(b, 0, sizeof b);
     s.ops = ops;
     if (getenv("GALE_CLI_TRACE") && *getenv("GALE_CLI_TRACE") && strcmp(getenv("GALE_CLI_TRACE"), "0") != 0)
-        s.t0 = now_s();
+        trace_t0 = now_s();
     for (i = 0; i < STREAM_SLOTS; i++)
         s.chunk[i].slot = i;
     pthread_mutex_init(&s.mu, NULL);
@@ -253,6 +300,12 @@ int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *do
         msg("cannot start the reader thread");
         rc = EXIT_FAIL;
     } else {
+        /* for the tests: a context as slow to start as CUDA's, so that the reader reads ahead */
+        const char *delay = getenv("GALE_CLI_TEST_SETUP_DELAY_MS");
+        if (delay && atoi(delay) > 0) {
+            struct timespec d = {atoi(delay) / 1000, (long)(atoi(delay) % 1000) * 1000000L};
+            nanosleep(&d, NULL);
+        }
         rc = ops->setup(ops->self, ctx, b);
         trace(&s, "context and batches ready (setup)", 0, 0);
         in_release_messages(rc == 0);

@@ -61,4 +61,8 @@ int stream_reserve(stream_chunk *c, size_t n);
  * before a message. Returns 0 or the exit status. */
 int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *done);
 
+/* GALE_CLI_TRACE=1 (a measuring aid, doc/cli.md): "gale trace T ms: WHAT" on
+ * stderr, T since stream_run started; nothing otherwise. */
+void stream_trace(const char *what);
+
 #endif

@@ -33,7 +33,7 @@
 #define WFA_DEFAULT_GAP_OPEN    6
 #define WFA_DEFAULT_GAP_EXTEND  2
 #define WFA_DEFAULT_BATCH_SIZE  65536
-#define WFA_DEFAULT_BATCH_BASES ((int64_t)1 << 26)
+#define WFA_DEFAULT_BATCH_BASES ((int64_t)1 << 24)
 
 #define HELP_WIDTH 19 /* the options' column in the help */
 
@@ -279,7 +279,11 @@ typedef struct wfa_item {
 typedef struct wfa_slot {
     wfa_item *it;
     size_t cap;
-    kstring_t pool;
+    kstring_t pool;          /* the writers' names, bases and qualities */
+    line_chunk lc;           /* .seq: the chunk's lines (its tasks point into them) */
+    kstring_t raw;           /* FASTA/FASTQ: the chunk's records (its tasks point into them) */
+    pair_view *pv;           /* the chunk's pairs as read */
+    size_t pv_cap;
 } wfa_slot;
 
 typedef struct wfa_run {
@@ -289,8 +293,6 @@ typedef struct wfa_run {
     out_file *out;
     FILE *body;               /* SAM: the records, until the header can be written */
     int threads;              /* the parsers' */
-    pair_view *pv;            /* the chunk being read */
-    size_t pv_cap;
     wfa_slot slot[STREAM_SLOTS];
     sq_table sq;              /* SAM: filled by the reader, written by the main thread at the end */
     kstring_t line;           /* output line (main thread) */
@@ -381,8 +383,7 @@ static void report_add_error(wfa_run *run, const pair_view *v, gale_status st)
 static void wfa_add_error(void *self, const stream_chunk *c, size_t i, gale_status st)
 {
     wfa_run *run = self;
-    (void)c;
-    report_add_error(run, &run->pv[i], st);
+    report_add_error(run, &run->slot[c->slot].pv[i], st);
 }
 
 /* Registers the text of v as a SAM reference named name: 0, or -1 after a
@@ -417,11 +418,11 @@ static int wfa_fill(void *self, stream_chunk *c)
     sl->pool.l = 0;
     if (stream_reserve(c, max) != 0)
         return EXIT_FAIL;
-    while (run->pv_cap < max) {
-        pair_view *np = grow_array(run->pv, &run->pv_cap, sizeof *np, 1024);
+    while (sl->pv_cap < max) {
+        pair_view *np = grow_array(sl->pv, &sl->pv_cap, sizeof *np, 1024);
         if (!np)
             goto oom;
-        run->pv = np;
+        sl->pv = np;
     }
     while (sl->cap < max) {
         wfa_item *ni = grow_array(sl->it, &sl->cap, sizeof *ni, 1024);
@@ -429,11 +430,11 @@ static int wfa_fill(void *self, stream_chunk *c)
             goto oom;
         sl->it = ni;
     }
-    n = pair_read_chunk(&run->rd, run->pv, max, (size_t)o->batch_bases, run->threads);
+    n = pair_read_chunk(&run->rd, &sl->lc, &sl->raw, sl->pv, max, (size_t)o->batch_bases, run->threads);
     if (n < 0)
         return EXIT_FAIL;
     for (i = 0; i < n; i++) {
-        const pair_view *v = &run->pv[i];
+        const pair_view *v = &sl->pv[i];
         gale_task *task = &c->task[i];
         wfa_item *item = &sl->it[i];
         uint64_t index = c->first + (uint64_t)i;
@@ -632,8 +633,10 @@ static void run_free(wfa_run *run)
     for (i = 0; i < STREAM_SLOTS; i++) {
         free(run->slot[i].it);
         free(run->slot[i].pool.s);
+        free(run->slot[i].raw.s);
+        free(run->slot[i].pv);
+        line_chunk_free(&run->slot[i].lc);
     }
-    free(run->pv);
     free(run->line.s);
     free(run->cig.s);
     free(run->name.s);
@@ -690,9 +693,11 @@ int cmd_wfa(int argc, char **argv)
         pair_close(&run.rd, 0);
     if (run.body)
         fclose(run.body);
+    stream_trace("output closed");
     /* gale_ctx_destroy cancels what is in flight and destroys the batches */
     if (ctx) {
         st = gale_ctx_destroy(ctx);
+        stream_trace("context destroyed");
         if (st != GALE_OK && rc == 0) {
             gale_msg("cannot release the context", st);
             rc = EXIT_FAIL;

@@ -31,7 +31,7 @@
 #define DEFAULT_MISMATCH   (-1)
 #define DEFAULT_GAP        (-1)
 #define DEFAULT_BATCH_SIZE 65536
-#define DEFAULT_BATCH_BASES ((int64_t)1 << 26)
+#define DEFAULT_BATCH_BASES ((int64_t)1 << 25)
 
 #define HELP_WIDTH 21 /* the options' column in the help */
 
@@ -163,6 +163,7 @@ typedef struct xdrop_run {
     const xdrop_opts *o;
     logan_reader rd;
     int opened;               /* rd is open (by the reader thread's first fill) */
+    line_chunk lc[STREAM_SLOTS]; /* each slot's lines: its tasks point into them */
     out_file *out_file;
     int threads;              /* the parsers' */
     FILE *out;
@@ -219,7 +220,8 @@ static int xdrop_fill(void *self, stream_chunk *c)
     }
     if (stream_reserve(c, (size_t)o->com.batch_size) != 0)
         return EXIT_FAIL;
-    n = logan_read_chunk(&run->rd, o->k, c->task, (size_t)o->com.batch_size, (size_t)o->batch_bases, run->threads);
+    n = logan_read_chunk(&run->rd, &run->lc[c->slot], o->k, c->task, (size_t)o->com.batch_size,
+                         (size_t)o->batch_bases, run->threads);
     if (n < 0)
         return EXIT_FAIL;
     for (i = 0; i < n; i++)
@@ -233,13 +235,12 @@ static int xdrop_fill(void *self, stream_chunk *c)
 static void xdrop_add_error(void *self, const stream_chunk *c, size_t i, gale_status st)
 {
     xdrop_run *run = self;
-    const line_chunk *lc = &run->rd.lc;
+    const line_chunk *lc = &run->lc[c->slot];
     uint64_t line = lc->first_line + i;
     /* the line's last byte is its strand (a CR was cut off by the parser) */
     const char *s = lc->buf.s + lc->off[i];
     size_t len = lc->off[i + 1] - lc->off[i] - 1;
     int rc_h = len >= 1 && (s[len - 1] == 'c' || (len >= 2 && s[len - 1] == '\0' && s[len - 2] == 'c'));
-    (void)c;
     if (st == GALE_E_INPUT)
         in_error(&run->rd.f, line, 0, "invalid pair: %s (h = %sseqH, v = seqV)", strip_task_prefix(gale_last_error()),
                  rc_h ? "reverse-complemented " : "");
@@ -297,7 +298,7 @@ int cmd_xdrop(int argc, char **argv)
     out_file out;
     uint64_t done = 0;
     gale_status st;
-    int rc;
+    int rc, i;
 
     rc = parse_xdrop_args(argc, argv, &o);
     if (rc >= 0)
@@ -333,9 +334,13 @@ int cmd_xdrop(int argc, char **argv)
 
     if (run.opened)
         logan_close(&run.rd, 0);
+    for (i = 0; i < STREAM_SLOTS; i++)
+        line_chunk_free(&run.lc[i]);
+    stream_trace("output closed");
     /* gale_ctx_destroy cancels what is in flight and destroys the batches */
     if (ctx) {
         st = gale_ctx_destroy(ctx);
+        stream_trace("context destroyed");
         if (st != GALE_OK && rc == 0) {
             gale_msg("cannot release the context", st);
             rc = EXIT_FAIL;
