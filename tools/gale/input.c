@@ -65,6 +65,9 @@ int in_close(in_file *f)
     free(f->line.s);
     f->line.s = NULL;
     f->line.l = f->line.m = 0;
+    free(f->carry.s);
+    f->carry.s = NULL;
+    f->carry.l = f->carry.m = 0;
     return rc;
 }
 
@@ -142,6 +145,77 @@ static int lc_push(line_chunk *lc)
     return 0;
 }
 
+/* in_read_lines for plain (uncompressed) input: large reads straight into the
+ * chunk (hread bypasses htslib's buffer for them), the lines cut in place, and
+ * the piece of a line after the chunk's last kept for the next chunk. One copy
+ * of each byte, where reading through BGZF's blocks makes three. */
+static int64_t read_lines_plain(in_file *f, line_chunk *lc, size_t max_lines, size_t max_bytes, size_t per_record)
+{
+    enum { READ_BYTES = 4 << 20 };
+    BGZF *fp = f->fp;
+    size_t scan = 0; /* bytes of buf already cut into lines */
+
+    if (kputsn(f->carry.s ? f->carry.s : "", f->carry.l, &lc->buf) < 0)
+        goto oom;
+    f->carry.l = 0;
+    for (;;) {
+        char *nl;
+        while ((nl = memchr(lc->buf.s + scan, '\n', lc->buf.l - scan)) != NULL) {
+            *nl = '\0';
+            scan = (size_t)(nl - lc->buf.s) + 1;
+            if (lc_push(lc) < 0)
+                goto oom;
+            lc->off[lc->nlines] = scan;
+            f->lineno++;
+            if (lc->nlines % per_record == 0 && (lc->nlines >= max_lines || scan >= max_bytes))
+                goto done;
+        }
+        if (f->eof) {
+            if (scan < lc->buf.l) { /* a last line without its '\n' */
+                if (kputc('\0', &lc->buf) < 0 || lc_push(lc) < 0)
+                    goto oom;
+                scan = lc->buf.l;
+                f->lineno++;
+            }
+            goto done;
+        }
+        if (ks_resize(&lc->buf, lc->buf.l + READ_BYTES + 1) < 0)
+            goto oom;
+        if (fp->block_length > fp->block_offset) {
+            /* what htslib read to find out the kind of file comes first */
+            size_t n = (size_t)(fp->block_length - fp->block_offset);
+            memcpy(lc->buf.s + lc->buf.l, (char *)fp->uncompressed_block + fp->block_offset, n);
+            lc->buf.l += n;
+            fp->block_offset = 0;
+            fp->block_length = 0;
+        } else {
+            ssize_t n;
+            errno = 0;
+            n = hread(fp->fp, lc->buf.s + lc->buf.l, READ_BYTES);
+            if (n < 0) {
+                fp->errcode |= BGZF_ERR_IO;
+                lc->failed = 1;
+                lc->buf.l = scan;
+                return (int64_t)lc->nlines;
+            }
+            if (n == 0)
+                f->eof = 1;
+            lc->buf.l += (size_t)n;
+            __atomic_store_n(&f->pos, (int64_t)htell(fp->fp), __ATOMIC_RELAXED);
+        }
+    }
+done:
+    /* the rest waits for the next chunk (its lines are counted then) */
+    f->carry.l = 0;
+    if (kputsn(lc->buf.s + scan, lc->buf.l - scan, &f->carry) < 0)
+        goto oom;
+    lc->buf.l = scan;
+    return (int64_t)lc->nlines;
+oom:
+    in_error(f, f->lineno + 1, 0, "out of memory");
+    return -1;
+}
+
 int64_t in_read_lines(in_file *f, line_chunk *lc, size_t max_lines, size_t max_bytes, size_t per_record)
 {
     BGZF *fp = f->fp;
@@ -157,6 +231,8 @@ int64_t in_read_lines(in_file *f, line_chunk *lc, size_t max_lines, size_t max_b
             goto oom;
     }
     lc->off[0] = 0;
+    if (!fp->is_compressed)
+        return read_lines_plain(f, lc, max_lines, max_bytes, per_record);
     while (partial || lc->nlines % per_record != 0 || (lc->nlines < max_lines && lc->buf.l < max_bytes)) {
         const char *blk, *nl;
         size_t avail, take;

@@ -31,6 +31,8 @@ typedef struct in_file {
     int64_t size;          /* bytes of a regular file (compressed or not); 0: not known (a pipe) */
     int pending;           /* line holds the next record's header, not consumed yet */
     int64_t pos;           /* bytes of the file read so far (atomic: the progress bar reads it from another thread) */
+    kstring_t carry;       /* plain input read in bulk: the bytes after the last whole line handed out */
+    int eof;               /* plain input read in bulk: the end was met */
 } in_file;
 
 /* Opens path ('-' = stdin): 0, or EXIT_FAIL after a message. */
