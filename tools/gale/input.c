@@ -151,9 +151,10 @@ static int lc_push(line_chunk *lc)
  * of each byte, where reading through BGZF's blocks makes three. */
 static int64_t read_lines_plain(in_file *f, line_chunk *lc, size_t max_lines, size_t max_bytes, size_t per_record)
 {
-    enum { READ_BYTES = 4 << 20 };
     BGZF *fp = f->fp;
     size_t scan = 0; /* bytes of buf already cut into lines */
+    /* reads of 4 MiB, or less for small chunks */
+    const size_t read_bytes = max_bytes < ((size_t)4 << 20) ? max_bytes + ((size_t)64 << 10) : (size_t)4 << 20;
 
     if (kputsn(f->carry.s ? f->carry.s : "", f->carry.l, &lc->buf) < 0)
         goto oom;
@@ -179,7 +180,7 @@ static int64_t read_lines_plain(in_file *f, line_chunk *lc, size_t max_lines, si
             }
             goto done;
         }
-        if (ks_resize(&lc->buf, lc->buf.l + READ_BYTES + 1) < 0)
+        if (ks_resize(&lc->buf, lc->buf.l + read_bytes + 1) < 0)
             goto oom;
         if (fp->block_length > fp->block_offset) {
             /* what htslib read to find out the kind of file comes first */
@@ -191,7 +192,7 @@ static int64_t read_lines_plain(in_file *f, line_chunk *lc, size_t max_lines, si
         } else {
             ssize_t n;
             errno = 0;
-            n = hread(fp->fp, lc->buf.s + lc->buf.l, READ_BYTES);
+            n = hread(fp->fp, lc->buf.s + lc->buf.l, read_bytes);
             if (n < 0) {
                 fp->errcode |= BGZF_ERR_IO;
                 lc->failed = 1;
