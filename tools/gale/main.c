@@ -15,6 +15,7 @@
 #include <htslib/hts_log.h>
 
 #include "options.h"
+#include "stream.h"
 #include "subcommands.h"
 
 static void usage_main(FILE *out)
@@ -70,8 +71,11 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     c = find_command(argv[1]);
-    if (c >= 0)
-        return commands[c].run(argc - 1, argv + 1);
+    if (c >= 0) {
+        int rc = commands[c].run(argc - 1, argv + 1);
+        stream_trace("command done");
+        return rc;
+    }
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         /* "gale help COMMAND": that command's help */
         c = argc > 2 && strcmp(argv[1], "help") == 0 ? find_command(argv[2]) : -1;
