@@ -78,6 +78,9 @@ void line_chunk_free(line_chunk *lc);
  * (the run failed for another reason, which the main thread reports). */
 void in_hold_messages(void);
 void in_release_messages(int print);
+/* The reader thread's messages dropped (on) or not (off), while it reads
+ * past another MPI rank's chunk: that rank reports what is wrong with it. */
+void in_mute_messages(int on);
 
 /* ------------------------------------------------------------------ */
 /* LOGAN's demo format: seqV TAB posV TAB seqH TAB posH TAB strand      */
@@ -91,7 +94,9 @@ typedef struct logan_reader {
 /* Opens path ('-' = stdin): 0, or EXIT_FAIL after a message. */
 int logan_open(logan_reader *rd, const char *path);
 /* Reads the next lines (at most max, no more once max_bytes bytes are read)
- * and parses them on threads threads into t[0..n) with seeds of length k.
+ * and parses them on threads threads into t[0..n) with seeds of length k;
+ * t NULL: the lines are only read (another MPI rank's chunk: same lines, no
+ * parse, no check).
  * Line i is line rd->lc.first_line + i. h and v point into the reader's
  * chunk, valid until the next call; strand c: h is the reverse complement of
  * seqH, made in place. Returns n (0: the end), or -1 after a message naming
@@ -154,7 +159,9 @@ int pair_open(pair_reader *rd, const char *const *paths, int n);
 int read_pair(pair_reader *rd, seq_rec *p, seq_rec *t);
 /* The next pairs, at most max, and no more once max_bytes bytes are read,
  * into pv[0..n): a .seq file's lines are read in bulk and checked on threads
- * threads; FASTA/FASTQ records are read one after the other. The views point
+ * threads; FASTA/FASTQ records are read one after the other. pv NULL: the
+ * same pairs are read past (another MPI rank's chunk): a .seq file's lines
+ * are not checked, FASTA/FASTQ records are read as ever. The views point
  * into rd, valid until the next call. Returns n (0: the end), or -1 after a
  * message naming the first bad record. A failure of the input after some
  * pairs comes after them (pair_failing), as for logan_read_chunk. */

@@ -7,23 +7,37 @@
  * and, before its first add, for the context; the main thread waits for the
  * next chunk. Either side stopping on an error sets abort, and the other
  * side stops at its next wait.
+ *
+ * Under MPI (N ranks), the reader counts every chunk of the input, k, and
+ * hands its main thread only its own (k % N == rank); the others it reads
+ * past in one chunk of its own, never added or submitted, its messages
+ * muted (their owner reports them). The main thread's chunks are then one
+ * per round of N: after each, every rank says what it has for the round (its
+ * chunk's results, the end of the input, or a failure: ranks_allgather), a
+ * failure anywhere stops every rank, and the ranks other than 0 send their
+ * results, formatted into memory, to rank 0, which writes them in rank order
+ * behind its own - input order.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "stream.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "input.h"
+#include "ranks.h"
 
 enum { CHUNK_FREE, CHUNK_SUBMITTED };
 
 typedef struct stream {
     const stream_ops *ops;
     stream_chunk chunk[STREAM_SLOTS];
+    stream_chunk other;   /* the reader's chunk of another rank */
+    uint64_t *round;      /* 3 values per rank: what each has for a round (write_all) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int ready;            /* setup succeeded: the batches exist */
@@ -98,14 +112,52 @@ static int add_and_submit(stream *s, stream_chunk *c)
     return 0;
 }
 
+/* Reads past chunk k of the input, another rank's: 0 to go on, 1 at the
+ * end of the input, or the exit status of a failure (its owner says why;
+ * here the messages are muted). */
+static int skip_chunk(stream *s, uint64_t *next_index)
+{
+    stream_chunk *c = &s->other;
+    int rc, stop;
+    pthread_mutex_lock(&s->mu);
+    stop = s->abort;
+    pthread_mutex_unlock(&s->mu);
+    if (stop)
+        return EXIT_FAIL;
+    c->n = 0;
+    c->check_only = 0;
+    c->first = *next_index;
+    in_mute_messages(1);
+    rc = s->ops->fill(s->ops->self, c);
+    in_mute_messages(0);
+    if (rc != 0)
+        return rc;
+    if (c->n == 0)
+        return 1;
+    /* the input fails right after this chunk: its owner reports that, or
+     * a bad pair in it, first */
+    if (c->check_only)
+        return EXIT_FAIL;
+    *next_index += c->n;
+    return 0;
+}
+
 static void *reader_main(void *arg)
 {
     stream *s = arg;
-    uint64_t next_index = 0, seq;
+    uint64_t next_index = 0, seq = 0, k, nranks = (uint64_t)ranks_n(), me = (uint64_t)ranks_me();
     int rc = 0;
-    for (seq = 0; rc == 0; seq++) {
+    for (k = 0; rc == 0; k++) {
         stream_chunk *c = &s->chunk[seq % STREAM_SLOTS];
         int stop;
+        if (k % nranks != me) {
+            rc = skip_chunk(s, &next_index);
+            if (rc == 1) /* the end */
+                rc = 0;
+            else if (rc == 0)
+                continue;
+            break;
+        }
         WAIT_FOR(s, c->state == CHUNK_FREE);
         stop = s->abort;
         pthread_mutex_unlock(&s->mu);
@@ -132,6 +184,7 @@ static void *reader_main(void *arg)
         s->submitted++;
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
+        seq++;
     }
     pthread_mutex_lock(&s->mu);
     s->reader_done = 1;
@@ -164,30 +217,122 @@ static int wait_chunk(const stream *s, const stream_chunk *c, progress *pg, uint
     return 0;
 }
 
-/* The main thread's part once the batches exist: chunk after chunk in order. */
+/* Writes c's results: rank 0 to the output, any other rank into memory
+ * (*buf, *len: to free) for rank 0. 0 or the exit status. */
+static int write_chunk(const stream *s, stream_chunk *c, char **buf, size_t *len)
+{
+    FILE *mem;
+    int rc;
+    if (ranks_me() == 0)
+        return s->ops->write(s->ops->self, c);
+    mem = open_memstream(buf, len);
+    if (!mem) {
+        msg("out of memory");
+        return EXIT_FAIL;
+    }
+    *s->ops->dest = mem;
+    *s->ops->destname = "(the results in memory)";
+    rc = s->ops->write(s->ops->self, c);
+    if (fclose(mem) != 0 && rc == 0) {
+        msg("out of memory");
+        rc = EXIT_FAIL;
+    }
+    *s->ops->dest = NULL;
+    return rc;
+}
+
+/* What a rank has for a round (write_all). */
+enum { ROUND_END, ROUND_DATA, ROUND_FAIL };
+
+/* The end of a round of N ranks (N > 1): every rank says what it has
+ * (state: ROUND_*; its chunk's pairs n and the bytes of its results, buf),
+ * and rank 0 writes the others' results in rank order. Returns 1 for the
+ * next round, 0 to stop: the end of the input, or a failure on any rank
+ * (*rc then EXIT_FAIL where it was 0). A write error of rank 0's comes after
+ * every result of the round is received: the next round stops. */
+static int end_round(stream *s, int state, uint64_t n, const char *buf, size_t len, int *rc, uint64_t *done)
+{
+    uint64_t mine[3], *all = s->round;
+    int nr = ranks_n(), me = ranks_me(), r, any_fail = 0, any_data = 0;
+    mine[0] = (uint64_t)state;
+    mine[1] = n;
+    mine[2] = len;
+    if (ranks_allgather(mine, 3, all) != 0) {
+        msg("MPI: the ranks cannot agree on a round");
+        any_fail = 1;
+    }
+    for (r = 0; r < nr && !any_fail; r++) {
+        any_fail = all[3 * r] == ROUND_FAIL;
+        any_data |= all[3 * r] == ROUND_DATA;
+    }
+    if (any_fail || !any_data) {
+        if (any_fail && *rc == 0)
+            *rc = EXIT_FAIL;
+        return 0;
+    }
+    if (me != 0) {
+        if (state == ROUND_DATA && ranks_send0(buf, len) != 0) {
+            msg("MPI: cannot send results to rank 0");
+            *rc = EXIT_FAIL;
+        }
+        return 1;
+    }
+    for (r = 1; r < nr; r++) {
+        if (all[3 * r] != ROUND_DATA)
+            continue;
+        if (ranks_recv_write(r, (size_t)all[3 * r + 2], *rc ? NULL : *s->ops->dest) != 0 && *rc == 0) {
+            msg("%s: write error: %s", *s->ops->destname, strerror(errno));
+            *rc = EXIT_FAIL;
+        }
+        if (*rc == 0) {
+            *done += all[3 * r + 1];
+            s->ops->progress(s->ops->self, *done);
+        }
+    }
+    return 1;
+}
+
+/* The main thread's part once the batches exist: chunk after chunk in order
+ * (with N ranks, this rank's chunk of each round). */
 static int write_all(stream *s, progress *pg, uint64_t *done)
 {
     uint64_t seq;
-    int rc = 0;
-    for (seq = 0; rc == 0; seq++) {
+    int rc = 0, multi = ranks_n() > 1;
+    for (seq = 0;; seq++) {
         stream_chunk *c = &s->chunk[seq % STREAM_SLOTS];
-        int have;
-        WAIT_FOR(s, c->state == CHUNK_SUBMITTED || (s->reader_done && s->submitted <= seq));
-        have = c->state == CHUNK_SUBMITTED;
-        pthread_mutex_unlock(&s->mu);
-        if (!have)
-            break;
-        rc = wait_chunk(s, c, pg, *done);
-        if (rc == 0)
-            rc = s->ops->write(s->ops->self, c);
-        if (rc == 0) {
-            *done += c->n;
-            s->ops->progress(s->ops->self, *done);
+        int have = 0, failed = 0, go;
+        char *buf = NULL;
+        size_t len = 0;
+        uint64_t n = 0;
+        if (rc == 0) { /* (a failure of the last round's writes: this round stops) */
+            WAIT_FOR(s, c->state == CHUNK_SUBMITTED || (s->reader_done && s->submitted <= seq));
+            have = c->state == CHUNK_SUBMITTED;
+            failed = !have && s->reader_rc != 0;
+            pthread_mutex_unlock(&s->mu);
         }
-        pthread_mutex_lock(&s->mu);
-        c->state = CHUNK_FREE;
-        pthread_cond_broadcast(&s->cv);
-        pthread_mutex_unlock(&s->mu);
+        if (have) {
+            n = c->n;
+            rc = wait_chunk(s, c, pg, *done);
+            if (rc == 0)
+                rc = write_chunk(s, c, &buf, &len);
+            if (rc == 0) {
+                *done += c->n;
+                s->ops->progress(s->ops->self, *done);
+            }
+            pthread_mutex_lock(&s->mu);
+            c->state = CHUNK_FREE;
+            pthread_cond_broadcast(&s->cv);
+            pthread_mutex_unlock(&s->mu);
+        }
+        if (!multi) {
+            if (rc != 0 || !have)
+                break;
+            continue;
+        }
+        go = end_round(s, rc || failed ? ROUND_FAIL : have ? ROUND_DATA : ROUND_END, n, buf, len, &rc, done);
+        free(buf);
+        if (!go)
+            break;
     }
     return rc;
 }
@@ -204,6 +349,8 @@ int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *do
     s.ops = ops;
     for (i = 0; i < STREAM_SLOTS; i++)
         s.chunk[i].slot = i;
+    s.other.slot = STREAM_SLOTS;
+    s.other.skip = 1;
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.cv, NULL);
     *ctx = NULL;
@@ -212,15 +359,20 @@ int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *do
     /* The reader's messages wait for setup: a bad option is reported alone,
      * as if it had been checked before the input was read. */
     in_hold_messages();
-    started = pthread_create(&reader, NULL, reader_main, &s) == 0;
+    s.round = malloc(3 * (size_t)ranks_n() * sizeof *s.round);
+    started = s.round && pthread_create(&reader, NULL, reader_main, &s) == 0;
     if (!started) {
         in_release_messages(1);
-        msg("cannot start the reader thread");
+        msg(s.round ? "cannot start the reader thread" : "out of memory");
         rc = EXIT_FAIL;
     } else {
         rc = ops->setup(ops->self, ctx, b);
-        in_release_messages(rc == 0);
     }
+    /* every rank set up, or none goes on (a rank that cannot start its
+     * context, rank 0 that cannot open -o FILE) */
+    rc = ranks_agree(rc);
+    if (started)
+        in_release_messages(rc == 0);
     if (rc == 0) {
         pthread_mutex_lock(&s.mu);
         for (i = 0; i < STREAM_SLOTS; i++)
@@ -238,6 +390,8 @@ int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *do
         rc = s.reader_rc;
     for (i = 0; i < STREAM_SLOTS; i++)
         free(s.chunk[i].task);
+    free(s.other.task);
+    free(s.round);
     pthread_cond_destroy(&s.cv);
     pthread_mutex_destroy(&s.mu);
     return rc;
