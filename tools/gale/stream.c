@@ -112,9 +112,10 @@ static int add_and_submit(stream *s, stream_chunk *c)
     return 0;
 }
 
-/* Reads past chunk k of the input, another rank's: 0 to go on, 1 at the
- * end of the input, or the exit status of a failure (its owner says why;
- * here the messages are muted). */
+/* Reads past the next chunk of the input, another rank's: 0 to go on,
+ * SKIP_END at the end of the input, or the exit status of a failure (its
+ * owner says why; here the messages are muted). */
+#define SKIP_END (-1)
 static int skip_chunk(stream *s, uint64_t *next_index)
 {
     stream_chunk *c = &s->other;
@@ -133,7 +134,7 @@ static int skip_chunk(stream *s, uint64_t *next_index)
     if (rc != 0)
         return rc;
     if (c->n == 0)
-        return 1;
+        return SKIP_END;
     /* the input fails right after this chunk: its owner reports that, or
      * a bad pair in it, first */
     if (c->check_only)
@@ -152,7 +153,7 @@ static void *reader_main(void *arg)
         int stop;
         if (k % nranks != me) {
             rc = skip_chunk(s, &next_index);
-            if (rc == 1) /* the end */
+            if (rc == SKIP_END)
                 rc = 0;
             else if (rc == 0)
                 continue;
