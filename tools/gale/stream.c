@@ -113,8 +113,8 @@ static int add_and_submit(stream *s, stream_chunk *c)
 }
 
 /* Reads past the next chunk of the input, another rank's: 0 to go on,
- * SKIP_END at the end of the input, or the exit status of a failure (its
- * owner says why; here the messages are muted). */
+ * SKIP_END at the end of the input (or when the stream stops), or the exit
+ * status of a failure (its owner says why; here the messages are muted). */
 #define SKIP_END (-1)
 static int skip_chunk(stream *s, uint64_t *next_index)
 {
@@ -124,7 +124,7 @@ static int skip_chunk(stream *s, uint64_t *next_index)
     stop = s->abort;
     pthread_mutex_unlock(&s->mu);
     if (stop)
-        return EXIT_FAIL;
+        return SKIP_END;
     c->n = 0;
     c->check_only = 0;
     c->first = *next_index;
