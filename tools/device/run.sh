@@ -173,10 +173,12 @@ if [ "$mode" = mpi ]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_btl=self,vader
     mpirun=(mpirun --bind-to none -np 2)
-    if ! "${mpirun[@]}" hostname >"$out/mpi-hello.txt" 2>&1; then
-      echo "mpirun -np 2 hostname failed with shared memory; again over TCP:"; tail -5 "$out/mpi-hello.txt"
+    # (gale --version under mpirun starts MPI in both ranks, which talk once: the
+    # transport works, or TCP is tried instead)
+    if ! "${mpirun[@]}" "$g" --version >"$out/mpi-hello.txt" 2>&1; then
+      echo "mpirun -np 2 gale --version failed over shared memory; again over TCP:"; tail -5 "$out/mpi-hello.txt"
       export OMPI_MCA_btl=self,tcp
-      "${mpirun[@]}" hostname >"$out/mpi-hello.txt" 2>&1 || { tail -20 "$out/mpi-hello.txt"; status=1; }
+      "${mpirun[@]}" "$g" --version >"$out/mpi-hello.txt" 2>&1 || { tail -20 "$out/mpi-hello.txt"; status=1; }
     fi
     xdata=/tmp/xdrop20k.txt
     [ -s "$xdata" ] || python3 tools/bench/gen.py xdrop "$xdata" 20000 || exit 1
