@@ -395,15 +395,15 @@ static int sq_add_text(wfa_run *run, const pair_view *v, const char *name)
 {
     uint64_t first = 0;
     int r = sq_add(&run->sq, name, v->t, v->tlen, v->recno, &first);
-    /* rank 0 alone sees every reference: it says so also in another
-     * rank's chunk, whose messages are muted otherwise (stream.c) */
-    if (r > 0)
+    if (r > 0) {
+        /* rank 0 alone sees every reference: it says so also in another
+         * rank's chunk, whose messages are muted otherwise (stream.c) */
         in_mute_messages(0);
-    if (r > 0)
         in_error(pair_file(&run->rd, 1), v->tline, v->recno,
                  "text name '%s' was given to a different sequence by record %" PRIu64
                  " (SAM needs one sequence per reference name; rename it, or use --format tsv or paf)",
                  name, first);
+    }
     return r ? -1 : 0;
 }
 
