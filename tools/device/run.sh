@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa|sweep|cli|python|pyinstall|build]    (default all; build: configure and compile only;
+#   tools/device/run.sh [all|test|bench|wfa|sweep|cli|mpi|python|pyinstall|build]    (default all; build: configure and compile only;
 #   wfa: the wavefront benchmark alone;
 #   cli: the CLI on the GPU against the CPU backend and the CLI tests that can run there (carry .hts);
+#   mpi: mpirun -np 2 gale xdrop and gale wfa, both ranks on the one GPU, against one process,
+#        byte for byte, both timed (carry .hts and .mpi: tools/device/mpi-libs.sh);
 #   sweep: the wavefront kernel's group shapes forced in turn, GALE_WFA_SWEEP_CFGS="LEN:THREADS:UNITS_PER_SM ...";
 #   python: the Python suite on the GPU (GALE_TEST_BACKEND=cuda) and tools/bench/python_bench.py;
 #   pyinstall: pip install ./bindings/python into a venv without network, then a check on the GPU.
@@ -34,6 +36,13 @@ if [ -f .hts/lib/pkgconfig/htslib.pc ]; then
   cli=(-Dcli=enabled)
   export PKG_CONFIG_PATH=$PWD/.hts/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
   export LD_LIBRARY_PATH=$PWD/.hts/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+# Open MPI likewise: tools/device/mpi-libs.sh copies Debian's into .mpi (carry .mpi); its
+# env.sh points PATH, LD_LIBRARY_PATH, PKG_CONFIG_PATH, OPAL_PREFIX and PMIx at it, and the
+# CLI is built with MPI (`mpi` mode runs it under mpirun).
+if [ -f .mpi/env.sh ] && [ "${cli[0]}" = -Dcli=enabled ]; then
+  . .mpi/env.sh
+  cli+=(-Dmpi=enabled)
 fi
 pyopt=()
 [ "$mode" = python ] && pyopt=(-Dpython=enabled)
@@ -150,6 +159,49 @@ if [ "$mode" = all ] || [ "$mode" = cli ]; then
   else
     echo "== no CLI built (carry .hts, made by tools/device/hts-libs.sh)"
     [ "$mode" = cli ] && status=1
+  fi
+fi
+if [ "$mode" = mpi ]; then
+  # Two ranks on the one GPU (each takes its node-local rank modulo the devices: 0 and 0
+  # on one GPU; on a machine of two, 0 and 1), against one process with the same options,
+  # byte for byte, both timed (tools/device/timed.py: wall time, peak RSS of the largest
+  # process). Chunks small enough that each rank gets several. Open MPI as root, in this
+  # sandbox: no single-copy (CMA) transfers, no binding; one node: shared memory.
+  g="$build/tools/gale/gale"
+  if [ -x "$g" ] && "$g" --version | grep -q '^MPI: Open MPI'; then
+    echo "== gale under MPI on the GPU: $("$g" --version | sed -n 's/^MPI: //p')"
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_btl=self,vader
+    mpirun=(mpirun --bind-to none -np 2)
+    # (gale --version under mpirun starts MPI in both ranks, which talk once: the
+    # transport works, or TCP is tried instead)
+    if ! "${mpirun[@]}" "$g" --version >"$out/mpi-hello.txt" 2>&1; then
+      echo "mpirun -np 2 gale --version failed over shared memory; again over TCP:"; tail -5 "$out/mpi-hello.txt"
+      export OMPI_MCA_btl=self,tcp
+      "${mpirun[@]}" "$g" --version >"$out/mpi-hello.txt" 2>&1 || { tail -20 "$out/mpi-hello.txt"; status=1; }
+    fi
+    xdata=/tmp/xdrop20k.txt
+    [ -s "$xdata" ] || python3 tools/bench/gen.py xdrop "$xdata" 20000 || exit 1
+    wdata=/tmp/wfa-1000.seq
+    [ -s "$wdata" ] || python3 tools/bench/gen.py seq "$wdata" 100000 1000 0.05 || exit 1
+    for job in "xdrop --batch-size 2500 $xdata" "wfa --batch-size 12500 $wdata"; do
+      name=${job%% *}
+      # shellcheck disable=SC2086
+      t1=$(python3 tools/device/timed.py "$out/mpi-$name-1.out" "$g" $job --backend cuda 2>"$out/mpi-$name-1.err" | tail -1)
+      # shellcheck disable=SC2086
+      t2=$(python3 tools/device/timed.py "$out/mpi-$name-2.out" "${mpirun[@]}" "$g" $job --backend cuda 2>"$out/mpi-$name-2.err" | tail -1)
+      echo "gale $job --backend cuda: 1 process: $t1 | mpirun -np 2: $t2"
+      grep -h '^gale: ' "$out/mpi-$name-1.err" "$out/mpi-$name-2.err"
+      if [ -s "$out/mpi-$name-1.out" ] && cmp -s "$out/mpi-$name-1.out" "$out/mpi-$name-2.out"; then
+        echo "  same output, byte for byte ($(wc -l <"$out/mpi-$name-1.out") lines, $(wc -c <"$out/mpi-$name-1.out") bytes)"
+      else
+        echo "  FAILED: the outputs differ, or one is empty"; tail -5 "$out/mpi-$name-2.err"; status=1
+      fi
+      rm -f "$out/mpi-$name-1.out" "$out/mpi-$name-2.out"   # large, and compared already
+    done
+  else
+    echo "== no CLI with MPI built (carry .hts and .mpi, made by tools/device/hts-libs.sh and mpi-libs.sh)"
+    status=1
   fi
 fi
 if [ "$mode" = python ]; then

@@ -22,6 +22,7 @@
 
 #include <htslib/hfile.h>
 
+#include "ranks.h"
 #include "threads.h"
 
 /* ------------------------------------------------------------------ */
@@ -44,6 +45,16 @@ int in_open(in_file *f, const char *path)
         struct stat st;
         int ok = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &st) : stat(path, &st);
         f->size = ok == 0 && S_ISREG(st.st_mode) ? (int64_t)st.st_size : 0;
+        /* Under MPI each rank reads the whole input itself (ranks.h): a
+         * stream read by several would give each a part, and mpirun gives
+         * standard input to rank 0 alone */
+        if (ranks_n() > 1 && (strcmp(path, "-") == 0 || ok != 0 || !S_ISREG(st.st_mode))) {
+            input_msg("%s: not a regular file: under MPI every rank reads the whole input itself, which standard "
+                      "input, a pipe or a FIFO cannot give %d processes", f->display, ranks_n());
+            bgzf_close(f->fp);
+            f->fp = NULL;
+            return EXIT_FAIL;
+        }
     }
     return 0;
 }
@@ -304,6 +315,7 @@ enum { GATE_OPEN, GATE_HELD, GATE_MUTED };
 static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
 static int gate = GATE_OPEN;
+static int muted; /* in_mute_messages: only the reader thread reads and sets it */
 
 void in_hold_messages(void)
 {
@@ -318,6 +330,11 @@ void in_release_messages(int print)
     gate = print ? GATE_OPEN : GATE_MUTED;
     pthread_cond_broadcast(&gate_cv);
     pthread_mutex_unlock(&gate_mu);
+}
+
+void in_mute_messages(int on)
+{
+    muted = on;
 }
 
 /* Waits while messages are held: 1 to print, 0 to drop. */
@@ -344,6 +361,8 @@ static char *deferred;
 static void input_message(const char *fmt, va_list ap)
 {
     char buf[1024];
+    if (muted)
+        return;
     vsnprintf(buf, sizeof buf, fmt, ap);
     if (deferring) {
         if (!deferred)
@@ -607,6 +626,8 @@ int64_t logan_read_chunk(logan_reader *rd, line_chunk *lc, int64_t k, gale_task 
     if (n <= 0)
         return n < 0 ? -1 : (lc->failed ? in_report_failure(&rd->f) : 0);
     rd->failed = lc->failed;
+    if (!t) /* another MPI rank's lines: read past, not parsed */
+        return n;
     job.lc = lc;
     job.k = k;
     job.t = t;
@@ -955,6 +976,13 @@ static int64_t seq_read_chunk(pair_reader *rd, line_chunk *lc, pair_view *pv, si
         return n < 0 ? -1 : (lc->failed ? in_report_failure(f) : 0);
     /* a pair cut short by a failing stream is the failure's, not a bad pair */
     npairs = lc->failed ? (size_t)n / 2 : ((size_t)n + 1) / 2;
+    if (!pv) { /* read past: the rank that parses these reports what is wrong */
+        if (npairs == 0)
+            return in_report_failure(f);
+        f->nrec += npairs;
+        rd->failed = lc->failed;
+        return (int64_t)npairs;
+    }
     job.lc = lc;
     job.recno0 = f->nrec + 1;
     job.pv = pv;
@@ -998,7 +1026,6 @@ static int64_t fx_read_chunk(pair_reader *rd, kstring_t *pool, pair_view *pv, si
         return -1;
     }
     while (n < max && pool->l < max_bytes) {
-        pair_view *v = &pv[n];
         int r;
         deferring += n > 0;
         r = read_pair(rd, &rd->p, &rd->t);
@@ -1020,12 +1047,17 @@ static int64_t fx_read_chunk(pair_reader *rd, kstring_t *pool, pair_view *pv, si
             }
             off = no;
         }
-        memset(v, 0, sizeof *v);
-        v->plen = rd->p.seq.l;
-        v->tlen = rd->t.seq.l;
-        v->pline = rd->p.line;
-        v->tline = rd->t.line;
-        v->recno = rd->f[0].nrec;
+        if (pv) {
+            pair_view *v = &pv[n];
+            memset(v, 0, sizeof *v);
+            v->plen = rd->p.seq.l;
+            v->tlen = rd->t.seq.l;
+            v->pline = rd->p.line;
+            v->tline = rd->t.line;
+            v->recno = rd->f[0].nrec;
+        }
+        /* (read past, pv NULL, the pool is filled all the same: it is what
+         * closes the chunk at max_bytes, where the other ranks close it) */
         off[n][0] = pool_add(pool, rd->p.seq.s, rd->p.seq.l);
         off[n][1] = pool_add(pool, rd->t.seq.s, rd->t.seq.l);
         off[n][2] = pool_add(pool, rd->p.name.s ? rd->p.name.s : "", rd->p.name.l);
@@ -1039,7 +1071,7 @@ static int64_t fx_read_chunk(pair_reader *rd, kstring_t *pool, pair_view *pv, si
         }
         n++;
     }
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n && pv; i++) {
         pv[i].p = pool->s + off[i][0];
         pv[i].t = pool->s + off[i][1];
         pv[i].pname = pool->s + off[i][2];

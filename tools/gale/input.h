@@ -86,6 +86,9 @@ void in_release_messages(int print);
  * (print) or drops it. Reader thread only. */
 void in_defer_messages(int on);
 void in_release_deferred(int print);
+/* The reader thread's messages dropped (on) or not (off), while it reads
+ * past another MPI rank's chunk: that rank reports what is wrong with it. */
+void in_mute_messages(int on);
 
 /* ------------------------------------------------------------------ */
 /* LOGAN's demo format: seqV TAB posV TAB seqH TAB posH TAB strand      */
@@ -100,8 +103,10 @@ typedef struct logan_reader {
 int logan_open(logan_reader *rd, const char *path);
 /* Reads the next lines into lc (at most max, no more once max_bytes bytes are
  * read) and parses them on threads threads into t[0..n) with seeds of length
- * k. Line i is line lc->first_line + i. h and v point into lc, valid while it
- * is (the caller may read the next chunks into other line chunks meanwhile); strand c: h is the reverse complement of
+ * k; t NULL: the lines are only read (another MPI rank's chunk: same lines, no
+ * parse, no check). Line i is line lc->first_line + i. h and v point into lc,
+ * valid while it is (the caller may read the next chunks into other line
+ * chunks meanwhile); strand c: h is the reverse complement of
  * seqH, made in place. Returns n (0: the end), or -1 after a message naming
  * the first bad line. When the stream fails (truncated, corrupt), the whole
  * lines before the failure come first (logan_failing says so), and the next
@@ -163,7 +168,10 @@ int read_pair(pair_reader *rd, seq_rec *p, seq_rec *t);
 /* The next pairs, at most max, and no more once max_bytes bytes are read,
  * into pv[0..n): a .seq file's lines are read in bulk into lc and checked on
  * threads threads; FASTA/FASTQ records are read one after the other and
- * copied into pool. The views point into lc or pool, valid while they are. Returns n (0: the end), or -1 after a
+ * copied into pool. pv NULL: the same pairs are read past (another MPI rank's
+ * chunk): a .seq file's lines are not checked, FASTA/FASTQ records are read as
+ * ever. The views point into lc or pool, valid while they are. Returns n (0:
+ * the end), or -1 after a
  * message naming the first bad record. A failure of the input after some
  * pairs comes after them (pair_failing), as for logan_read_chunk. */
 int64_t pair_read_chunk(pair_reader *rd, line_chunk *lc, kstring_t *pool, pair_view *pv, size_t max,

@@ -7,7 +7,8 @@
  * main dispatches to the subcommands (subcommands.h: xdrop.c, wfa.c); they
  * share the common options (options.c), one input module (input.c: LOGAN TSV,
  * FASTA/FASTQ, .seq over htslib's BGZF streams) and the writers (output.c).
- * See doc/cli.md. Only the public API (gale.h) and htslib are used.
+ * Under mpirun, the ranks split the input and rank 0 writes (ranks.c).
+ * See doc/cli.md. Only the public API (gale.h), htslib and MPI are used.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 #include <htslib/hts_log.h>
 
 #include "options.h"
-#include "stream.h"
+#include "ranks.h"
 #include "subcommands.h"
 
 static void usage_main(FILE *out)
@@ -58,24 +59,20 @@ static int find_command(const char *name)
     return -1;
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
     int c;
-    /* htslib's own "[E::...]" lines would come before (or instead of) the
-     * message that names the file and the line: the input module reports
-     * every failure itself */
-    hts_set_log_level(HTS_LOG_OFF);
+    /* usage errors: said by rank 0 alone under MPI (as usage_error) */
     if (argc < 2) {
-        msg("missing command");
-        usage_main(stderr);
+        if (ranks_me() == 0) {
+            msg("missing command");
+            usage_main(stderr);
+        }
         return EXIT_USAGE;
     }
     c = find_command(argv[1]);
-    if (c >= 0) {
-        int rc = commands[c].run(argc - 1, argv + 1);
-        stream_trace("command done");
-        return rc;
-    }
+    if (c >= 0)
+        return commands[c].run(argc - 1, argv + 1);
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         /* "gale help COMMAND": that command's help */
         c = argc > 2 && strcmp(argv[1], "help") == 0 ? find_command(argv[2]) : -1;
@@ -89,7 +86,24 @@ int main(int argc, char **argv)
         print_version();
         return stdout_status();
     }
-    msg("unknown command '%s'", argv[1]);
-    usage_main(stderr);
+    if (ranks_me() == 0) {
+        msg("unknown command '%s'", argv[1]);
+        usage_main(stderr);
+    }
     return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    int rc;
+    /* htslib's own "[E::...]" lines would come before (or instead of) the
+     * message that names the file and the line: the input module reports
+     * every failure itself */
+    hts_set_log_level(HTS_LOG_OFF);
+    /* under mpirun, one of several ranks (ranks.h); else nothing changes */
+    rc = ranks_init(&argc, &argv);
+    if (rc == 0)
+        rc = run_command(argc, argv);
+    ranks_finalize();
+    return rc;
 }

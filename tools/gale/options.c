@@ -17,6 +17,8 @@
 
 #include <htslib/hts.h>
 
+#include "ranks.h"
+
 const char *const prog = "gale";
 
 /* ------------------------------------------------------------------ */
@@ -50,6 +52,9 @@ void gale_msg(const char *what, gale_status st)
 int usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
+    /* every MPI rank reads the same command line: rank 0 says what is wrong */
+    if (ranks_me() > 0)
+        return EXIT_USAGE;
     va_start(ap, fmt);
     vmsg(fmt, ap);
     va_end(ap);
@@ -173,6 +178,7 @@ void print_version(void)
            (f & GALE_FEATURE_CUDA) ? ", cuda" : "", (f & GALE_FEATURE_DPX) ? " (DPX)" : "",
            gale_cuda_device_count());
     printf("htslib %s\n", hts_version());
+    printf("MPI: %s\n", ranks_library() ? ranks_library() : "none (built without it: meson option -Dmpi)");
 }
 
 void *grow_array(void *p, size_t *cap, size_t size, size_t first)
@@ -198,6 +204,7 @@ void common_opts_init(common_opts *o, int64_t batch_size)
     o->backend = GALE_BACKEND_AUTO;
     o->threads = 0;
     o->device = 0;
+    o->device_set = 0;
     o->batch_size = batch_size;
     o->quiet = 0;
     o->output = NULL;
@@ -220,8 +227,9 @@ void usage_backend_opts(FILE *out, int width)
     static const char *const rows[][3] = {
         {"--backend B", "auto, cpu or cuda (default auto: cuda when a GPU is", "usable, else cpu)"},
         {"--threads N", "CPU worker threads, 0.." CLI_STR(GALE_THREADS_MAX) "; 0 = one per core (default 0)", NULL},
-        {"--device N", "CUDA device index, one of those present (default 0);",
-         "the cpu backend has no device and ignores it"},
+        {"--device N", "CUDA device index, one of those present (default 0;",
+         "under MPI: the rank on its node modulo the devices);"},
+        {"", "the cpu backend has no device and ignores it", NULL},
     };
     help_rows(out, width, rows, sizeof rows / sizeof rows[0]);
 }
@@ -266,6 +274,7 @@ static int parse_common_opt(int c, const char *cmd, void (*usage)(FILE *), char 
         if (option_number(cmd, "--device", optarg, 0, INT_MAX, &v) != 0)
             return EXIT_USAGE;
         o->device = v;
+        o->device_set = 1;
         return -1;
     case OPT_BATCH:
         if (option_number(cmd, "--batch-size", optarg, 1, INT32_MAX, &v) != 0)
@@ -336,20 +345,29 @@ int start_context(const char *cmd, const common_opts *o, gale_ctx **ctx)
     gale_ctx_opts co;
     gale_status st;
     int ndev = gale_cuda_device_count();
+    /* Without --device, each MPI rank takes a GPU of its node in turn: its
+     * rank among the node's ranks, modulo the devices (0 for a single
+     * process) */
+    int64_t device = o->device_set || ndev <= 0 ? o->device : ranks_local() % ndev;
     /* The library would refuse a missing device as out of range too, but
      * without naming the option; the CPU backend (--backend cpu, or auto
      * without a GPU) ignores --device, as the library does. */
-    if (o->backend != GALE_BACKEND_CPU && ndev > 0 && o->device >= ndev)
+    if (o->backend != GALE_BACKEND_CPU && ndev > 0 && device >= ndev) {
+        /* (a node of fewer GPUs than rank 0's: said by the rank that has it) */
+        if (ranks_me() > 0)
+            msg("rank %d: invalid value '%" PRId64 "' for --device: there %s %d CUDA device%s (0..%d)", ranks_me(),
+                device, ndev == 1 ? "is" : "are", ndev, ndev == 1 ? "" : "s", ndev - 1);
         return usage_error(cmd, "invalid value '%" PRId64 "' for --device: there %s %d CUDA device%s (0..%d)",
-                           o->device, ndev == 1 ? "is" : "are", ndev, ndev == 1 ? "" : "s", ndev - 1);
+                           device, ndev == 1 ? "is" : "are", ndev, ndev == 1 ? "" : "s", ndev - 1);
+    }
     gale_ctx_opts_init(&co);
     co.backend = o->backend;
-    co.device = (int)o->device;
+    co.device = (int)device;
     co.threads = (int)o->threads;
     st = gale_ctx_create(ctx, &co);
     if (st == GALE_E_RANGE || st == GALE_E_INVALID)
         return usage_error(cmd, "the library refuses --backend %s --threads %" PRId64 " --device %" PRId64 ": %s",
-                           backend_name(o->backend), o->threads, o->device, gale_last_error());
+                           backend_name(o->backend), o->threads, device, gale_last_error());
     if (st != GALE_OK) {
         char what[64];
         snprintf(what, sizeof what, "cannot start the %s backend", backend_name(o->backend));
@@ -477,6 +495,11 @@ void print_summary(const progress *p, const char *cmd, gale_ctx *ctx, const run_
         gale_ctx_threads(ctx, &threads);
         snprintf(where, sizeof where, "cpu (%d thread%s)", threads, threads == 1 ? "" : "s");
     }
-    msg("%s: %" PRIu64 " pair%s in %.2f s, backend %s, %" PRIu64 " rescued, %" PRIu64 " %s cells", cmd, t->pairs,
-        t->pairs == 1 ? "" : "s", now_s() - p->start, where, t->rescued, t->cells, kind);
+    if (ranks_n() > 1) /* rescued and cells: of every rank (ranks_totals) */
+        msg("%s: %" PRIu64 " pair%s in %.2f s, %d ranks, backend %s on rank 0, %" PRIu64 " rescued, %" PRIu64
+            " %s cells", cmd, t->pairs, t->pairs == 1 ? "" : "s", now_s() - p->start, ranks_n(), where, t->rescued,
+            t->cells, kind);
+    else
+        msg("%s: %" PRIu64 " pair%s in %.2f s, backend %s, %" PRIu64 " rescued, %" PRIu64 " %s cells", cmd,
+            t->pairs, t->pairs == 1 ? "" : "s", now_s() - p->start, where, t->rescued, t->cells, kind);
 }

@@ -33,7 +33,8 @@ extern const char *const prog;
 void msg(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* A failed gale call: "gale: WHAT: STATUS (DETAIL)". */
 void gale_msg(const char *what, gale_status st);
-/* A usage error of command cmd: the message, then where to read more.
+/* A usage error of command cmd: the message, then where to read more
+ * (printed by MPI rank 0 alone: every rank reads the same command line).
  * Returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
 /* "invalid value 'VAL' for OPT: WHY" as a usage error of cmd. */
@@ -63,7 +64,7 @@ double now_s(void);
  * unchanged): twice *cap elements of size bytes, first when there were none. */
 void *grow_array(void *p, size_t *cap, size_t size, size_t first);
 
-/* --version: gale, libgale (backends, devices) and htslib. */
+/* --version: gale, libgale (backends, devices), htslib and MPI. */
 void print_version(void);
 /* Flushes stdout after a help or version text: EXIT_OK or EXIT_FAIL. */
 int stdout_status(void);
@@ -73,6 +74,7 @@ int stdout_status(void);
 typedef struct common_opts {
     int backend;
     int64_t threads, device, batch_size;
+    int device_set;     /* --device was given (else each MPI rank picks one: start_context) */
     int quiet;
     const char *output; /* NULL = stdout */
 } common_opts;
@@ -120,7 +122,8 @@ int next_opt(int argc, char **argv, const char *shortopts, const struct option *
 
 /* Creates the context the common options of command cmd ask for. --device
  * must name a device that exists when the CUDA backend runs (--backend cuda,
- * or auto with a device present; the CPU backend has no device). On failure
+ * or auto with a device present; the CPU backend has no device); without
+ * it, device 0, or under MPI the node-local rank modulo the devices. On failure
  * prints a message and returns EXIT_USAGE (a device that does not exist, or
  * a value the library refuses; with the pointer to cmd's help) or EXIT_FAIL
  * (e.g. --backend cuda without a usable GPU). */

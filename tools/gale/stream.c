@@ -7,11 +7,22 @@
  * and, before its first add, for the context; the main thread waits for the
  * next chunk. Either side stopping on an error sets abort, and the other
  * side stops at its next wait.
+ *
+ * Under MPI (N ranks), the reader counts every chunk of the input, k, and
+ * hands its main thread only its own (k % N == rank); the others it reads
+ * past in one chunk of its own, never added or submitted, its messages
+ * muted (their owner reports them). The main thread's chunks are then one
+ * per round of N: after each, every rank says what it has for the round (its
+ * chunk's results, the end of the input, or a failure: ranks_allgather), a
+ * failure anywhere stops every rank, and the ranks other than 0 send their
+ * results, formatted into memory, to rank 0, which writes them in rank order
+ * behind its own - input order.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "stream.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -19,6 +30,7 @@
 #include <time.h>
 
 #include "input.h"
+#include "ranks.h"
 
 enum { CHUNK_FREE, CHUNK_FILLED, CHUNK_SUBMITTED };
 
@@ -35,6 +47,8 @@ typedef struct stream {
     int reader_done;      /* the reader has stopped (end of input, or a failure) */
     int reader_rc;
     uint64_t submitted;   /* chunks submitted */
+    stream_chunk other;   /* the reader's chunk of another rank */
+    uint64_t *round;      /* 3 values per rank: what each has for a round (write_all) */
 } stream;
 
 int stream_reserve(stream_chunk *c, size_t n)
@@ -118,6 +132,37 @@ static int add_and_submit(stream *s, stream_chunk *c)
     return 0;
 }
 
+/* Reads past the next chunk of the input, another rank's: 0 to go on,
+ * SKIP_END at the end of the input (or when the stream stops), or the exit
+ * status of a failure (its owner says why; here the messages are muted). */
+#define SKIP_END (-1)
+static int skip_chunk(stream *s, uint64_t *next_index)
+{
+    stream_chunk *c = &s->other;
+    int rc, stop;
+    pthread_mutex_lock(&s->mu);
+    stop = s->abort;
+    pthread_mutex_unlock(&s->mu);
+    if (stop)
+        return SKIP_END;
+    c->n = 0;
+    c->check_only = 0;
+    c->first = *next_index;
+    in_mute_messages(1);
+    rc = s->ops->fill(s->ops->self, c);
+    in_mute_messages(0);
+    if (rc != 0)
+        return rc;
+    if (c->n == 0)
+        return SKIP_END;
+    /* the input fails right after this chunk: its owner reports that, or
+     * a bad pair in it, first */
+    if (c->check_only)
+        return EXIT_FAIL;
+    *next_index += c->n;
+    return 0;
+}
+
 /* The reader: fills chunk after chunk into free slots. Until the context is
  * ready it reads ahead into every free slot (the CUDA runtime's start takes
  * longer than a chunk's reading); once it is, it adds and submits the chunks it
@@ -125,11 +170,12 @@ static int add_and_submit(stream *s, stream_chunk *c)
 static void *reader_main(void *arg)
 {
     stream *s = arg;
-    uint64_t next_index = 0, filled = 0, sent = 0;
+    uint64_t next_index = 0, filled = 0, sent = 0, k = 0;
+    uint64_t nranks = (uint64_t)ranks_n(), me = (uint64_t)ranks_me();
     int rc = 0, end = 0, fill_rc = 0, from_fill = 0;
     for (;;) {
         stream_chunk *c;
-        int ready, stop, free_slot, ahead;
+        int ready, stop, free_slot, ahead, skipped;
         pthread_mutex_lock(&s->mu);
         for (;;) {
             c = &s->chunk[filled % STREAM_SLOTS];
@@ -157,6 +203,19 @@ static void *reader_main(void *arg)
             sent++;
             continue;
         }
+        /* under MPI, the chunks of the other ranks in between are read past */
+        skipped = 0;
+        while (k % nranks != me && (skipped = skip_chunk(s, &next_index)) == 0)
+            k++;
+        if (skipped == SKIP_END) {
+            end = 1;
+            continue;
+        }
+        if (skipped != 0) {
+            rc = skipped;
+            break;
+        }
+        k++;
         c->n = 0;
         c->check_only = 0;
         c->first = next_index;
@@ -224,50 +283,142 @@ static int wait_chunk(const stream *s, const stream_chunk *c, progress *pg, uint
     return 0;
 }
 
-/* The main thread's part once the batches exist: chunk after chunk in order. */
+/* Writes c's results: rank 0 to the output, any other rank into memory
+ * (*buf, *len: to free) for rank 0. 0 or the exit status. */
+static int write_chunk(const stream *s, stream_chunk *c, char **buf, size_t *len)
+{
+    FILE *mem;
+    int rc;
+    if (ranks_me() == 0)
+        return s->ops->write(s->ops->self, c);
+    mem = open_memstream(buf, len);
+    if (!mem) {
+        msg("out of memory");
+        return EXIT_FAIL;
+    }
+    *s->ops->dest = mem;
+    *s->ops->destname = "(the results in memory)";
+    rc = s->ops->write(s->ops->self, c);
+    if (fclose(mem) != 0 && rc == 0) {
+        msg("out of memory");
+        rc = EXIT_FAIL;
+    }
+    *s->ops->dest = NULL;
+    return rc;
+}
+
+/* What a rank has for a round (write_all). */
+enum { ROUND_END, ROUND_DATA, ROUND_FAIL };
+
+/* The end of a round of N ranks (N > 1): every rank says what it has
+ * (state: ROUND_*; its chunk's pairs n and the bytes of its results, buf),
+ * and rank 0 writes the others' results in rank order. Returns 1 for the
+ * next round, 0 to stop: the end of the input, or a failure on any rank
+ * (*rc then EXIT_FAIL where it was 0). A write error of rank 0's comes after
+ * every result of the round is received: the next round stops. */
+static int end_round(stream *s, int state, uint64_t n, const char *buf, size_t len, int *rc, uint64_t *done)
+{
+    uint64_t mine[3], *all = s->round;
+    int nr = ranks_n(), me = ranks_me(), r, any_fail = 0, any_data = 0;
+    mine[0] = (uint64_t)state;
+    mine[1] = n;
+    mine[2] = len;
+    if (ranks_allgather(mine, 3, all) != 0) {
+        msg("MPI: the ranks cannot agree on a round");
+        any_fail = 1;
+    }
+    for (r = 0; r < nr && !any_fail; r++) {
+        any_fail = all[3 * r] == ROUND_FAIL;
+        any_data |= all[3 * r] == ROUND_DATA;
+    }
+    if (any_fail || !any_data) {
+        if (any_fail && *rc == 0)
+            *rc = EXIT_FAIL;
+        return 0;
+    }
+    if (me != 0) {
+        if (state == ROUND_DATA && ranks_send0(buf, len) != 0) {
+            msg("MPI: cannot send results to rank 0");
+            *rc = EXIT_FAIL;
+        }
+        return 1;
+    }
+    for (r = 1; r < nr; r++) {
+        if (all[3 * r] != ROUND_DATA)
+            continue;
+        if (ranks_recv_write(r, (size_t)all[3 * r + 2], *rc ? NULL : *s->ops->dest) != 0 && *rc == 0) {
+            msg("%s: write error: %s", *s->ops->destname, strerror(errno));
+            *rc = EXIT_FAIL;
+        }
+        if (*rc == 0) {
+            *done += all[3 * r + 1];
+            s->ops->progress(s->ops->self, *done);
+        }
+    }
+    return 1;
+}
+
+/* The main thread's part once the batches exist: chunk after chunk in order
+ * (with N ranks, this rank's chunk of each round). */
 static int write_all(stream *s, progress *pg, uint64_t *done)
 {
     uint64_t seq;
-    int rc = 0;
-    for (seq = 0; rc == 0; seq++) {
+    int rc = 0, multi = ranks_n() > 1;
+    for (seq = 0;; seq++) {
         stream_chunk *c = &s->chunk[seq % STREAM_SLOTS];
-        int have;
-        /* the next chunk: while the reader reads it, the bar goes on moving */
-        pthread_mutex_lock(&s->mu);
-        while (c->state != CHUNK_SUBMITTED && !(s->reader_done && s->submitted <= seq) && !s->abort) {
-            if (progress_poll_ms(pg) < 0) {
-                pthread_cond_wait(&s->cv, &s->mu);
-            } else {
-                struct timespec until;
-                clock_gettime(CLOCK_REALTIME, &until);
-                until.tv_nsec += 100 * 1000000L;
-                if (until.tv_nsec >= 1000000000L) {
-                    until.tv_sec++;
-                    until.tv_nsec -= 1000000000L;
+        int have = 0, failed = 0, go;
+        char *buf = NULL;
+        size_t len = 0;
+        uint64_t n = 0;
+        if (rc == 0) { /* (a failure of the last round's writes: this round stops) */
+            /* the next chunk: while the reader reads it, the bar goes on moving */
+            pthread_mutex_lock(&s->mu);
+            while (c->state != CHUNK_SUBMITTED && !(s->reader_done && s->submitted <= seq) && !s->abort) {
+                if (progress_poll_ms(pg) < 0) {
+                    pthread_cond_wait(&s->cv, &s->mu);
+                } else {
+                    struct timespec until;
+                    clock_gettime(CLOCK_REALTIME, &until);
+                    until.tv_nsec += 100 * 1000000L;
+                    if (until.tv_nsec >= 1000000000L) {
+                        until.tv_sec++;
+                        until.tv_nsec -= 1000000000L;
+                    }
+                    pthread_cond_timedwait(&s->cv, &s->mu, &until);
+                    pthread_mutex_unlock(&s->mu);
+                    s->ops->progress(s->ops->self, *done);
+                    pthread_mutex_lock(&s->mu);
                 }
-                pthread_cond_timedwait(&s->cv, &s->mu, &until);
-                pthread_mutex_unlock(&s->mu);
-                s->ops->progress(s->ops->self, *done);
-                pthread_mutex_lock(&s->mu);
             }
+            have = c->state == CHUNK_SUBMITTED;
+            failed = !have && s->reader_rc != 0;
+            pthread_mutex_unlock(&s->mu);
         }
-        have = c->state == CHUNK_SUBMITTED;
-        pthread_mutex_unlock(&s->mu);
-        if (!have)
+        if (have) {
+            n = c->n;
+            rc = wait_chunk(s, c, pg, *done);
+            trace(s, "aligned", seq, c->n);
+            if (rc == 0)
+                rc = write_chunk(s, c, &buf, &len);
+            trace(s, "written", seq, c->n);
+            if (rc == 0) {
+                *done += c->n;
+                s->ops->progress(s->ops->self, *done);
+            }
+            pthread_mutex_lock(&s->mu);
+            c->state = CHUNK_FREE;
+            pthread_cond_broadcast(&s->cv);
+            pthread_mutex_unlock(&s->mu);
+        }
+        if (!multi) {
+            if (rc != 0 || !have)
+                break;
+            continue;
+        }
+        go = end_round(s, rc || failed ? ROUND_FAIL : have ? ROUND_DATA : ROUND_END, n, buf, len, &rc, done);
+        free(buf);
+        if (!go)
             break;
-        rc = wait_chunk(s, c, pg, *done);
-        trace(s, "aligned", seq, c->n);
-        if (rc == 0)
-            rc = s->ops->write(s->ops->self, c);
-        trace(s, "written", seq, c->n);
-        if (rc == 0) {
-            *done += c->n;
-            s->ops->progress(s->ops->self, *done);
-        }
-        pthread_mutex_lock(&s->mu);
-        c->state = CHUNK_FREE;
-        pthread_cond_broadcast(&s->cv);
-        pthread_mutex_unlock(&s->mu);
     }
     return rc;
 }
@@ -286,6 +437,8 @@ int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *do
         trace_t0 = now_s();
     for (i = 0; i < STREAM_SLOTS; i++)
         s.chunk[i].slot = i;
+    s.other.slot = STREAM_SLOTS;
+    s.other.skip = 1;
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.cv, NULL);
     *ctx = NULL;
@@ -294,10 +447,11 @@ int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *do
     /* The reader's messages wait for setup: a bad option is reported alone,
      * as if it had been checked before the input was read. */
     in_hold_messages();
-    started = pthread_create(&reader, NULL, reader_main, &s) == 0;
+    s.round = malloc(3 * (size_t)ranks_n() * sizeof *s.round);
+    started = s.round && pthread_create(&reader, NULL, reader_main, &s) == 0;
     if (!started) {
         in_release_messages(1);
-        msg("cannot start the reader thread");
+        msg(s.round ? "cannot start the reader thread" : "out of memory");
         rc = EXIT_FAIL;
     } else {
         /* for the tests: a context as slow to start as CUDA's, so that the reader reads ahead */
@@ -308,8 +462,12 @@ int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *do
         }
         rc = ops->setup(ops->self, ctx, b);
         trace(&s, "context and batches ready (setup)", 0, 0);
-        in_release_messages(rc == 0);
     }
+    /* every rank set up, or none goes on (a rank that cannot start its
+     * context, rank 0 that cannot open -o FILE) */
+    rc = ranks_agree(rc);
+    if (started)
+        in_release_messages(rc == 0);
     if (rc == 0) {
         pthread_mutex_lock(&s.mu);
         for (i = 0; i < STREAM_SLOTS; i++)
@@ -328,6 +486,8 @@ int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *do
     trace(&s, "stream done", 0, 0);
     for (i = 0; i < STREAM_SLOTS; i++)
         free(s.chunk[i].task);
+    free(s.other.task);
+    free(s.round);
     pthread_cond_destroy(&s.cv);
     pthread_mutex_destroy(&s.mu);
     return rc;

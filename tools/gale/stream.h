@@ -7,12 +7,19 @@
  * batches in input order and writes their results. STREAM_SLOTS batches take
  * turns: one being read, one aligned, one written. Memory is bounded by the
  * slots, not by the input (doc/cli.md, "Memory").
+ *
+ * Under MPI (ranks.h) every rank reads the whole input into the same chunks;
+ * chunk k is rank k % N's. A rank reads past the others' chunks (fill with
+ * skip set) and aligns its own; its main thread writes each of its chunks
+ * into memory and sends it to rank 0, which writes every chunk in input
+ * order: its own, then what it receives (doc/cli.md, "Several processes").
  */
 #ifndef GALE_CLI_STREAM_H
 #define GALE_CLI_STREAM_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gale.h"
 #include "options.h"
@@ -24,7 +31,10 @@ typedef struct stream_chunk {
     gale_task *task;       /* the chunk's tasks, task[0..n) */
     size_t n, cap;
     uint64_t first;        /* the input index of task 0 */
-    int slot;              /* 0..STREAM_SLOTS-1: the command's data for this chunk */
+    int slot;              /* 0..STREAM_SLOTS-1: the command's data for this chunk; STREAM_SLOTS: the
+                              reader's chunk of another rank (skip) */
+    int skip;              /* set by the stream: the chunk is another rank's. fill reads past it
+                              (c->n: its pairs, c->check_only as ever) and need fill no tasks */
     int check_only;        /* set by fill: the input fails right after these tasks. They are only
                               checked (added, not run), so that a bad one among them is reported
                               first, as reading pair by pair would; then fill is called again and
@@ -46,8 +56,14 @@ typedef struct stream_ops {
      * gale_last_error): say which record, and why. */
     void (*add_error)(void *self, const stream_chunk *c, size_t i, gale_status st);
     /* Main thread, chunk after chunk in input order, once c's batch is done:
-     * writes its results. 0, or the exit status after a message. */
+     * writes its results to *dest. 0, or the exit status after a message. */
     int (*write)(void *self, stream_chunk *c);
+    /* Where write writes (the command's own variable), named *destname in
+     * messages; set by setup. On ranks other than 0 the stream points it at
+     * a buffer in memory for each chunk; rank 0 appends the other ranks'
+     * results to it. */
+    FILE **dest;
+    const char **destname;
     /* Main thread: redraws the progress bar; done: pairs written. */
     void (*progress)(void *self, uint64_t done);
 } stream_ops;

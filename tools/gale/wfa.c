@@ -11,7 +11,9 @@
  * written), so memory stays bounded whatever the input size. Results are
  * written batch by batch, in input order. SAM needs every reference in its
  * header, before the first record: its records go to an unlinked temporary
- * file and are copied behind the header at the end.
+ * file and are copied behind the header at the end. Under MPI, rank 0
+ * collects the references of every chunk, the other ranks' too (it reads
+ * every record anyway), and writes the header.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -25,6 +27,7 @@
 #include "input.h"
 #include "options.h"
 #include "output.h"
+#include "ranks.h"
 #include "stream.h"
 #include "subcommands.h"
 #include "threads.h"
@@ -293,7 +296,8 @@ typedef struct wfa_run {
     out_file *out;
     FILE *body;               /* SAM: the records, until the header can be written */
     int threads;              /* the parsers' */
-    wfa_slot slot[STREAM_SLOTS];
+    wfa_slot slot[STREAM_SLOTS + 1]; /* the last: another rank's chunk (stream.h), read for its references */
+    int collect_sq;           /* SAM on rank 0: the references of every chunk go to sq */
     sq_table sq;              /* SAM: filled by the reader, written by the main thread at the end */
     kstring_t line;           /* output line (main thread) */
     kstring_t cig;            /* CIGAR of the current result (main thread) */
@@ -392,16 +396,22 @@ static int sq_add_text(wfa_run *run, const pair_view *v, const char *name)
 {
     uint64_t first = 0;
     int r = sq_add(&run->sq, name, v->t, v->tlen, v->recno, &first);
-    if (r > 0)
+    if (r > 0) {
+        /* rank 0 alone sees every reference: it says so also in another
+         * rank's chunk, whose messages are muted otherwise (stream.c) */
+        in_mute_messages(0);
         in_error(pair_file(&run->rd, 1), v->tline, v->recno,
                  "text name '%s' was given to a different sequence by record %" PRIu64
                  " (SAM needs one sequence per reference name; rename it, or use --format tsv or paf)",
                  name, first);
+    }
     return r ? -1 : 0;
 }
 
 /* The next chunk of the input into c: up to --batch-size pairs, no more once
- * --batch-bases bytes are read. c->n == 0 at the end of the input. */
+ * --batch-bases bytes are read. c->n == 0 at the end of the input. Another
+ * rank's chunk (c->skip) is only read past, but for SAM on rank 0 it is read
+ * as its owner reads it, for its references. */
 static int wfa_fill(void *self, stream_chunk *c)
 {
     wfa_run *run = self;
@@ -414,6 +424,12 @@ static int wfa_fill(void *self, stream_chunk *c)
         if (pair_open(&run->rd, o->in, o->nin) != 0)
             return EXIT_FAIL;
         run->opened = 1;
+    }
+    if (c->skip && !run->collect_sq) {
+        n = pair_read_chunk(&run->rd, &sl->lc, &sl->raw, NULL, max, (size_t)o->batch_bases, run->threads);
+        c->n = n > 0 ? (size_t)n : 0;
+        c->check_only = pair_failing(&run->rd);
+        return n < 0 ? EXIT_FAIL : 0;
     }
     sl->pool.l = 0;
     if (stream_reserve(c, max) != 0)
@@ -468,7 +484,7 @@ static int wfa_fill(void *self, stream_chunk *c)
                          "pattern name of %zu characters: SAM allows at most %d", strlen(qn), SAM_MAX_QNAME);
                 return EXIT_FAIL;
             }
-            if (v->tlen > 0 && sq_add_text(run, v, tn) != 0)
+            if (run->collect_sq && v->tlen > 0 && sq_add_text(run, v, tn) != 0)
                 return EXIT_FAIL;
             item->seq = pool_put(&sl->pool, v->p, v->plen);
             if (item->seq == POOL_NOMEM)
@@ -603,11 +619,12 @@ static int wfa_setup(void *self, gale_ctx **ctx, gale_batch *b[STREAM_SLOTS])
         }
         rc = wfa_set_params(b[i], o);
     }
-    /* before the work: a -o FILE that cannot be written fails the run at once */
-    if (rc == 0)
+    /* before the work: a -o FILE that cannot be written fails the run at once.
+     * Only rank 0 writes (ranks.h): the others' results go to it. */
+    if (rc == 0 && ranks_me() == 0)
         rc = out_open(run->out, o->com.output);
     /* SAM needs every reference in its header, before the first record */
-    if (rc == 0 && o->format == FMT_SAM && !(run->body = sam_body_file(run->out)))
+    if (rc == 0 && ranks_me() == 0 && o->format == FMT_SAM && !(run->body = sam_body_file(run->out)))
         rc = EXIT_FAIL;
     run->dest = run->body ? run->body : run->out->fp;
     run->destname = run->body ? "(temporary SAM file)" : run->out->display;
@@ -630,7 +647,7 @@ static int finish_sam(const wfa_run *run, FILE *body, const out_file *out, int a
 static void run_free(wfa_run *run)
 {
     int i;
-    for (i = 0; i < STREAM_SLOTS; i++) {
+    for (i = 0; i <= STREAM_SLOTS; i++) {
         free(run->slot[i].it);
         free(run->slot[i].pool.s);
         free(run->slot[i].raw.s);
@@ -664,25 +681,33 @@ int cmd_wfa(int argc, char **argv)
     run.o = &o;
     run.pg = &pg;
     run.threads = cli_threads(o.com.threads);
-    progress_init(&pg, o.com.quiet);
+    progress_init(&pg, o.com.quiet || ranks_me() > 0); /* the bar and the summary: rank 0's */
 
     run.out = &out;
-    rc = o.format == FMT_SAM && sq_init(&run.sq) != 0 ? EXIT_FAIL : 0;
-    if (rc == 0) {
+    run.collect_sq = o.format == FMT_SAM && ranks_me() == 0;
+    rc = run.collect_sq && sq_init(&run.sq) != 0 ? EXIT_FAIL : 0;
+    if (ranks_agree(rc) == 0) {
         ops.self = &run;
         ops.setup = wfa_setup;
         ops.fill = wfa_fill;
         ops.add_error = wfa_add_error;
         ops.write = wfa_write;
         ops.progress = wfa_progress;
+        ops.dest = &run.dest;
+        ops.destname = &run.destname;
         rc = stream_run(&ops, &ctx, &pg, &done);
+    } else {
+        rc = EXIT_FAIL;
     }
 
     if (rc == 0 && run.opened)
         rc = pair_close(&run.rd, 1);
+    /* every rank read its input to the end before -o FILE is written */
+    rc = ranks_agree(rc);
     if (rc == 0 && run.body)
         rc = finish_sam(&run, run.body, &out, argc, argv);
     rc = out_close(&out, rc);
+    rc = ranks_totals(rc, &run.totals);
 
     if (rc == 0) {
         run.totals.pairs = done;

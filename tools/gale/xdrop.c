@@ -21,6 +21,7 @@
 #include "input.h"
 #include "options.h"
 #include "output.h"
+#include "ranks.h"
 #include "stream.h"
 #include "subcommands.h"
 #include "threads.h"
@@ -163,7 +164,8 @@ typedef struct xdrop_run {
     const xdrop_opts *o;
     logan_reader rd;
     int opened;               /* rd is open (by the reader thread's first fill) */
-    line_chunk lc[STREAM_SLOTS]; /* each slot's lines: its tasks point into them */
+    line_chunk lc[STREAM_SLOTS + 1]; /* each slot's lines (its tasks point into them); the last: another rank's
+                                        chunk, read past (stream.h) */
     out_file *out_file;
     int threads;              /* the parsers' */
     FILE *out;
@@ -200,8 +202,9 @@ static int xdrop_setup(void *self, gale_ctx **ctx, gale_batch *b[STREAM_SLOTS])
         rc = set_params(b[i], run->o);
     }
     /* -o FILE before the work: a name that cannot be written fails the run at
-     * once (a regular FILE is replaced only at the end) */
-    if (rc == 0)
+     * once (a regular FILE is replaced only at the end). Only rank 0 writes
+     * (ranks.h): the others' results go to it. */
+    if (rc == 0 && ranks_me() == 0)
         rc = out_open(run->out_file, run->o->com.output);
     run->out = run->out_file->fp;
     run->outname = run->out_file->display;
@@ -217,6 +220,13 @@ static int xdrop_fill(void *self, stream_chunk *c)
         if (logan_open(&run->rd, o->input) != 0)
             return EXIT_FAIL;
         run->opened = 1;
+    }
+    if (c->skip) { /* another rank's: its lines, unparsed */
+        n = logan_read_chunk(&run->rd, &run->lc[c->slot], o->k, NULL, (size_t)o->com.batch_size,
+                             (size_t)o->batch_bases, run->threads);
+        c->n = n > 0 ? (size_t)n : 0;
+        c->check_only = logan_failing(&run->rd);
+        return n < 0 ? EXIT_FAIL : 0;
     }
     if (stream_reserve(c, (size_t)o->com.batch_size) != 0)
         return EXIT_FAIL;
@@ -304,7 +314,7 @@ int cmd_xdrop(int argc, char **argv)
     if (rc >= 0)
         return rc;
 
-    progress_init(&pg, o.com.quiet);
+    progress_init(&pg, o.com.quiet || ranks_me() > 0); /* the bar and the summary: rank 0's */
     memset(&run, 0, sizeof run);
     memset(&out, 0, sizeof out);
     run.o = &o;
@@ -318,14 +328,19 @@ int cmd_xdrop(int argc, char **argv)
     ops.add_error = xdrop_add_error;
     ops.write = xdrop_write;
     ops.progress = xdrop_progress;
+    ops.dest = &run.out;
+    ops.destname = &run.outname;
     rc = stream_run(&ops, &ctx, &pg, &done);
-    if (rc == 0 && (fflush(out.fp) != 0 || ferror(out.fp))) {
+    if (rc == 0 && out.fp && (fflush(out.fp) != 0 || ferror(out.fp))) {
         msg("%s: write error: %s", out.display, strerror(errno));
         rc = EXIT_FAIL;
     }
     if (rc == 0 && run.opened)
         rc = logan_close(&run.rd, 1);
+    /* every rank read its input to the end before -o FILE is replaced */
+    rc = ranks_agree(rc);
     rc = out_close(&out, rc);
+    rc = ranks_totals(rc, &run.totals);
 
     if (rc == 0) {
         run.totals.pairs = done;
@@ -334,7 +349,7 @@ int cmd_xdrop(int argc, char **argv)
 
     if (run.opened)
         logan_close(&run.rd, 0);
-    for (i = 0; i < STREAM_SLOTS; i++)
+    for (i = 0; i <= STREAM_SLOTS; i++)
         line_chunk_free(&run.lc[i]);
     stream_trace("output closed");
     /* gale_ctx_destroy cancels what is in flight and destroys the batches */
