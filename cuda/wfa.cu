@@ -606,7 +606,7 @@ void WfaRun::collect(Chunk &c, const char *host, std::vector<size_t> &rescue) {
             cigar.clear();
             r.score = q_.metric == kMetricEdit ? o.score : -(int64_t)o.score;
             r.cells = o.cells;
-            r.flags = 0;
+            r.flags = kResultDone;
             r.h_end = o.h_end;
             r.v_end = (int64_t)o.h_end - o.k_end;
             if (trace_) {

@@ -482,7 +482,7 @@ struct XdropFlow {
             const size_t ti = c.tasks[k];
             if (bad[k]) { rescue.push_back(ti); continue; }
             xdrop_finish(tasks[ti], side[2 * k], side[2 * k + 1], results[ti]);
-            results[ti].flags = 0;
+            results[ti].flags = kResultDone;
         }
     }
 

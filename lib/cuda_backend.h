@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kind.h"  // kResultDone
 #include "wfa.h"
 #include "xdrop.h"
 
@@ -40,6 +41,7 @@ struct GpuJob {
     size_t n;
     const void *params;            // the kind's parameter struct (XdropParams, WfaParams)
     void *results;                 // n of the kind's result struct, written for every task not rescued
+                                   // (the collect sets kResultDone in the flags of each it writes)
     ResultArena *var;              // the batch's variable-size results (CIGARs)
     const std::atomic<bool> *cancel;
     // Called (from the calling thread) with indices into tasks[0, n) the GPU cannot
