@@ -96,15 +96,21 @@ gale_batch *batch_create(gale_ctx *ctx, int kind_id) {
 }
 
 // The flag is what the CPU kernels and the GPU dispatchers poll (lib/kind.h, CpuCancel;
-// cuda_backend.h, GpuJob::cancel).
-void batch_cancel(gale_batch *b) { b->cancel.store(true); }
+// cuda_backend.h, GpuJob::cancel); the backend stops what does not poll it (the GPU
+// kernels, through their device's cancel word).
+void batch_cancel(gale_batch *b) {
+    b->cancel.store(true);
+    b->ctx->backend->cancel(b);
+}
 
 void batch_destroy(gale_batch *b) {
     handle_remove(b);
     {
         std::unique_lock<std::mutex> lock(b->mu);
         if (b->state == BatchState::Running) {
-            b->cancel.store(true);
+            lock.unlock();
+            batch_cancel(b);  // not under b->mu: the backend takes its own locks
+            lock.lock();
             b->cv.wait(lock, [b] { return b->state != BatchState::Running; });
         }
     }
