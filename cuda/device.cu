@@ -28,6 +28,7 @@ void release(Device *d) noexcept {
         if (s.stop) cudaEventDestroy(s.stop);
     }
     if (d->pool) cudaFree(d->pool);
+    if (d->cancel_host) cudaFreeHost(d->cancel_host);
     delete d;
 }
 }  // namespace
@@ -75,11 +76,24 @@ Device *device_open(int index, uint64_t budget) {
             GALE_CUDA_CHECK(cudaEventCreate(&s.start));
             GALE_CUDA_CHECK(cudaEventCreate(&s.stop));
         }
+        // The cancel word (common/cancel.cuh): mapped, so the kernels read the host's
+        // store without any CUDA call on the cancelling thread.
+        GALE_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&d->cancel_host), sizeof(int), cudaHostAllocMapped));
+        __atomic_store_n(d->cancel_host, 0, __ATOMIC_RELAXED);
+        int *mapped = nullptr;
+        GALE_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void **>(&mapped), d->cancel_host, 0));
+        d->cancel_dev = mapped;
     } catch (...) {
         release(d);
         throw;
     }
     return d;
+}
+
+void device_cancel(Device *d, bool raised) noexcept {
+    // A plain store (release: it follows the cancel flag's store): the kernels' next poll
+    // reads it through the mapping; no CUDA call, from any thread.
+    __atomic_store_n(d->cancel_host, raised ? 1 : 0, __ATOMIC_RELEASE);
 }
 
 void device_close(Device *d) noexcept {

@@ -46,6 +46,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/cancel.cuh"
 #include "common/device.cuh"
 #include "common/group.cuh"
 #include "common/pack.cuh"
@@ -80,6 +81,7 @@ struct KArgs {
     // out otherwise; bench/RESULTS.md, "Restructuring of 0.3").
     char *base_a, *base_b;
     uint64_t units_a, units;
+    const int *cancel;  // the device's cancel word (common/cancel.cuh)
 };
 
 // The range ring (every thread reads it at every score, written by thread 0 of the
@@ -95,17 +97,25 @@ __device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem,
     char *base = unit < a.units_a ? a.base_a + unit * a.shape.bytes : a.base_b + (unit - a.units_a) * a.shape.bytes;
     Unit u = unit_at(base, a.shape);
     if (RRS) u.rr = rr_smem;
+    CancelPoll cancel{a.cancel};
     for (;;) {
         int i = 0;
         if (g.tid() == 0) i = atomicAdd(a.counter, 1);
         i = g.bcast(i);  // also a barrier: the last task's backtrace is done before the unit is reused
         if (i >= a.n_tasks) return;
+        if (cancel.stop(g, kCancelFetchWork)) {  // cancelled: the rest of the chunk only gets its status
+            if (g.tid() == 0) {
+                a.outs[i].status = kOutCanceled;
+                a.outs[i].n_ops = 0;
+            }
+            continue;
+        }
         const Task t = a.tasks[i];
         const Seqs sq{a.code, a.mask, t.p0, t.t0, t.has_n, a.n_policy};
         // Cells per thread in flight: 4, or 2 for two-piece (more live values per cell; 4
         // spilled under the 64-register cap).
         align<METRIC, BT, OFF, METRIC == kMetricAffine2p ? 2 : 4>(g, a.pen, t, sq, a.shape, u, a.outs + i,
-                                                                  a.ops + t.ops_at, plans);
+                                                                  a.ops + t.ops_at, plans, cancel);
     }
 }
 
@@ -214,6 +224,7 @@ public:
     void run() {
         configure();
         estimate();
+        if (job_.cancel->load()) return;  // the estimates may have stopped short (estimate)
         order_tasks();
         ChunkPipeline<Chunk> pipe(dev_, job_);
         pipe.run(*this);
@@ -348,9 +359,13 @@ void WfaRun::estimate() {
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     sest_.assign(keys.size(), Est{});
     sest_full_.assign(keys.size(), Est{});
+    // A shape's range recurrence runs up to its score budget (milliseconds at 10 kbp): a
+    // batch of many distinct long shapes takes a while, so it looks at the cancel flag
+    // between shapes (and run() returns if it was raised).
     parallel_for(keys.size(), job_.pack_threads, 1, [&](size_t lo, size_t hi) {
         std::vector<Range> ring((size_t)q_.rm * kComps);
-        for (size_t j = lo; j < hi; ++j) estimate_shape(keys[j], ring, sest_full_[j], sest_[j]);
+        for (size_t j = lo; j < hi && !job_.cancel->load(std::memory_order_relaxed); ++j)
+            estimate_shape(keys[j], ring, sest_full_[j], sest_[j]);
     });
     parallel_for((size_t)est_threads, est_threads, 1, [&](size_t lo, size_t hi) {
         for (size_t w = lo; w < hi; ++w) {
@@ -568,6 +583,7 @@ void WfaRun::launch(Chunk &c, const Slot &s) {
     ka.base_b = w.ptr;
     ka.units_a = c.units;
     ka.units = c.units;
+    ka.cancel = dev_->cancel_dev;
     KernelFn k = pick_kernel(q_.metric, bt_, c.off16, rrs_, c.threads);
     const bool warps = c.threads == 32;
     const unsigned blocks = warps ? (unsigned)((c.units + kWarpsPerBlock - 1) / kWarpsPerBlock) : (unsigned)c.units;
@@ -578,8 +594,9 @@ void WfaRun::launch(Chunk &c, const Slot &s) {
 
 // Results from the chunk's outs and ops: the CIGAR rebuilt from the ops (wfa_replay),
 // in parallel over the chunk's tasks. Tasks stopped by pass 1's budget are kept for
-// pass 2, others the GPU could not finish go to the CPU; a backtrace that does not
-// rebuild into the alignment it scored is a bug and fails the batch.
+// pass 2, others the GPU could not finish go to the CPU, and those stopped by a cancel
+// are left without a result (common/cancel.cuh); a backtrace that does not rebuild
+// into the alignment it scored is a bug and fails the batch.
 void WfaRun::collect(Chunk &c, const char *host, std::vector<size_t> &rescue) {
     const Out *outs = reinterpret_cast<const Out *>(host + c.out_at);
     const uint32_t *ops = reinterpret_cast<const uint32_t *>(host + c.off_ops);
@@ -596,6 +613,10 @@ void WfaRun::collect(Chunk &c, const char *host, std::vector<size_t> &rescue) {
         for (size_t j = lo; j < hi; ++j) {
             const Out &o = outs[j];
             const size_t ti = c.tasks[j];
+            if (o.status == kOutCanceled) {  // 4: no result
+                bad[j] = 4;
+                continue;
+            }
             if (o.status != kOutOk) {  // 2: run again in pass 2; 1: rescue on the CPU; 3: a bug
                 bad[j] = retry_ok(ti, o.status) ? 2 : 1;
                 continue;
@@ -606,7 +627,7 @@ void WfaRun::collect(Chunk &c, const char *host, std::vector<size_t> &rescue) {
             cigar.clear();
             r.score = q_.metric == kMetricEdit ? o.score : -(int64_t)o.score;
             r.cells = o.cells;
-            r.flags = 0;
+            r.flags = kResultDone;
             r.h_end = o.h_end;
             r.v_end = (int64_t)o.h_end - o.k_end;
             if (trace_) {
@@ -648,7 +669,7 @@ void WfaRun::collect(Chunk &c, const char *host, std::vector<size_t> &rescue) {
         if (bad[j] == 3)
             fail(GALE_E_INTERNAL, "GPU backtrace of task %zu does not rebuild into the alignment it scored", c.tasks[j]);
         if (bad[j] == 2) retry_.push_back(c.tasks[j]);
-        else if (bad[j]) rescue.push_back(c.tasks[j]);
+        else if (bad[j] == 1) rescue.push_back(c.tasks[j]);
     }
 }
 

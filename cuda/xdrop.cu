@@ -20,6 +20,7 @@
 #include <climits>
 #include <vector>
 
+#include "common/cancel.cuh"
 #include "common/device.cuh"
 #include "common/dpx.cuh"
 #include "common/group.cuh"
@@ -37,7 +38,8 @@ constexpr int kNarrowCap = 256;       // cells per anti-diagonal in the narrow k
 constexpr int kNarrowWarps = 4;       // warps per block of the narrow kernel
 
 // Overflow: the band outgrew the tier's buffers; the next tier (or the CPU) takes it.
-enum ExtStatus : int32_t { kExtOk = 0, kExtOverflow = 1 };
+// Canceled: the batch was cancelled before it finished (common/cancel.cuh): no result.
+enum ExtStatus : int32_t { kExtOk = 0, kExtOverflow = 1, kExtCanceled = 2 };
 
 struct Ext {
     int64_t h0, v0;   // base index (in the chunk's packed arrays) of DP row 1 / col 1
@@ -107,10 +109,11 @@ __device__ __forceinline__ int32_t cell_subst(uint8_t vb, uint8_t hb, const Xdro
 
 __device__ __forceinline__ uint8_t h_n_code(const XdropParams &p) { return p.n_policy == 0 ? kBaseN : kBaseN + 1; }
 
-// One extension, step for step as xdrop_extend_cpu. buf holds 3 * cap cells.
+// One extension, step for step as xdrop_extend_cpu. buf holds 3 * cap cells. Polls the
+// cancel word with the group's cancel (once per kCancelPollWork cells).
 template <int T, class Seq>
 __device__ void extend(Group<T, 3> &g, const int32_t h_n, const int32_t v_n, Seq seq, const XdropParams &p,
-                       int32_t *buf, int32_t cap, ExtOut *out) {
+                       int32_t *buf, int32_t cap, ExtOut *out, CancelPoll &cancel) {
     const int tid = g.tid();
     const int32_t cols = v_n + 1, rows = h_n + 1;
     const int32_t gap = p.gap, X = p.xdrop;
@@ -169,6 +172,11 @@ __device__ void extend(Group<T, 3> &g, const int32_t h_n, const int32_t v_n, Seq
         // next one from overwriting cells still being read.
         g.reduce(lbest, lmin, lmax);
         cells += (uint64_t)(maxCol - minCol);
+        // The group is converged here (the reduction) and the width the same on every thread.
+        if (cancel.stop(g, maxCol - minCol + kCancelStepWork)) {
+            if (tid == 0) out->status = kExtCanceled;
+            return;
+        }
         best = max(best, lbest);
         const int32_t newMin = (lmin == INT_MAX) ? maxCol + 1 : lmin;
         const int32_t newMax = (lmax == INT_MIN) ? off3 + 1 : lmax + 2;
@@ -209,22 +217,27 @@ __device__ void extend(Group<T, 3> &g, const int32_t h_n, const int32_t v_n, Seq
 // Narrow kernel: a warp per extension, buffers in shared memory.
 __global__ void __launch_bounds__(kNarrowWarps * 32)
 xdrop_narrow(const Ext *__restrict__ exts, int n, ExtOut *outs, const uint32_t *__restrict__ code,
-             const uint32_t *__restrict__ mask, XdropParams p, int *counters, int *wide_list) {
+             const uint32_t *__restrict__ mask, XdropParams p, int *counters, int *wide_list, const int *cancel_word) {
     __shared__ int32_t bufs[kNarrowWarps][3 * kNarrowCap];
     __shared__ uint8_t windows[kNarrowWarps][2][kWindow];
     static_assert(kWindow >= kNarrowCap + 2, "the base windows must cover a narrow band");
     const int w = threadIdx.x >> 5;
     Group<32, 3> g;
+    CancelPoll cancel{cancel_word};
     for (;;) {
         int i = 0;
         if (g.tid() == 0) i = atomicAdd(&counters[0], 1);
         i = g.bcast(i);
         if (i >= n) return;
         ExtOut *o = outs + i;
+        if (cancel.stop(g, kCancelFetchWork)) {  // cancelled: the rest of the chunk only gets its status
+            if (g.tid() == 0) o->status = kExtCanceled;
+            continue;
+        }
         const Ext e = exts[i];
         const PackedSeq packed{code, mask, (int32_t)e.v0, (int32_t)e.h0, e.step, h_n_code(p)};
         WindowSeq seq{packed, windows[w][0], windows[w][1]};
-        extend<32>(g, e.h_n, e.v_n, seq, p, bufs[w], kNarrowCap, o);
+        extend<32>(g, e.h_n, e.v_n, seq, p, bufs[w], kNarrowCap, o, cancel);
         __syncwarp();
         if (g.tid() == 0 && o->status == kExtOverflow) wide_list[atomicAdd(&counters[1], 1)] = i;  // first block tier
     }
@@ -241,7 +254,7 @@ template <int T, int CAP, int CODES, bool SMEM>
 __global__ void __launch_bounds__(T)
 xdrop_block(const Ext *__restrict__ exts, ExtOut *outs, const uint32_t *__restrict__ code,
             const uint32_t *__restrict__ mask, XdropParams p, int *counters, int at, const int *list_in,
-            int *list_out, int32_t *scratch, int32_t scratch_cap) {
+            int *list_out, int32_t *scratch, int32_t scratch_cap, const int *cancel_word) {
     extern __shared__ int32_t dyn[];
     __shared__ int32_t red[Group<T, 3>::kRedInts];
     Group<T, 3> g{red};
@@ -249,6 +262,7 @@ xdrop_block(const Ext *__restrict__ exts, ExtOut *outs, const uint32_t *__restri
     int32_t *buf = SMEM ? dyn : scratch + (size_t)blockIdx.x * 3 * cap;
     uint8_t *codes = reinterpret_cast<uint8_t *>(dyn + (SMEM ? 3 * CAP : 0));
     const int n = *(volatile int *)&counters[at];
+    CancelPoll cancel{cancel_word};
     for (;;) {
         int k = 0;
         if (threadIdx.x == 0) k = atomicAdd(&counters[at + 1], 1);
@@ -256,6 +270,10 @@ xdrop_block(const Ext *__restrict__ exts, ExtOut *outs, const uint32_t *__restri
         if (k >= n) return;
         const int i = list_in[k];
         ExtOut *o = outs + i;
+        if (cancel.stop(g, kCancelFetchWork)) {
+            if (threadIdx.x == 0) o->status = kExtCanceled;
+            continue;
+        }
         const Ext e = exts[i];
         const PackedSeq packed{code, mask, (int32_t)e.v0, (int32_t)e.h0, e.step, h_n_code(p)};
         if (SMEM && e.v_n + e.h_n <= CODES) {
@@ -263,9 +281,9 @@ xdrop_block(const Ext *__restrict__ exts, ExtOut *outs, const uint32_t *__restri
             for (int32_t c = threadIdx.x; c < e.v_n; c += T) codes[c] = packed.v(c + 1);
             for (int32_t r = threadIdx.x; r < e.h_n; r += T) codes[e.v_n + r] = packed.h(r + 1);
             __syncthreads();
-            extend<T>(g, e.h_n, e.v_n, SmemSeq{codes, codes + e.v_n}, p, buf, cap, o);
+            extend<T>(g, e.h_n, e.v_n, SmemSeq{codes, codes + e.v_n}, p, buf, cap, o, cancel);
         } else {
-            extend<T>(g, e.h_n, e.v_n, packed, p, buf, cap, o);
+            extend<T>(g, e.h_n, e.v_n, packed, p, buf, cap, o, cancel);
         }
         __syncthreads();
         if (list_out && threadIdx.x == 0 && o->status == kExtOverflow) list_out[atomicAdd(&counters[at + 2], 1)] = i;
@@ -452,7 +470,9 @@ struct XdropFlow {
         int *list = reinterpret_cast<int *>(s.dev + c.off_list);
         int *counters = s.counters;
         const int blocks = std::min(grid.narrow, (n + kNarrowWarps - 1) / kNarrowWarps);
-        xdrop_narrow<<<blocks, kNarrowWarps * 32, 0, s.stream>>>(exts, n, outs, code, mask, params, counters, list);
+        const int *cancel_word = cancel;
+        xdrop_narrow<<<blocks, kNarrowWarps * 32, 0, s.stream>>>(exts, n, outs, code, mask, params, counters, list,
+                                                                 cancel_word);
         GALE_CUDA_CHECK(cudaGetLastError());
         int32_t *scratch = reinterpret_cast<int32_t *>(scratch_of(s));
         for (int t = 0; t < kTierCount; ++t) {
@@ -460,34 +480,41 @@ struct XdropFlow {
             const int *list_in = list + (size_t)t * c.n_ext;
             int *list_out = t + 1 < kTierCount ? list + (size_t)(t + 1) * c.n_ext : nullptr;
             XdropParams p = params;
-            void *args[] = {&exts, &outs, &code, &mask, &p, &counters, &at, &list_in, &list_out, &scratch, &cap};
+            void *args[] = {&exts, &outs, &code,     &mask, &p,   &counters,   &at,
+                            &list_in, &list_out, &scratch, &cap, &cancel_word};
             GALE_CUDA_CHECK(cudaLaunchKernel(kTiers[t].kernel, grid.tier[t], kTiers[t].threads, args, kTiers[t].smem,
                                              s.stream));
         }
     }
 
-    // Results for tasks whose sides all finished, rescue for the rest.
+    // Results for tasks whose sides all finished, rescue for the rest; a task with a
+    // cancelled side gets neither (common/cancel.cuh).
     void collect(Chunk &c, const char *host, std::vector<size_t> &rescue) {
         const ExtOut *outs = reinterpret_cast<const ExtOut *>(host + c.out_at);
         std::vector<XdropSide> side(2 * c.tasks.size());
-        std::vector<char> bad(c.tasks.size(), 0);
+        std::vector<char> bad(c.tasks.size(), 0);  // 1: rescue on the CPU, 2: cancelled
         for (size_t e = 0; e < c.n_ext; ++e) {
             const ExtOut &o = outs[e];
             const size_t k = c.sides[e].task;
-            if (o.status != kExtOk) { bad[k] = 1; continue; }
+            if (o.status != kExtOk) {
+                bad[k] = std::max<char>(bad[k], o.status == kExtCanceled ? 2 : 1);
+                continue;
+            }
             XdropSide &x = side[2 * k + c.sides[e].side];
             x.score = o.score; x.rows = o.rows; x.cols = o.cols; x.cells = o.cells;
         }
         for (size_t k = 0; k < c.tasks.size(); ++k) {
             const size_t ti = c.tasks[k];
+            if (bad[k] == 2) continue;
             if (bad[k]) { rescue.push_back(ti); continue; }
             xdrop_finish(tasks[ti], side[2 * k], side[2 * k + 1], results[ti]);
-            results[ti].flags = 0;
+            results[ti].flags = kResultDone;
         }
     }
 
     char *scratch_of(const Slot &s) const { return scratch[&s - slots].ptr; }
     const Slot *slots;  // the device's, to find a slot's scratch
+    const int *cancel;  // the device's cancel word (common/cancel.cuh)
 };
 
 void xdrop_run(Device *dev, GpuJob &job) {
@@ -507,7 +534,7 @@ void xdrop_run(Device *dev, GpuJob &job) {
         cap = (int32_t)std::min<size_t>(scratch_cells / (3 * (size_t)grid_scratch), kScratchCapMax);
     }
     XdropFlow flow{job, job.tasks, *static_cast<const XdropParams *>(job.params),
-                   static_cast<XdropResult *>(job.results), grid, cap, scratch, 0, dev->slots};
+                   static_cast<XdropResult *>(job.results), grid, cap, scratch, 0, dev->slots, dev->cancel_dev};
     ChunkPipeline<Chunk> pipe(dev, job);
     pipe.run(flow);
     job.kernel_ns = pipe.kernel_ns();

@@ -24,7 +24,8 @@
  *     byte past them up to `size` to 0 (a newer caller's fields read 0; gale_version()
  *     tells which release the loaded library is), and leaves `size` as the caller
  *     set it, so that one struct, or one array for gale_result_get_range, can be
- *     passed again as it is. Nothing is written when the call fails.
+ *     passed again as it is. Nothing is written when the call fails (one exception:
+ *     the results of a cancelled batch, gale_result_get).
  *   - A size above GALE_STRUCT_SIZE_MAX is refused (GALE_E_INVALID) before any byte
  *     past this library's struct is read or written: no struct will grow that
  *     large, so such a size is a `size` never set.
@@ -179,7 +180,8 @@ GALE_API void gale_ctx_opts_init(gale_ctx_opts *opts);
 GALE_API gale_status gale_ctx_create(gale_ctx **out, const gale_ctx_opts *opts);
 
 /* Cancels and waits for work in flight, destroys the context's batches, and
- * frees the context. NULL is accepted (no-op, GALE_OK). */
+ * frees the context. NULL is accepted (no-op, GALE_OK). Running tasks are stopped
+ * where they are (gale_cancel), so it returns within about 100 ms whatever their size. */
 GALE_API gale_status gale_ctx_destroy(gale_ctx *ctx);
 
 /* The backend the context actually uses (GALE_BACKEND_CPU or _CUDA). */
@@ -205,7 +207,8 @@ typedef struct gale_batch gale_batch;
 
 GALE_API gale_status gale_batch_create(gale_ctx *ctx, int kind, gale_batch **out);
 
-/* Cancels and waits for the batch if in flight, then frees it. NULL is a no-op. */
+/* Cancels and waits for the batch if in flight (as promptly as gale_cancel stops it),
+ * then frees it. NULL is a no-op. */
 GALE_API gale_status gale_batch_destroy(gale_batch *batch);
 
 /* Drops tasks and results so the batch (with its parameters) can be refilled.
@@ -428,24 +431,38 @@ GALE_API gale_status gale_batch_count(const gale_batch *batch, size_t *count);
 GALE_API gale_status gale_submit(gale_batch *batch);
 
 /* Waits up to timeout_ms (0: just look; negative: forever) for the batch.
- * GALE_OK: done, results ready. GALE_E_AGAIN: still running (gale_last_error says
- * so, with the time waited).
- * GALE_E_CANCELED: cancelled. GALE_E_STATE: never submitted. Any other code:
- * the batch failed (gale_last_error says why). */
+ * GALE_OK: done, results ready (also when gale_cancel came after the last task had
+ * finished). GALE_E_AGAIN: still running (gale_last_error says so, with the time
+ * waited). GALE_E_CANCELED: cancelled before every task finished; the tasks that
+ * finished first still read back (see gale_cancel). GALE_E_STATE: never submitted.
+ * Any other code: the batch failed (gale_last_error says why). */
 GALE_API gale_status gale_poll(gale_batch *batch, int timeout_ms);
 
 /* Same as gale_poll(batch, -1). */
 GALE_API gale_status gale_wait(gale_batch *batch);
 
-/* Asks a batch in flight to stop; tasks not yet started are skipped. Returns
- * at once; gale_poll reports GALE_E_CANCELED once the workers have let go.
- * Cancelling a batch that is done or not submitted has no effect (GALE_OK). */
+/* Asks a batch in flight to stop, and returns at once (it neither waits for the work
+ * to stop nor calls into the GPU runtime). Tasks not yet started are skipped, and tasks
+ * running are stopped where they are, on the CPU and on the GPU alike: the kernels
+ * look at the batch's cancel flag every few milliseconds' worth of work, so gale_poll
+ * reports GALE_E_CANCELED within about 100 ms (since 0.5; before, a running task ran
+ * to its end, which took minutes for a long wavefront alignment).
+ * Then (since 0.5) each task reads back either as computed before the cancel, with
+ * its full result (gale_result_get: GALE_OK), or as cancelled: gale_result_get
+ * returns GALE_E_CANCELED and writes the result zeroed except `size`, `user` and
+ * `flags` = GALE_RF_CANCELED. A task stopped partway is never reported as computed.
+ * A batch whose tasks had all finished when the cancel came ends done (GALE_OK).
+ * gale_batch_stats of a cancelled batch gives GALE_E_CANCELED. Cancelling a batch
+ * that is done or not submitted has no effect (GALE_OK). gale_batch_destroy and
+ * gale_ctx_destroy cancel what is in flight the same way, so they return as promptly. */
 GALE_API gale_status gale_cancel(gale_batch *batch);
 
 /* Result flags */
 #define GALE_RF_RESCUED 1u /* computed on the CPU because it exceeded the GPU kernel's budget */
 #define GALE_RF_LOWMEM  2u /* wavefront alignment computed in low-memory (BiWFA) mode */
 #define GALE_RF_CPU     4u /* computed on the CPU of a CUDA context: the kind has no GPU kernel (since 0.3) */
+#define GALE_RF_CANCELED 8u /* not computed: the batch was cancelled first; the only flag then set, and
+                               every other field but size and user is 0 (since 0.5; see gale_cancel) */
 
 typedef struct gale_result {
     size_t size;          /* sizeof(gale_result): set by the caller, kept by gale */
@@ -461,8 +478,11 @@ typedef struct gale_result {
 } gale_result;
 
 /* Copies result i (submission order) into *out (out->size must be set).
- * GALE_E_STATE before the batch is done, GALE_E_CANCELED if it was cancelled,
- * GALE_E_RANGE if i >= number of tasks. */
+ * GALE_E_STATE before the batch is done, GALE_E_RANGE if i >= number of tasks.
+ * On a cancelled batch (since 0.5): GALE_OK and the result for a task that finished
+ * before the cancel; GALE_E_CANCELED for one that did not, and *out is written all the
+ * same, as a cancelled task (flags GALE_RF_CANCELED, see gale_cancel): the one
+ * exception to "nothing is written when the call fails". */
 GALE_API gale_status gale_result_get(const gale_batch *batch, size_t i, gale_result *out);
 
 /* CIGAR operations: BAM's codes, as htslib's sam.h (BAM_CMATCH ...), so that a
@@ -487,7 +507,10 @@ GALE_API gale_status gale_result_get(const gale_batch *batch, size_t i, gale_res
  * out[0].size gives the struct size the caller uses (as gale_result_get's
  * out->size): the elements lie out[0].size bytes apart, and each is written as
  * "Struct sizes" above says, its size set to out[0].size. Same errors as gale_result_get;
- * GALE_E_RANGE when first + n exceeds the number of tasks (nothing is copied). */
+ * GALE_E_RANGE when first + n exceeds the number of tasks (nothing is copied). On a
+ * cancelled batch (since 0.5) every element is written, each as gale_result_get writes
+ * it, and the call returns GALE_E_CANCELED if any task of the range was cancelled
+ * (those have flags GALE_RF_CANCELED), GALE_OK if all of them had finished. */
 GALE_API gale_status gale_result_get_range(const gale_batch *batch, size_t first, size_t n, gale_result *out);
 
 /* Wavefront alignment (GALE_WFA, GALE_EDIT)
@@ -509,7 +532,8 @@ GALE_API gale_status gale_result_get_range(const gale_batch *batch, size_t first
  *
  * gale_result_cigar: *cigar points into the batch and stays valid until the
  * batch is reset or destroyed; *n_ops is 0 for GALE_SCOPE_SCORE. Same errors
- * as gale_result_get; GALE_E_RANGE for a batch whose kind has no CIGAR. */
+ * as gale_result_get; GALE_E_RANGE for a batch whose kind has no CIGAR. For a
+ * cancelled task (GALE_E_CANCELED, since 0.5) *cigar is set to NULL and *n_ops to 0. */
 GALE_API gale_status gale_result_cigar(const gale_batch *batch, size_t i, const uint32_t **cigar, size_t *n_ops);
 
 typedef struct gale_stats {
@@ -521,7 +545,8 @@ typedef struct gale_stats {
     uint64_t elapsed_ns;  /* submit to completion */
 } gale_stats;
 
-/* Statistics of a finished batch (GALE_E_STATE before it is done). */
+/* Statistics of a finished batch (GALE_E_STATE before it is done; GALE_E_CANCELED for
+ * a cancelled one: count its GALE_RF_CANCELED results instead). */
 GALE_API gale_status gale_batch_stats(const gale_batch *batch, gale_stats *out);
 
 #ifdef __cplusplus

@@ -28,6 +28,11 @@ public:
     // Runs a batch whose state was just set to Running; it ends through
     // batch_part_done (lib/run.h). Never throws once it has taken the batch.
     virtual void start(gale_batch *b) = 0;
+    // The batch's cancel flag was just raised (gale_cancel): stop its work in flight
+    // that does not poll the flag itself (the CUDA backend raises its devices' cancel
+    // words). Returns at once, without waiting for anything to stop; callable from any
+    // thread, at any time while the batch lives.
+    virtual void cancel(gale_batch *) noexcept {}
     // Stops the backend's own threads; every batch has ended before this is called.
     virtual void stop() noexcept {}
 };

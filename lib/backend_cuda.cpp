@@ -35,6 +35,9 @@ struct Entry {
     std::condition_variable cv;
     std::deque<Part> queue;
     bool stop = false;
+    // The batch whose part runs now, or nullptr (guarded by mu): cancel() raises the
+    // device's cancel word only for it, and a part starts with the word cleared.
+    gale_batch *current = nullptr;
 };
 
 class CudaBackend final : public Backend {
@@ -111,6 +114,17 @@ public:
         }
     }
 
+    // The kernels of the entries running a part of b stop at their next poll (the
+    // dispatchers see b->cancel themselves). Under the entry's lock, against a part
+    // starting: either the part starts after this (and sees b->cancel at once, run()),
+    // or this sees it running and raises the word after the part cleared it.
+    void cancel(gale_batch *b) noexcept override {
+        for (auto &e : entries_) {
+            std::lock_guard<std::mutex> lock(e->mu);
+            if (e->current == b && e->dev) cuda::device_cancel(e->dev, true);
+        }
+    }
+
     void stop() noexcept override {
         for (auto &e : entries_) {
             if (!e->thread.joinable()) continue;
@@ -138,6 +152,8 @@ private:
                 if (e.queue.empty()) return;
                 part = e.queue.front();
                 e.queue.pop_front();
+                e.current = part.b;
+                cuda::device_cancel(e.dev, false);  // nothing runs on the device between two parts
             }
             run(e, part);
         }
@@ -179,6 +195,10 @@ private:
                 while (job.kernel_ns > seen && !b->kernel_ns.compare_exchange_weak(seen, job.kernel_ns)) {
                 }
             });
+        }
+        {
+            std::lock_guard<std::mutex> lock(e.mu);
+            e.current = nullptr;  // before the part ends: the batch may be freed once it has
         }
         batch_part_done(b);
     }

@@ -95,14 +95,22 @@ gale_batch *batch_create(gale_ctx *ctx, int kind_id) {
     return b;
 }
 
-void batch_cancel(gale_batch *b) { b->cancel.store(true); }
+// The flag is what the CPU kernels and the GPU dispatchers poll (lib/kind.h, CpuCancel;
+// cuda_backend.h, GpuJob::cancel); the backend stops what does not poll it (the GPU
+// kernels, through their device's cancel word).
+void batch_cancel(gale_batch *b) {
+    b->cancel.store(true);
+    b->ctx->backend->cancel(b);
+}
 
 void batch_destroy(gale_batch *b) {
     handle_remove(b);
     {
         std::unique_lock<std::mutex> lock(b->mu);
         if (b->state == BatchState::Running) {
-            b->cancel.store(true);
+            lock.unlock();
+            batch_cancel(b);  // not under b->mu: the backend takes its own locks
+            lock.lock();
             b->cv.wait(lock, [b] { return b->state != BatchState::Running; });
         }
     }
@@ -430,16 +438,20 @@ gale_status batch_poll(gale_batch *b, int timeout_ms) {
         return GALE_E_AGAIN;
     }
     case BatchState::Done: return GALE_OK;
-    case BatchState::Canceled: fail(GALE_E_CANCELED, "batch was cancelled");
+    case BatchState::Canceled:
+        fail(GALE_E_CANCELED, "batch was cancelled: %zu of its %zu tasks have no result (GALE_RF_CANCELED)",
+             b->canceled, b->tasks.size());
     case BatchState::Failed: fail(b->fail_status, "batch failed: %s", b->fail_message.c_str());
     default: fail(GALE_E_INTERNAL, "bad batch state");
     }
 }
 
 namespace {
-// Results are read without the batch's lock once it is done: a done batch changes
+// Results are read without the batch's lock once it has ended: an ended batch changes
 // only through reset or destroy, which the caller must not race with reads (gale.h).
-void require_done(const gale_batch *b) {
+// A cancelled batch's results are read too (those of the tasks that finished first)
+// when `canceled_ok`; otherwise it gives GALE_E_CANCELED.
+void require_ended(const gale_batch *b, bool canceled_ok) {
     BatchState s;
     {
         std::lock_guard<std::mutex> lock(b->mu);
@@ -447,7 +459,9 @@ void require_done(const gale_batch *b) {
     }
     switch (s) {
     case BatchState::Done: return;
-    case BatchState::Canceled: fail(GALE_E_CANCELED, "batch was cancelled: no results");
+    case BatchState::Canceled:
+        if (canceled_ok) return;
+        fail(GALE_E_CANCELED, "batch was cancelled: no statistics");
     case BatchState::Failed: {
         std::lock_guard<std::mutex> lock(b->mu);
         fail(b->fail_status, "batch failed: %s", b->fail_message.c_str());
@@ -455,10 +469,16 @@ void require_done(const gale_batch *b) {
     default: fail(GALE_E_STATE, "batch is %s: results are ready once gale_poll returns GALE_OK", state_name(s));
     }
 }
+
+// Did task i finish? Every task of a done batch did; of a cancelled one, those that
+// finished before the cancel (lib/kind.h, kResultDone).
+bool task_done(const gale_batch *b, size_t i) {
+    return (b->kind->flags(const_cast<void *>(b->result(i))) & kResultDone) != 0;
+}
 }  // namespace
 
 void batch_results(const gale_batch *b, size_t first, size_t n, gale_result *out, size_t out_size) {
-    require_done(b);
+    require_ended(b, true);
     const size_t count = b->tasks.size();
     if (first > count || n > count - first) {
         if (n == 1) fail(GALE_E_RANGE, "result index %zu out of range (%zu tasks)", first, count);
@@ -466,29 +486,47 @@ void batch_results(const gale_batch *b, size_t first, size_t n, gale_result *out
     }
     // out_size >= sizeof(gale_result) (lib/api.cpp checks it). Each element keeps the
     // caller's size, and the bytes past this library's struct read 0 (gale.h, "Struct sizes").
+    // A task of a cancelled batch that did not finish reads as gale.h says (GALE_RF_CANCELED),
+    // and the call then fails with GALE_E_CANCELED, every element written all the same.
     char *dst = reinterpret_cast<char *>(out);
+    size_t canceled = 0, first_canceled = 0;
     for (size_t k = 0; k < n; ++k, dst += out_size) {
         const size_t i = first + k;
         gale_result o{};
-        b->kind->fill(b->tasks[i], b->result(i), o);
+        if (task_done(b, i)) {
+            b->kind->fill(b->tasks[i], b->result(i), o);
+            o.flags &= ~kResultDone;
+        } else {
+            o.flags = GALE_RF_CANCELED;
+            if (canceled++ == 0) first_canceled = i;
+        }
         o.size = out_size;
         o.user = b->tasks[i].user;
         std::memcpy(dst, &o, sizeof o);
         std::memset(dst + sizeof o, 0, out_size - sizeof o);
     }
+    if (canceled == 1 && n == 1) fail(GALE_E_CANCELED, "batch was cancelled before task %zu finished", first_canceled);
+    if (canceled)
+        fail(GALE_E_CANCELED, "batch was cancelled before %zu of results [%zu, %zu) finished (the first: task %zu)",
+             canceled, first, first + n, first_canceled);
 }
 
 void batch_cigar(const gale_batch *b, size_t i, const uint32_t **cigar, size_t *n_ops) {
-    require_done(b);
+    require_ended(b, true);
     if (!b->kind->cigar) fail(GALE_E_RANGE, "%s results have no CIGAR", b->kind->name);
     if (i >= b->tasks.size()) fail(GALE_E_RANGE, "result index %zu out of range (%zu tasks)", i, b->tasks.size());
+    if (!task_done(b, i)) {
+        *cigar = nullptr;
+        *n_ops = 0;
+        fail(GALE_E_CANCELED, "batch was cancelled before task %zu finished: no CIGAR", i);
+    }
     const VarSpan c = b->kind->cigar(b->result(i));
     *cigar = c.data;
     *n_ops = (size_t)c.n;
 }
 
 void batch_stats(const gale_batch *b, gale_stats *out) {
-    require_done(b);
+    require_ended(b, false);
     std::lock_guard<std::mutex> lock(b->mu);
     const size_t size = out->size;  // the caller's, kept (gale.h, "Struct sizes")
     std::memcpy(out, &b->stats, sizeof(gale_stats));

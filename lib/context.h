@@ -84,6 +84,7 @@ struct gale_batch {
     std::atomic<uint64_t> kernel_ns{0};    // GPU kernel time of the run
     std::chrono::steady_clock::time_point t_submit;
     gale_stats stats{};
+    size_t canceled = 0;                   // Canceled: the tasks without a result (kResultDone); guarded by mu
 };
 
 struct gale_ctx {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kind.h"  // kResultDone
 #include "wfa.h"
 #include "xdrop.h"
 
@@ -31,6 +32,10 @@ Device *device_open(int index, uint64_t budget_bytes);  // throws gale::Error
 // gale_ctx_opts.device_memory). Throws gale::Error.
 uint64_t device_default_budget(int index);
 void device_close(Device *dev) noexcept;
+// Raises (or clears) dev's cancel word (cuda/common/cancel.cuh): the kernels running on
+// dev stop at their next poll, within milliseconds. A store to pinned host memory, no
+// CUDA call: callable from any thread, at any time while dev is open.
+void device_cancel(Device *dev, bool raised) noexcept;
 
 // ---- the interface the core's CUDA backend (lib/backend_cuda.cpp) calls ----------
 // One batch (or, on a context of several devices, one contiguous part of it) for
@@ -40,7 +45,12 @@ struct GpuJob {
     size_t n;
     const void *params;            // the kind's parameter struct (XdropParams, WfaParams)
     void *results;                 // n of the kind's result struct, written for every task not rescued
+                                   // (the collect sets kResultDone in the flags of each it writes)
     ResultArena *var;              // the batch's variable-size results (CIGARs)
+    // The batch's cancel flag. Once it is raised the run launches nothing more and
+    // returns as soon as its chunks in flight are collected (their kernels stop at once:
+    // the backend raises the device's cancel word too, device_cancel); a task it did
+    // not finish is left without a result (lib/kind.h, kResultDone).
     const std::atomic<bool> *cancel;
     // Called (from the calling thread) with indices into tasks[0, n) the GPU cannot
     // take; the callee computes them on the CPU while the GPU goes on.

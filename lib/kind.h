@@ -5,6 +5,7 @@
 #ifndef GALE_KIND_H
 #define GALE_KIND_H
 
+#include <atomic>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -34,6 +35,24 @@ enum TaskShape : uint32_t {
 constexpr size_t kParamsBytes = 256;
 constexpr int64_t kMaxTaskLen = INT32_MAX;      // a task's sequence (gale_task: 2^31 - 1 bases)
 constexpr int kFirstExperimentalParam = 10000;  // gale.h's experimental section: ids from here on  // room for any kind's parameter struct (checked in lib/kinds.cpp)
+
+// Internal flag bit of a kind's result (never in gale_result.flags): the result was
+// computed to its end. cpu_compute (lib/run.cpp) sets it when a CPU kernel returns
+// true, a GPU side's collect when it writes a result. At the end of a cancelled batch a
+// task without it was stopped or never started: it reads back as GALE_RF_CANCELED, and
+// nothing of what its result struct holds is reported.
+constexpr uint32_t kResultDone = 1u << 31;
+
+// The batch's cancel flag as a CPU kernel sees it (gale_cancel, gale_batch_destroy and
+// gale_ctx_destroy raise it). A kernel polls raised() in its long loops, at a coarse
+// interval (X-drop: every 2^16 cells; WFA: every score), so that a cancel stops even a
+// task of hours within milliseconds while the load, relaxed and of a line no one writes
+// until then, costs nothing measurable; it then returns false at once, whatever its
+// result struct holds.
+struct CpuCancel {
+    const std::atomic<bool> *flag = nullptr;  // nullptr: never raised
+    bool raised() const { return flag && flag->load(std::memory_order_relaxed); }
+};
 
 struct KindDef {
     int id;                       // GALE_XDROP, ...
@@ -69,8 +88,11 @@ struct KindDef {
     size_t flags_offset, cells_offset;
     // CPU kernel: computes task t into result; scratch is this kind's per-thread
     // scratch (nullptr at first, freed with scratch_free); variable-size output
-    // goes to var. Throws gale::Error.
-    void (*cpu)(const PairTask &t, const void *params, void *result, void *&scratch, ResultArena &var);
+    // goes to var. Polls cancel (CpuCancel above) and returns false when it stopped
+    // there (the task is then reported cancelled, its result discarded); true when the
+    // result is complete. Throws gale::Error.
+    bool (*cpu)(const PairTask &t, const void *params, void *result, void *&scratch, ResultArena &var,
+                const CpuCancel &cancel);
     void (*scratch_free)(void *scratch);
     // Fills the public result (everything but size) from the kind's result.
     void (*fill)(const PairTask &t, const void *result, gale_result &out);

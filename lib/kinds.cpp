@@ -79,10 +79,11 @@ uint64_t xdrop_estimate(const PairTask &t, const void *params) {
     return 1 + (left + right) * std::min<uint64_t>(band, 1 + (uint64_t)std::min(t.h_len, t.v_len));
 }
 
-void xdrop_cpu(const PairTask &t, const void *params, void *result, void *&scratch, ResultArena &) {
+bool xdrop_cpu(const PairTask &t, const void *params, void *result, void *&scratch, ResultArena &,
+               const CpuCancel &cancel) {
     if (!scratch) scratch = new std::vector<int32_t>();
-    xdrop_task_cpu(t, as<XdropParams>(params), *static_cast<XdropResult *>(result),
-                   *static_cast<std::vector<int32_t> *>(scratch));
+    return xdrop_task_cpu(t, as<XdropParams>(params), *static_cast<XdropResult *>(result),
+                          *static_cast<std::vector<int32_t> *>(scratch), cancel.flag);
 }
 
 void xdrop_scratch_free(void *s) { delete static_cast<std::vector<int32_t> *>(s); }
@@ -215,12 +216,14 @@ struct WfaScratch {
     ~WfaScratch() { wfa_workspace_free(ws); }
 };
 
-void wfa_cpu(const PairTask &t, const void *params, void *result, void *&scratch, ResultArena &var) {
+bool wfa_cpu(const PairTask &t, const void *params, void *result, void *&scratch, ResultArena &var,
+             const CpuCancel &cancel) {
     if (!scratch) scratch = new WfaScratch();
     WfaScratch &s = *static_cast<WfaScratch *>(scratch);
     WfaResult &r = *static_cast<WfaResult *>(result);
-    wfa_task_cpu(t, as<WfaParams>(params), r, s.cigar, s.ws);
+    if (!wfa_task_cpu(t, as<WfaParams>(params), r, s.cigar, s.ws, cancel.flag)) return false;
     r.cigar = var.put(s.cigar.data(), s.cigar.size());
+    return true;
 }
 
 void wfa_scratch_free(void *s) { delete static_cast<WfaScratch *>(s); }

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <memory>
+#include <string>
 
 #include "context.h"
 #include "errors.h"
@@ -25,29 +27,50 @@ void batch_part_done(gale_batch *b) {
     s = gale_stats{};
     s.size = sizeof(gale_stats);
     s.tasks = b->tasks.size();
+    size_t undone = 0, first_undone = 0;
     for (size_t i = 0; i < b->tasks.size(); ++i) {
         const void *r = b->result(i);
+        const uint32_t flags = b->kind->flags(const_cast<void *>(r));
+        if (!(flags & kResultDone)) {
+            if (undone++ == 0) first_undone = i;
+            continue;
+        }
         s.cells += b->kind->cells(r);
-        s.rescued += (b->kind->flags(const_cast<void *>(r)) & (GALE_RF_RESCUED | GALE_RF_CPU)) ? 1 : 0;
+        s.rescued += (flags & (GALE_RF_RESCUED | GALE_RF_CPU)) ? 1 : 0;
     }
     s.kernel_ns = b->kernel_ns.load();
     s.elapsed_ns = (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
                        std::chrono::steady_clock::now() - b->t_submit).count();
-    if (b->fail_status != GALE_OK) b->state = BatchState::Failed;
-    else if (b->cancel.load()) b->state = BatchState::Canceled;
-    else b->state = BatchState::Done;
+    b->canceled = 0;
+    if (b->fail_status != GALE_OK) {
+        b->state = BatchState::Failed;
+    } else if (undone == 0) {
+        b->state = BatchState::Done;  // also when a cancel came after the last task had finished
+    } else if (b->cancel.load()) {
+        b->state = BatchState::Canceled;
+        b->canceled = undone;
+    } else {  // a task left without a result by a run that was not cancelled: never report it as one
+        b->state = BatchState::Failed;
+        b->fail_status = GALE_E_INTERNAL;
+        b->fail_message = "task " + std::to_string(first_undone) + " (and " + std::to_string(undone - 1) +
+                          " more) got no result, and the batch was not cancelled: a bug in gale, please report it";
+    }
     b->cv.notify_all();
 }
 
 void cpu_compute(gale_batch *b, const size_t *idx, size_t n, uint32_t flags) {
     const KindDef &kind = *b->kind;
+    const CpuCancel cancel{&b->cancel};
     run_recording_failure(b, "a CPU worker", [&] {
         void *&scratch = cpu_scratch(kind);
-        for (size_t k = 0; k < n && !b->cancel.load(std::memory_order_relaxed); ++k) {
+        for (size_t k = 0; k < n && !cancel.raised(); ++k) {
             const size_t i = idx[k];
             void *r = b->result(i);
-            kind.cpu(b->tasks[i], b->params, r, scratch, b->var);
-            kind.flags(r) |= flags;
+            if (!kind.cpu(b->tasks[i], b->params, r, scratch, b->var, cancel)) {
+                std::memset(r, 0, kind.result_bytes);  // stopped by the cancel: nothing of it is kept
+                return;
+            }
+            kind.flags(r) |= flags | kResultDone;
         }
     });
 }

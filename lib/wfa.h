@@ -89,6 +89,7 @@
 #ifndef GALE_WFA_H
 #define GALE_WFA_H
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -165,11 +166,13 @@ bool wfa_replay(const PairTask &t, const WfaParams &p, int64_t k0, const WfaOp *
 
 // CPU kernel (lib/cpu/wfa.cpp): computes one task into r and its CIGAR into cigar
 // (cleared first; r.cigar is the caller's to set, from the batch's arena).
-// ws is scratch reused between calls on one thread. Throws gale::Error
-// (GALE_E_NOMEM when even low-memory mode cannot get its memory).
+// ws is scratch reused between calls on one thread. Returns false, r and cigar
+// meaningless, when it stopped because *cancel was raised (polled once per score, in
+// every mode; cancel may be nullptr: never). Throws gale::Error (GALE_E_NOMEM when
+// even low-memory mode cannot get its memory).
 struct WfaWorkspace;
-void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector<uint32_t> &cigar,
-                  WfaWorkspace *&ws);
+bool wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector<uint32_t> &cigar,
+                  WfaWorkspace *&ws, const std::atomic<bool> *cancel = nullptr);
 void wfa_workspace_free(WfaWorkspace *ws);
 
 }  // namespace gale

@@ -18,6 +18,7 @@
 #ifndef GALE_XDROP_H
 #define GALE_XDROP_H
 
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <vector>
@@ -86,10 +87,13 @@ GALE_HD XdropSpan xdrop_span(const XdropTask &t, bool left) {
     return s;
 }
 
-// CPU kernel (lib/cpu/xdrop.cpp). ws is scratch reused between calls.
-XdropSide xdrop_extend_cpu(const uint8_t *h, const uint8_t *v, const XdropSpan &s,
-                           const XdropParams &p, std::vector<int32_t> &ws);
-void xdrop_task_cpu(const XdropTask &t, const XdropParams &p, XdropResult &r, std::vector<int32_t> &ws);
+// CPU kernel (lib/cpu/xdrop.cpp). ws is scratch reused between calls. Both return
+// false, their output unset, when they stopped because *cancel was raised (polled
+// every 2^16 cells; cancel may be nullptr: never).
+bool xdrop_extend_cpu(const uint8_t *h, const uint8_t *v, const XdropSpan &s, const XdropParams &p,
+                      std::vector<int32_t> &ws, const std::atomic<bool> *cancel, XdropSide &out);
+bool xdrop_task_cpu(const XdropTask &t, const XdropParams &p, XdropResult &r, std::vector<int32_t> &ws,
+                    const std::atomic<bool> *cancel = nullptr);
 
 // Combine the two sides into a result (shared by both backends).
 GALE_HD void xdrop_finish(const XdropTask &t, const XdropSide &left, const XdropSide &right,

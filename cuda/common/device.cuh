@@ -48,6 +48,10 @@ public:
     cudaDeviceProp prop{};
     char *pool = nullptr;          // the one allocation of this entry of the context
     Slot slots[kSlots];
+    // The cancel word of this entry (common/cancel.cuh): pinned host memory mapped into
+    // the device; the host writes cancel_host (device_cancel), the kernels read cancel_dev.
+    int *cancel_host = nullptr;
+    const int *cancel_dev = nullptr;
 };
 
 // The pinned mirror of a slot, grown to hold `need` bytes before a chunk is packed

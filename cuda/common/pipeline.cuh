@@ -37,6 +37,11 @@ struct ChunkIO {
 //                                could not finish go to rescue
 // The rescue lists go to GpuJob::rescue at once, so that the CPU computes them while
 // the GPU goes on.
+// Cancellation (common/cancel.cuh): once the batch's cancel flag is raised the pipeline
+// plans and launches nothing more (not even a chunk already packed) and collects the
+// chunks in flight, whose kernels stop at their next poll of the device's cancel word.
+// A kind's collect leaves a task its kernel stopped without a result (neither written
+// nor rescued): the core reports it cancelled.
 template <class Chunk>
 class ChunkPipeline {
 public:
@@ -70,7 +75,8 @@ public:
             hand_off(rescue);
             if (!go) continue;
             host_mirror(s, std::max(c.in_bytes, c.out_at + c.out_bytes));
-            flow.fill(c, s.host);
+            flow.fill(c, s.host);  // the longest host step (up to tens of ms): look again after it
+            if (job_.cancel->load()) break;
             GALE_CUDA_CHECK(cudaMemcpyAsync(s.dev, s.host, c.in_bytes, cudaMemcpyHostToDevice, s.stream));
             GALE_CUDA_CHECK(cudaMemsetAsync(s.counters, 0, kSlotCounters * sizeof(int), s.stream));
             GALE_CUDA_CHECK(cudaEventRecord(s.start, s.stream));

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "cancel.cuh"
 #include "wfa.h"
 
 namespace gale {
@@ -190,7 +191,8 @@ struct Task {
     int32_t pad;
 };
 
-enum OutStatus : int32_t { kOutOk = 0, kOutOverflow = 1, kOutBroken = 2 };
+// kOutCanceled: the batch was cancelled before the alignment ended (common/cancel.cuh).
+enum OutStatus : int32_t { kOutOk = 0, kOutOverflow = 1, kOutBroken = 2, kOutCanceled = 3 };
 
 struct Out {
     int32_t status;
@@ -754,7 +756,10 @@ GALE_WFA_DEV void walk_codes(const Pen &q, const Task &t, const Unit &u, int32_t
 
 // One whole alignment by a group G of threads:
 //   G::size, g.tid(), g.min(int32_t) (a group-wide minimum that is also a barrier;
-//   cuda/common/group.cuh).
+//   cuda/common/group.cuh), g.bcast(int32_t) (thread 0's value to all: the cancel poll).
+// cancel: the group's poll of the cancel word, kept across its alignments (common/
+// cancel.cuh): once per score, counting the score's cells; a cancelled alignment ends
+// with status kOutCanceled.
 // plans: 2 Plan of memory the group shares (affine metrics; shared memory on the GPU).
 // BT: the backtrace (BtMode): none (GALE_SCOPE_SCORE), or codes, walked back at the
 // end (CODES).
@@ -766,7 +771,7 @@ GALE_WFA_DEV void walk_codes(const Pen &q, const Task &t, const Unit &u, int32_t
 // row, so the reordering cannot change a value).
 template <int METRIC, int BT, class OFF, int U = 4, class G>
 GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const Shape &sh, const Unit &u,
-                        Out *out, uint32_t *ops, Plan *plans) {
+                        Out *out, uint32_t *ops, Plan *plans, cuda::CancelPoll &cancel) {
     constexpr bool CODES = BT == kBtCodes;
     const int tid = g.tid();
     constexpr int T = G::size;
@@ -885,6 +890,11 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
         reduce();
         cells += (uint64_t)w;
         cum += (uint64_t)w;
+        // Converged (the barrier above), and w is the group's: every thread takes the same branch.
+        if (cancel.stop(g, w + cuda::kCancelStepWork)) {
+            status(kOutCanceled);
+            return;
+        }
     }
     const int32_t k_end = es.found;
     if (tid != 0) return;

@@ -50,6 +50,7 @@
 #include "wfa.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <memory>
 
@@ -317,6 +318,10 @@ GALE_CELL_CLONES void edit_cells(int32_t W, int32_t lo, uint32_t un, uint32_t um
     }
 }
 
+// Thrown by Dir::step when the batch's cancel flag is raised; wfa_task_cpu catches it
+// (and returns false): it unwinds the score loops and the low-memory recursion alike.
+struct Stopped {};
+
 struct Penalties {
     int metric;
     int32_t x, o, e, o2, e2;
@@ -339,6 +344,7 @@ public:
     uint64_t cells = 0;
     std::vector<Wave> ring;
     std::vector<int32_t> nullbuf;
+    const std::atomic<bool> *cancel = nullptr;  // the batch's cancel flag, polled every score (or none)
 
     void setup(const uint8_t *P_, const uint8_t *T_, int32_t m_, int32_t n_, bool nmis_, const Penalties &pen_,
                int ring_len, int cs_, int64_t pb_, int64_t tb_, bool start_m_ = true) {
@@ -422,7 +428,10 @@ public:
     }
 
     // Computes score s + 1 (extended). Returns false if M has no range there.
+    // Throws Stopped when the cancel flag is raised: one relaxed load per score,
+    // nothing next to a score's cells and extensions.
     bool step(CodeBuf *codes, std::vector<CodeRow> *rows) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) throw Stopped{};
         ++s;
         bool any;
         if (pen.metric == kMetricEdit) any = step_edit(codes, rows);
@@ -1062,9 +1071,10 @@ bool wfa_replay(const PairTask &t, const WfaParams &p, int64_t k0, const WfaOp *
                   ops, n_ops, h_end, v_end, cigar);
 }
 
-void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector<uint32_t> &cigar,
-                  WfaWorkspace *&ws) {
-    if (!ws) ws = new WfaWorkspace();
+namespace {
+
+void align_task(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector<uint32_t> &cigar,
+                WfaWorkspace *ws) {
     cigar.clear();
     r.cigar = VarSpan{};
     r.flags = 0;
@@ -1166,6 +1176,25 @@ void wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, std::vect
     std::vector<uint8_t>().swap(ws->prev);
     std::vector<uint8_t>().swap(ws->trev);
     trim(*ws);
+}
+
+}  // namespace
+
+bool wfa_task_cpu(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector<uint32_t> &cigar,
+                  WfaWorkspace *&ws, const std::atomic<bool> *cancel) {
+    if (!ws) ws = new WfaWorkspace();
+    ws->fwd.cancel = ws->rev.cancel = cancel;
+    try {
+        align_task(t, p, r, cigar, ws);
+        return true;
+    } catch (const Stopped &) {
+        // Given back as after a task that ends: what a long task took does not stay held.
+        cigar.clear();
+        std::vector<uint8_t>().swap(ws->prev);
+        std::vector<uint8_t>().swap(ws->trev);
+        trim(*ws);
+        return false;
+    }
 }
 
 void wfa_workspace_free(WfaWorkspace *ws) { delete ws; }

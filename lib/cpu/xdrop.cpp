@@ -9,6 +9,11 @@ namespace gale {
 
 namespace {
 
+// Cells between two looks at the cancel flag: about 30 us of one core's work, so
+// that a cancel stops an extension of any size at once, for one compare per
+// anti-diagonal and one relaxed load per 2^16 cells.
+constexpr uint64_t kCancelPollCells = (uint64_t)1 << 16;
+
 // One anti-diagonal: vals[i] is the cell in column off + i.
 struct AntiDiag {
     int32_t *vals;
@@ -17,13 +22,14 @@ struct AntiDiag {
 };
 
 // The direction is a template parameter so that the cell loop reads both
-// sequences with unit stride (and the compiler can vectorise it).
+// sequences with unit stride (and the compiler can vectorise it). Returns false,
+// out unset, when it stopped on the cancel flag (may be nullptr).
 template <int STEP>
-XdropSide extend(const uint8_t *h, const uint8_t *v, const XdropSpan &s, const XdropParams &p,
-                 std::vector<int32_t> &ws) {
-    XdropSide out;
+bool extend(const uint8_t *h, const uint8_t *v, const XdropSpan &s, const XdropParams &p,
+            std::vector<int32_t> &ws, const std::atomic<bool> *cancel, XdropSide &out) {
+    out = XdropSide{};
     const int64_t cols = s.v_n + 1, rows = s.h_n + 1;
-    if (rows == 1 || cols == 1) return out;
+    if (rows == 1 || cols == 1) return true;
 
     // No anti-diagonal holds more than min(cols, rows) + 1 cells plus its two borders.
     const int64_t cap = std::min(cols, rows) + 3;
@@ -42,7 +48,7 @@ XdropSide extend(const uint8_t *h, const uint8_t *v, const XdropSpan &s, const X
 
     int64_t d = 1, minCol = 1, maxCol = 2;
     int32_t best = 0;
-    uint64_t cells = 0;
+    uint64_t cells = 0, poll_at = kCancelPollCells;
     const uint8_t *hp = h + s.h0, *vp = v + s.v0;
 
     while (minCol < maxCol) {
@@ -75,6 +81,10 @@ XdropSide extend(const uint8_t *h, const uint8_t *v, const XdropSpan &s, const X
         }
         cells += (uint64_t)(maxCol - minCol);
         best = std::max(best, diagBest);
+        if (cells >= poll_at) {
+            if (cancel && cancel->load(std::memory_order_relaxed)) return false;
+            poll_at = cells + kCancelPollCells;
+        }
 
         // New band: first column alive on this anti-diagonal or (one column left) on the last,
         // and one past the last column alive on either.
@@ -116,21 +126,25 @@ XdropSide extend(const uint8_t *h, const uint8_t *v, const XdropSpan &s, const X
     } else {
         out.score = xdrop_no_end_score(p);
     }
-    return out;
+    return true;
 }
 
 }  // namespace
 
-XdropSide xdrop_extend_cpu(const uint8_t *h, const uint8_t *v, const XdropSpan &s, const XdropParams &p,
-                           std::vector<int32_t> &ws) {
-    return s.step > 0 ? extend<1>(h, v, s, p, ws) : extend<-1>(h, v, s, p, ws);
+bool xdrop_extend_cpu(const uint8_t *h, const uint8_t *v, const XdropSpan &s, const XdropParams &p,
+                      std::vector<int32_t> &ws, const std::atomic<bool> *cancel, XdropSide &out) {
+    return s.step > 0 ? extend<1>(h, v, s, p, ws, cancel, out) : extend<-1>(h, v, s, p, ws, cancel, out);
 }
 
-void xdrop_task_cpu(const XdropTask &t, const XdropParams &p, XdropResult &r, std::vector<int32_t> &ws) {
+bool xdrop_task_cpu(const XdropTask &t, const XdropParams &p, XdropResult &r, std::vector<int32_t> &ws,
+                    const std::atomic<bool> *cancel) {
     XdropSide left, right;
-    if (p.direction & GALE_DIR_LEFT) left = xdrop_extend_cpu(t.h, t.v, xdrop_span(t, true), p, ws);
-    if (p.direction & GALE_DIR_RIGHT) right = xdrop_extend_cpu(t.h, t.v, xdrop_span(t, false), p, ws);
+    if ((p.direction & GALE_DIR_LEFT) && !xdrop_extend_cpu(t.h, t.v, xdrop_span(t, true), p, ws, cancel, left))
+        return false;
+    if ((p.direction & GALE_DIR_RIGHT) && !xdrop_extend_cpu(t.h, t.v, xdrop_span(t, false), p, ws, cancel, right))
+        return false;
     xdrop_finish(t, left, right, r);
+    return true;
 }
 
 }  // namespace gale

@@ -367,7 +367,9 @@ static void check_all(shadow_batch *s)
     s->results_checked = 1;
 }
 
-/* What a call that needs a done batch may give in the model's state. */
+/* What a call that needs a done batch may give in the model's state. A cancelled batch
+ * still gives the results of the tasks that finished first (gale.h, gale_cancel): the
+ * result getters take it as a done one, and may also fail with GALE_E_CANCELED. */
 static unsigned not_done_mask(const shadow_batch *s)
 {
     switch (s->state) {
@@ -378,14 +380,51 @@ static unsigned not_done_mask(const shadow_batch *s)
     }
 }
 
-/* A getter said the batch is done (or cancelled): the model learns it, and gale_poll must agree. */
+/* A cancelled task's result as gale.h has it: flags GALE_RF_CANCELED, the task's user,
+ * every other field 0. */
+static void check_cancelled_result(shadow_batch *s, size_t i, const gale_result *r)
+{
+    FZ_CHECK(r->flags == GALE_RF_CANCELED && r->user == s->tasks[i].t.user && r->score == 0 && r->score_left == 0 &&
+                 r->score_right == 0 && r->cells == 0 && r->h_begin == 0 && r->h_end == 0 && r->v_begin == 0 &&
+                 r->v_end == 0,
+             "result %zu of a cancelled batch: flags 0x%x, user %" PRIu64 ", score %lld: not a cancelled task's", i,
+             r->flags, r->user, (long long)r->score);
+}
+
+/* Every result of a cancelled batch: the tasks that finished first as in a done batch,
+ * the others as cancelled, and no statistics. */
+static void check_all_cancelled(shadow_batch *s)
+{
+    size_t i;
+    gale_stats stats;
+    for (i = 0; i < s->n_tasks; i++) {
+        gale_result r;
+        gale_status st;
+        memset(&r, 0, sizeof r);
+        r.size = sizeof r;
+        st = gale_result_get(s->b, i, &r);
+        expect_maybe("gale_result_get (cancelled batch)", st, M(GALE_E_CANCELED));
+        if (st == GALE_OK)
+            check_result(s, i, &r);
+        else if (st == GALE_E_CANCELED)
+            check_cancelled_result(s, i, &r);
+    }
+    memset(&stats, 0, sizeof stats);
+    stats.size = sizeof stats;
+    expect("gale_batch_stats (cancelled)", gale_batch_stats(s->b, &stats), M(GALE_E_CANCELED));
+}
+
+/* A getter said the batch is done (or cancelled): the model learns it, and gale_poll must agree.
+ * A result (GALE_OK) may come from a cancelled batch too, for a task that finished first. */
 static void learn_final(shadow_batch *s, gale_status st)
 {
     if (s->state != S_SUBMITTED)
         return;
     if (st == GALE_OK) {
-        FZ_CHECK(gale_poll(s->b, 0) == GALE_OK, "a result was given before gale_poll said done");
-        s->state = S_DONE;
+        const gale_status p = gale_poll(s->b, 0);
+        FZ_CHECK(p == GALE_OK || (p == GALE_E_CANCELED && s->cancel_requested),
+                 "a result was given before gale_poll said done (it says %d)", p);
+        s->state = p == GALE_E_CANCELED ? S_CANCELED : S_DONE;
     } else if (st == GALE_E_CANCELED) {
         FZ_CHECK(gale_poll(s->b, 0) == GALE_E_CANCELED, "GALE_E_CANCELED before gale_poll said so");
         s->state = S_CANCELED;
@@ -1095,15 +1134,21 @@ static void op_result_get(fz_bytes *in)
         learn_final(s, st);
         if (st == GALE_OK)
             FZ_CHECK(i < s->n_tasks, "result %zu of %zu tasks", i, s->n_tasks);
+    } else if (s->state == S_CANCELED && i < s->n_tasks) {
+        expect_maybe("gale_result_get (cancelled)", st, M(GALE_E_CANCELED));
     } else {
-        expect("gale_result_get", st, bad);
+        expect("gale_result_get", st, s->state == S_CANCELED ? M(GALE_E_RANGE) : bad);
     }
+    /* a cancelled task's result is written too (the one failure that writes) */
+    const int written = st == GALE_OK || (st == GALE_E_CANCELED && i < s->n_tasks && s->state == S_CANCELED);
     for (j = sizeof(gale_result); j < sizeof u.bytes; j++)
-        FZ_CHECK(u.bytes[j] == (st == GALE_OK && j < size ? 0 : 0xC3),
+        FZ_CHECK(u.bytes[j] == (written && j < size ? 0 : 0xC3),
                  "gale_result_get: byte %zu past sizeof(gale_result) is %u", j, u.bytes[j]);
-    if (st == GALE_OK) {
+    if (written) {
         FZ_CHECK(u.r.size == size, "result size %zu, the caller set %zu", u.r.size, size);
-        if (i < s->n_tasks)
+        if (st == GALE_E_CANCELED)
+            check_cancelled_result(s, i, &u.r);
+        else if (i < s->n_tasks)
             check_result(s, i, &u.r);
     } else {
         /* nothing written on failure but what the caller set */
@@ -1132,29 +1177,43 @@ static void op_result_range(fz_bytes *in)
     buf[0].size = sizeof(gale_result);
     /* n = 0: no buffer needed (the checks only) */
     st = gale_result_get_range(s->b, first, n, (n == 0 && (how & 4)) ? NULL : buf);
+    const int range_ok = first <= s->n_tasks && n <= s->n_tasks - first;
     if (s->state == S_DONE)
-        bad = (first <= s->n_tasks && n <= s->n_tasks - first) ? 0 : M(GALE_E_RANGE);
+        bad = range_ok ? 0 : M(GALE_E_RANGE);
     else
         bad = not_done_mask(s);
     if (s->state == S_SUBMITTED) {
         expect_maybe("gale_result_get_range (submitted)", st, bad | M(GALE_E_RANGE));
         learn_final(s, st);
+    } else if (s->state == S_CANCELED && range_ok) {
+        expect_maybe("gale_result_get_range (cancelled)", st, M(GALE_E_CANCELED));
     } else {
-        expect("gale_result_get_range", st, bad);
+        expect("gale_result_get_range", st, s->state == S_CANCELED ? M(GALE_E_RANGE) : bad);
     }
-    if (st == GALE_OK) {
+    /* GALE_E_CANCELED comes only from an ended batch and a valid range: every element is
+     * written, a cancelled task's as such */
+    const int written = st == GALE_OK || st == GALE_E_CANCELED;
+    if (written) {
+        int any_cancelled = 0;
         FZ_CHECK(n <= RANGE_CAP, "gale_result_get_range took %zu results", n);
         for (j = 0; j < n; j++) {
             gale_result one;
+            const int cancelled = (buf[j].flags & GALE_RF_CANCELED) != 0;
             memset(&one, 0, sizeof one);
             one.size = sizeof one;
-            expect("gale_result_get (after range)", gale_result_get(s->b, first + j, &one), 0);
+            any_cancelled |= cancelled;
+            expect_maybe("gale_result_get (after range)", gale_result_get(s->b, first + j, &one),
+                         cancelled ? M(GALE_E_CANCELED) : 0);
             FZ_CHECK(memcmp(&one, &buf[j], sizeof one) == 0, "range result %zu differs from gale_result_get", first + j);
+            if (cancelled)
+                check_cancelled_result(s, first + j, &buf[j]);
         }
+        FZ_CHECK(any_cancelled == (st == GALE_E_CANCELED), "gale_result_get_range returned %d, cancelled results: %d",
+                 st, any_cancelled);
     }
     {
-        const unsigned char *p = (const unsigned char *)&buf[st == GALE_OK ? n : 0];
-        size_t from = (st == GALE_OK && n > 0) ? 0 : sizeof(size_t);
+        const unsigned char *p = (const unsigned char *)&buf[written ? n : 0];
+        size_t from = (written && n > 0) ? 0 : sizeof(size_t);
         for (j = from; j < sizeof(gale_result); j++)
             FZ_CHECK(p[j] == 0xC3, "gale_result_get_range wrote past its range (byte %zu)", j);
     }
@@ -1188,9 +1247,13 @@ static void op_cigar(fz_bytes *in)
     if (s->state == S_SUBMITTED) {
         expect_maybe("gale_result_cigar (submitted)", st, bad | M(GALE_E_RANGE));
         learn_final(s, st);
+    } else if (s->state == S_CANCELED && !(s->kind == GALE_XDROP || i >= s->n_tasks)) {
+        expect_maybe("gale_result_cigar (cancelled)", st, M(GALE_E_CANCELED));
     } else {
-        expect("gale_result_cigar", st, bad);
+        expect("gale_result_cigar", st, s->state == S_CANCELED ? M(GALE_E_RANGE) : bad);
     }
+    if (st == GALE_E_CANCELED)
+        FZ_CHECK(c == NULL && n_ops == 0, "gale_result_cigar of a cancelled task: %p, %zu ops", (const void *)c, n_ops);
     if (st == GALE_OK && n_ops > 0) {
         /* every op readable, with a known code */
         size_t j;
@@ -1392,6 +1455,8 @@ static void op_finish(fz_bytes *in)
     }
     if (s->state == S_DONE)
         check_all(s);
+    else if (s->state == S_CANCELED)
+        check_all_cancelled(s);
 }
 
 enum {

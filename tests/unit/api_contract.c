@@ -901,6 +901,38 @@ static void test_stats(gale_ctx *ctx)
 /* Cancel and destroy with work in flight                               */
 /* ------------------------------------------------------------------ */
 
+/* The results of a cancelled batch of L (gale.h, gale_cancel): every task reads back
+ * either as finished (GALE_OK, a real result) or as cancelled (GALE_E_CANCELED, flags
+ * GALE_RF_CANCELED, all else 0 but size and user), each alike through gale_result_get
+ * and gale_result_get_range, and at least one is cancelled. Returns the index of a
+ * cancelled task. */
+static size_t check_cancelled_results(gale_batch *b, const load *L)
+{
+    gale_result *all = (gale_result *)calloc((size_t)L->n, sizeof(gale_result));
+    size_t i, first = (size_t)-1, n_cancelled = 0;
+    REQUIRE(all != NULL);
+    all[0].size = sizeof(gale_result);
+    CHECK_ST(gale_result_get_range(b, 0, (size_t)L->n, all), GALE_E_CANCELED);
+    for (i = 0; i < (size_t)L->n; ++i) {
+        gale_result r;
+        const gale_result *a = &all[i];
+        const int cancelled = (a->flags & GALE_RF_CANCELED) != 0;
+        CHECK_EQ_I64(a->size, sizeof(gale_result));
+        CHECK_EQ_I64(a->user, i);
+        if (cancelled) {
+            CHECK_EQ_I64(a->flags, GALE_RF_CANCELED);
+            CHECK(a->score == 0 && a->score_left == 0 && a->score_right == 0 && a->cells == 0 && a->h_begin == 0 &&
+                  a->h_end == 0 && a->v_begin == 0 && a->v_end == 0);
+            if (n_cancelled++ == 0) first = i;
+        }
+        CHECK_ST(tu_result_fetch(b, i, &r), cancelled ? GALE_E_CANCELED : GALE_OK);
+        CHECK(tu_result_eq(&r, a, 1, "gale_result_get against gale_result_get_range"));
+    }
+    CHECK_MSG(n_cancelled > 0, "a cancelled batch has no cancelled task");
+    free(all);
+    return first == (size_t)-1 ? 0 : first;
+}
+
 static void test_cancel(gale_ctx *ctx, const load *L)
 {
     int tries = 6, k, cancelled = 0, finished = 0;
@@ -908,6 +940,9 @@ static void test_cancel(gale_ctx *ctx, const load *L)
         gale_batch *b = load_batch(ctx, L);
         gale_status st, st2;
         gale_result r;
+        gale_stats stats;
+        memset(&stats, 0, sizeof stats);
+        stats.size = sizeof stats;
         REQUIRE_OK(gale_submit(b));
         CHECK_ST(gale_cancel(b), GALE_OK);
         CHECK_ST(gale_cancel(b), GALE_OK); /* twice is fine */
@@ -919,7 +954,8 @@ static void test_cancel(gale_ctx *ctx, const load *L)
         r.size = sizeof r;
         if (st == GALE_E_CANCELED) {
             ++cancelled;
-            CHECK_ST(gale_result_get(b, 0, &r), GALE_E_CANCELED);
+            check_cancelled_results(b, L);
+            CHECK_ST(gale_batch_stats(b, &stats), GALE_E_CANCELED);
             CHECK_ST(gale_submit(b), GALE_E_STATE);
             /* reset makes a cancelled batch fillable again */
             CHECK_ST(gale_batch_reset(b), GALE_OK);
@@ -1177,9 +1213,10 @@ static void test_messages(gale_ctx *ctx, const load *L)
         CHECK_ST(gale_cancel(b), GALE_OK);
         s = gale_wait(b);
         if (s == GALE_E_CANCELED) {
+            const size_t c = check_cancelled_results(b, L);
             CHECK_OWN_MESSAGE(gale_wait(b), GALE_E_CANCELED);
             CHECK_OWN_MESSAGE(gale_poll(b, 0), GALE_E_CANCELED);
-            CHECK_OWN_MESSAGE(gale_result_get(b, 0, &r), GALE_E_CANCELED);
+            CHECK_OWN_MESSAGE(gale_result_get(b, c, &r), GALE_E_CANCELED);
             CHECK_OWN_MESSAGE(gale_batch_stats(b, &st), GALE_E_CANCELED);
         }
         CHECK_ST(gale_batch_destroy(b), GALE_OK);

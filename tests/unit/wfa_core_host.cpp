@@ -60,12 +60,17 @@ using namespace gale::wfag;
 namespace {
 
 // The one-thread group: the minimum of one value is the value (the GPU's is also
-// the barrier).
+// the barrier), and so is thread 0's value broadcast.
 struct HostGroup {
     static constexpr int size = 1;
     int tid() const { return 0; }
     int32_t min(int32_t v) { return v; }
+    int32_t bcast(int32_t v) { return v; }
 };
+
+// The cancel word every emulated alignment polls (cuda/common/cancel.cuh): 0 but in
+// cancel_cases.
+int g_cancel_word = 0;
 
 // ---- settings and pairs ------------------------------------------------------
 
@@ -216,7 +221,8 @@ template <int METRIC, int BT, class OFF, int U>
 void align_host(const Pen &q, const Task &t, const Seqs &sq, const Shape &sh, const Unit &u, Out *out,
                 uint32_t *ops, Plan *plans) {
     HostGroup g;
-    align<METRIC, BT, OFF, U>(g, q, t, sq, sh, u, out, ops, plans);
+    cuda::CancelPoll cancel{&g_cancel_word};
+    align<METRIC, BT, OFF, U>(g, q, t, sq, sh, u, out, ops, plans, cancel);
 }
 
 // U (cells per thread in flight): run_group picks 4 or 2 by metric and backtrace; the
@@ -772,6 +778,32 @@ Pair random_pair(tu_rng *r) {
 
 }  // namespace
 
+// The kernel's cancel exit (cuda/common/cancel.cuh), on the host: with the word raised,
+// an alignment of more cells than kCancelPollWork ends with status kOutCanceled at its
+// first poll (and without one, the results above are those of a word never raised);
+// one smaller than that never polls and ends as ever.
+void cancel_cases(tu_rng *r) {
+    Setting st;  // GALE_WFA, default penalties, alignment scope, end-to-end
+    Layout lo;
+    lo.off16 = true;
+    std::vector<uint8_t> P(1500), T(1500), p(12), t(12);
+    for (auto &b : P) b = (uint8_t)(tu_next(r) & 3);  // unrelated: ~1500 scores of ~1,000 cells
+    for (auto &b : T) b = (uint8_t)(tu_next(r) & 3);
+    for (size_t i = 0; i < p.size(); ++i) p[i] = t[i] = (uint8_t)(tu_next(r) & 3);
+    Emu big, small;
+    g_cancel_word = 1;
+    emulate(st, P, T, lo, r, big);
+    emulate(st, p, t, lo, r, small);
+    g_cancel_word = 0;
+    CHECK_MSG(big.status == kOutCanceled, "1500 bp unrelated pair with the cancel word raised: status %d, expected %d",
+              big.status, (int)kOutCanceled);
+    CHECK_MSG(small.status == kOutOk, "12 bp pair with the cancel word raised: status %d, expected 0", small.status);
+    Emu again;
+    emulate(st, P, T, lo, r, again);
+    CHECK_MSG(again.status == kOutOk || again.status == kOutOverflow,
+              "1500 bp unrelated pair, word cleared again: status %d", again.status);
+}
+
 int main() {
     const uint64_t seed = tu_seed("wfa_core_host");
     tu_rng rng;
@@ -782,6 +814,7 @@ int main() {
     REQUIRE_OK(tu_ctx_new(&g_ctx, GALE_BACKEND_CPU, 1));
 
     Counts edge, reach, rnd;
+    cancel_cases(&rng);
     edge_cases(&rng, edge);
     const double ta = tu_now();
     reach_cases(&rng, reach);

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa|sweep|cli|mpi|python|pyinstall|build]    (default all; build: configure and compile only;
+#   tools/device/run.sh [all|test|bench|wfa|sweep|cli|mpi|python|pyinstall|cancel|build]    (default all; build: configure and compile only;
 #   wfa: the wavefront benchmark alone;
+#   cancel: prompt cancellation (issue 13): the tests cancel (unit suite, AUTO = the GPU here) and cancel_gpu
+#     (gpu suite), then tools/bench/cancel_latency on the CUDA and on the CPU backend (cancel-*.txt);
 #   cli: the CLI on the GPU against the CPU backend and the CLI tests that can run there (carry .hts);
 #   mpi: mpirun -np 2 gale xdrop and gale wfa, both ranks on the one GPU, against one process,
 #        byte for byte, both timed (carry .hts and .mpi: tools/device/mpi-libs.sh);
@@ -203,6 +205,22 @@ if [ "$mode" = mpi ]; then
     echo "== no CLI with MPI built (carry .hts and .mpi, made by tools/device/hts-libs.sh and mpi-libs.sh)"
     status=1
   fi
+fi
+if [ "$mode" = cancel ]; then
+  # gale_cancel and gale_ctx_destroy with long tasks in flight: the tests (not timed: they
+  # allow 30 s) and the latency probe, whose figures go to bench/RESULTS.md ("Prompt
+  # cancellation"). The probe cancels 200 ms after submit, then 2 s after (later stages
+  # of the alignments: wider wavefronts, rescues on the CPU).
+  echo "== prompt cancellation: tests cancel and cancel_gpu"
+  meson test -C "$build" --print-errorlogs --num-processes 1 cancel cancel_gpu >"$out/cancel-tests.log" 2>&1 || status=1
+  grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:|cancelled in|returned in|finished first" "$out/cancel-tests.log"
+  cp "$build/meson-logs/testlog.txt" "$out/cancel-testlog.txt" 2>/dev/null
+  echo "== tools/bench/cancel_latency"
+  for be in cuda cpu; do
+    { "$build/tools/bench/cancel_latency" --backend $be --repeat 5 --delay 200 \
+      && "$build/tools/bench/cancel_latency" --backend $be --repeat 2 --delay 2000; } 2>&1 \
+      | tee "$out/cancel-latency-$be.txt" || status=1
+  done
 fi
 if [ "$mode" = python ]; then
   echo "== Python suite on the GPU (GALE_TEST_BACKEND=cuda; python-cli: against the CLI on the CPU)"

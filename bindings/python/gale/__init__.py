@@ -251,6 +251,9 @@ RESULT_DTYPE = np.dtype({
 RF_RESCUED: int = _gale.RF_RESCUED
 RF_LOWMEM: int = _gale.RF_LOWMEM
 RF_CPU: int = _gale.RF_CPU
+#: A task of a cancelled batch that did not run to its end (gale.h, gale_cancel; the
+#: package raises GaleCancelledError for a cancelled batch instead of returning results).
+RF_CANCELED: int = _gale.RF_CANCELED
 
 
 class Alignment(NamedTuple):

@@ -905,6 +905,7 @@ PyMODINIT_FUNC PyInit__gale(void) {
     ADD_INT(m, "RF_RESCUED", GALE_RF_RESCUED);
     ADD_INT(m, "RF_LOWMEM", GALE_RF_LOWMEM);
     ADD_INT(m, "RF_CPU", GALE_RF_CPU);
+    ADD_INT(m, "RF_CANCELED", GALE_RF_CANCELED);
     ADD_INT(m, "CIGAR_SHIFT", GALE_CIGAR_SHIFT);
     ADD_INT(m, "CIGAR_MASK", GALE_CIGAR_MASK);
     if (PyModule_AddStringConstant(m, "CIGAR_STR", GALE_CIGAR_STR) < 0) goto fail;

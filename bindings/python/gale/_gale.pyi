@@ -23,6 +23,7 @@ P_SCOPE: int
 RF_RESCUED: int
 RF_LOWMEM: int
 RF_CPU: int
+RF_CANCELED: int
 CIGAR_SHIFT: int
 CIGAR_MASK: int
 CIGAR_STR: str
