@@ -216,6 +216,29 @@ if [ "$mode" = cancel ]; then
   grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:|cancelled in|returned in|finished first" "$out/cancel-tests.log"
   cp "$build/meson-logs/testlog.txt" "$out/cancel-testlog.txt" 2>/dev/null
   echo "== tools/bench/cancel_latency"
+  # The CLI interrupted: SIGINT 1.5 s into gale wfa on unrelated 200 kbp pairs, the time
+  # from the signal to the process's end, with -o FILE (its handler removes the
+  # temporary, then dies of the signal) and to stdout (the default action).
+  g="$build/tools/gale/gale"
+  if [ -x "$g" ]; then
+    echo "== the CLI interrupted by SIGINT"
+    python3 -c 'import random; r = random.Random(3); s = lambda: "".join(r.choice("ACGT") for _ in range(200000))
+for i in range(8): print(">" + s()); print("<" + s())' > /tmp/unrelated200k.seq
+    for be in cuda cpu; do
+      for dest in file stdout; do
+        o=(); [ $dest = file ] && o=(-o /tmp/sigint.out)
+        rm -f /tmp/sigint.out*
+        "$g" wfa --backend $be --quiet "${o[@]}" /tmp/unrelated200k.seq >/dev/null 2>&1 &
+        pid=$!
+        sleep 1.5
+        t0=$(date +%s%N); kill -INT $pid; wait $pid; rc=$?; t1=$(date +%s%N)
+        left=$(ls /tmp/sigint.out* 2>/dev/null | wc -l)
+        echo "gale wfa --backend $be, output to $dest: SIGINT -> exit in $(( (t1 - t0) / 1000000 )) ms, status $rc, files left $left" \
+          | tee -a "$out/cancel-cli.txt"
+        [ $rc = 130 ] && [ "$left" = 0 ] || status=1
+      done
+    done
+  fi
   for be in cuda cpu; do
     { "$build/tools/bench/cancel_latency" --backend $be --repeat 5 --delay 200 \
       && "$build/tools/bench/cancel_latency" --backend $be --repeat 2 --delay 2000; } 2>&1 \
