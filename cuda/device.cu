@@ -10,6 +10,37 @@
 namespace gale {
 namespace cuda {
 
+// ---- failed calls ---------------------------------------------------------------------
+
+void cuda_fail(cudaError_t e, const char *call, const char *file, int line) {
+    cudaGetLastError();  // handled here: must not fail a later launch's check
+    const bool memory = e == cudaErrorMemoryAllocation;
+    const Error err = error_of(memory ? GALE_E_NOMEM : GALE_E_DEVICE, "CUDA error %s (%s) in %s at %s:%d",
+                               cudaGetErrorName(e), cudaGetErrorString(e), call, file, line);
+    throw DeviceFault(err.status, err.message, memory);
+}
+
+bool device_settle(Device *dev, const DeviceFault &f) {
+    if (!dev->lost.empty()) throw DeviceFault(GALE_E_DEVICE, dev->lost, false);
+    cudaGetLastError();  // a non-sticky error is cleared by this; a sticky one is not
+    cudaError_t e = cudaSuccess;
+    for (const Slot &s : dev->slots) {
+        const cudaError_t x = s.stream ? cudaStreamSynchronize(s.stream) : cudaSuccess;
+        if (e == cudaSuccess) e = x;
+    }
+    if (e == cudaSuccess) return f.memory;
+    cudaGetLastError();
+    dev->lost = error_of(GALE_E_DEVICE, "CUDA device %d is lost: it fails every call with %s (%s) since: %s. A sticky "
+                         "error cannot be recovered in this process; this context cannot use the device any more",
+                         dev->index, cudaGetErrorName(e), cudaGetErrorString(e), f.message.c_str())
+                    .message;
+    throw DeviceFault(GALE_E_DEVICE, dev->lost, false);
+}
+
+void device_check(const Device *dev) {
+    if (!dev->lost.empty()) fail(GALE_E_DEVICE, "an earlier batch lost the device: %s", dev->lost.c_str());
+}
+
 int device_count() noexcept {
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess) {
@@ -28,6 +59,7 @@ void release(Device *d) noexcept {
         if (s.stop) cudaEventDestroy(s.stop);
     }
     if (d->pool) cudaFree(d->pool);
+    cudaGetLastError();  // a failure here (a lost device) is no later call's
     delete d;
 }
 }  // namespace
@@ -47,7 +79,8 @@ Device *device_open(int index, uint64_t budget) {
         GALE_CUDA_CHECK(cudaGetDeviceProperties(&d->prop, index));
         size_t free_b = 0, total_b = 0;
         GALE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        if (budget == 0) budget = std::min<uint64_t>(free_b / 2, 8ull << 30);  // as device_default_budget
+        const bool default_budget = budget == 0;
+        if (default_budget) budget = std::min<uint64_t>(free_b / 2, 8ull << 30);  // as device_default_budget
         if (budget < (1u << 20)) fail(GALE_E_RANGE, "device memory budget must be at least 1 MiB (got %llu bytes)",
                                       (unsigned long long)budget);
         if (budget > free_b)
@@ -56,7 +89,24 @@ Device *device_open(int index, uint64_t budget) {
         // Staging takes at most three quarters, and at most 1 GiB a slot (the pinned
         // mirrors may grow as large, and cost host memory; more buys no overlap); the
         // rest is the slots' work memory, half each. [counters | slot 0 | slot 1 | work 0 | work 1]
-        GALE_CUDA_CHECK(cudaMalloc(&d->pool, budget));
+        // The default budget is what was free a moment ago: another process may take
+        // some meanwhile, so a pool that cannot be had is halved, down to an eighth. A
+        // budget the caller set is taken whole or not at all.
+        for (int halvings = 0;; ++halvings) {
+            try {
+                GALE_CUDA_CHECK(cudaMalloc(&d->pool, budget));
+                break;
+            } catch (const DeviceFault &f) {
+                d->pool = nullptr;
+                if (!f.memory) throw;
+                if (!default_budget || halvings == 3 || budget / 2 < (1u << 20))
+                    throw DeviceFault(f.status,
+                                      error_of(f.status, "cannot allocate a device memory pool of %llu bytes on device "
+                                               "%d (%s)", (unsigned long long)budget, index, f.message.c_str()).message,
+                                      true);
+                budget /= 2;
+            }
+        }
         const size_t align = 256, counters = 256;  // kSlots x kSlotCounters ints
         static_assert(kSlots * kSlotCounters * sizeof(int) <= counters, "slot counters");
         size_t slot_bytes = (budget - counters - budget / 4) / kSlots / align * align;
@@ -86,7 +136,7 @@ void device_close(Device *d) noexcept {
     if (!d) return;
     cudaSetDevice(d->index);
     for (auto &s : d->slots)
-        if (s.stream) cudaStreamSynchronize(s.stream);
+        if (s.stream) cudaStreamSynchronize(s.stream);  // a lost device fails at once; release ignores it
     release(d);
 }
 

@@ -7,9 +7,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "errors.h"
 #include "wfa.h"
 #include "xdrop.h"
 
@@ -20,17 +22,38 @@ namespace cuda {
 int device_count() noexcept;
 
 // One device of one context: its memory pool (allocated once), streams and
-// pinned staging buffers. Errors are reported by throwing gale::Error.
+// pinned staging buffers. Errors are reported by throwing gale::Error; a CUDA call
+// that failed throws a DeviceFault.
 class Device;
+
+// A failed CUDA call: GALE_E_NOMEM when memory ran out (cudaErrorMemoryAllocation:
+// device or pinned memory, or a kernel's module that could not be loaded), else
+// GALE_E_DEVICE; the message names the call and the error.
+struct DeviceFault : Error {
+    bool memory = false;  // memory ran out: the work may go to the CPU instead
+    DeviceFault(gale_status st, std::string msg, bool mem) : Error{st, std::move(msg)}, memory(mem) {}
+};
 
 // The same index may be opened more than once (two entries of one context on one
 // GPU): each Device has its own pool, streams and staging. budget_bytes 0: half the
-// device's free memory, at most 8 GiB.
-Device *device_open(int index, uint64_t budget_bytes);  // throws gale::Error
+// device's free memory, at most 8 GiB; when that cannot be allocated after all (taken
+// meanwhile by another process), half as much, down to an eighth. Throws gale::Error
+// (DeviceFault).
+Device *device_open(int index, uint64_t budget_bytes);
 // The default budget of a device: half its free memory, at most 8 GiB (gale.h,
 // gale_ctx_opts.device_memory). Throws gale::Error.
 uint64_t device_default_budget(int index);
 void device_close(Device *dev) noexcept;
+
+// After a DeviceFault on dev: waits for the work queued on dev's streams (a slot may
+// then be reused) and tells whether the device still works. A sticky error (a kernel
+// that crashed: the device's CUDA context is corrupted and every call fails from then
+// on, in this process) marks dev lost and throws its GALE_E_DEVICE message; otherwise
+// returns f.memory: true when the work that failed may go to the CPU instead, false
+// when the failure is the batch's (the caller rethrows f; the device stays usable).
+bool device_settle(Device *dev, const DeviceFault &f);
+// Throws GALE_E_DEVICE when dev was lost in an earlier batch (device_settle).
+void device_check(const Device *dev);
 
 // ---- the interface the core's CUDA backend (lib/backend_cuda.cpp) calls ----------
 // One batch (or, on a context of several devices, one contiguous part of it) for
@@ -47,6 +70,7 @@ struct GpuJob {
     std::function<void(std::vector<size_t> &&)> rescue;
     int pack_threads = 1;          // host threads that may pack and collect chunks
     uint64_t kernel_ns = 0;        // out: time in kernels
+    bool gpu_results = false;      // out: the GPU wrote results (common/pipeline.cuh, before a chunk's collect)
 };
 
 // A kind's GPU side. run() selects dev's device on the calling thread itself
@@ -54,7 +78,9 @@ struct GpuJob {
 // pool in chunks (common/pipeline.cuh) and returns when every task has a result or
 // went to job.rescue. It takes its work memory through the pool's two-phase query
 // (common/device.cuh, slot_work: the kind states what it wants per slot for these
-// parameters, then sizes its units from what it got). Throws gale::Error.
+// parameters, then sizes its units from what it got). Throws gale::Error. A chunk
+// whose CUDA calls fail for want of memory goes to job.rescue (the pipeline); a
+// DeviceFault that escapes is settled by the caller (lib/backend_cuda.cpp).
 struct GpuKind {
     void (*run)(Device *dev, GpuJob &job);
 };

@@ -7,21 +7,29 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "cuda_backend.h"
 #include "errors.h"
 
+// A failed CUDA call throws cuda::DeviceFault (lib/cuda_backend.h): GALE_E_NOMEM when
+// memory ran out, else GALE_E_DEVICE, its message naming the call and the error.
 #define GALE_CUDA_CHECK(call)                                                                              \
     do {                                                                                                   \
-        cudaError_t e_ = (call);                                                                           \
-        if (e_ != cudaSuccess)                                                                             \
-            ::gale::fail(GALE_E_DEVICE, "CUDA error %s (%s) in %s at %s:%d", cudaGetErrorName(e_),         \
-                         cudaGetErrorString(e_), #call, __FILE__, __LINE__);                               \
+        const cudaError_t e_ = (call);                                                                     \
+        if (e_ != cudaSuccess) ::gale::cuda::cuda_fail(e_, #call, __FILE__, __LINE__);                     \
     } while (0)
 
 namespace gale {
 namespace cuda {
+
+// Throws the DeviceFault of a failed call (GALE_CUDA_CHECK). The error is also cleared
+// from the thread's last-error state (cudaGetLastError), where it would otherwise fail
+// the next launch's check long after it was handled.
+[[noreturn]] void cuda_fail(cudaError_t e, const char *call, const char *file, int line);
 
 constexpr int kSlots = 2;  // double buffering: one chunk computes while the next is packed and copied
 constexpr int kSlotCounters = 16;  // ints of device memory per slot, cleared before each chunk
@@ -48,26 +56,8 @@ public:
     cudaDeviceProp prop{};
     char *pool = nullptr;          // the one allocation of this entry of the context
     Slot slots[kSlots];
+    std::string lost;              // why the device is lost (a sticky error); empty while it works
 };
-
-// The pinned mirror of a slot, grown to hold `need` bytes before a chunk is packed
-// into it. Pinned memory is slow to take (page-locking) and counts in the process's
-// resident memory, so a context takes none until its first chunk, and then what its
-// chunks use, grown by doubling (from 1 MiB) so that a context that keeps running
-// batches grows it a few times at most; never beyond the device staging. Called only
-// for a slot with nothing in flight (the pipeline collects a slot before reusing it).
-inline void host_mirror(Slot &s, size_t need) {
-    if (need <= s.host_bytes) return;
-    size_t want = std::max<size_t>(s.host_bytes * 2, (size_t)1 << 20);
-    want = std::min(std::max(want, need), s.bytes);
-    if (s.host) {
-        cudaFreeHost(s.host);
-        s.host = nullptr;
-        s.host_bytes = 0;
-    }
-    GALE_CUDA_CHECK(cudaMallocHost(&s.host, want));
-    s.host_bytes = want;
-}
 
 // The pool's two-phase memory query, as CUB's temp storage: a kind first states how
 // much work memory one slot's kernels need for a run (GpuKind::work_bytes: from its
@@ -83,6 +73,29 @@ struct WorkArea {
 inline WorkArea slot_work(const Device *dev, int slot, size_t want) {
     const Slot &s = dev->slots[slot];
     return WorkArea{s.work, std::min(want, s.work_bytes)};
+}
+
+// The pinned mirror of a slot, grown to hold `need` bytes before a chunk is packed
+// into it. Pinned memory is slow to take (page-locking) and counts in the process's
+// resident memory, so a context takes none until its first chunk, and then what its
+// chunks use, grown by doubling (from 1 MiB) so that a context that keeps running
+// batches grows it a few times at most; never beyond the device staging. Called only
+// for a slot with nothing in flight (the pipeline collects a slot before reusing it).
+// When the allocation fails (DeviceFault, memory) the slot is left without a mirror:
+// the pipeline hands that chunk to the CPU, and the next chunk asks again.
+inline void host_mirror(Slot &s, size_t need) {
+    if (need <= s.host_bytes) return;
+    size_t want = std::max<size_t>(s.host_bytes * 2, (size_t)1 << 20);
+    want = std::min(std::max(want, need), s.bytes);
+    if (s.host) {
+        cudaFreeHost(s.host);
+        s.host = nullptr;
+        s.host_bytes = 0;
+    }
+    char *p = nullptr;
+    GALE_CUDA_CHECK(cudaMallocHost(&p, want));
+    s.host = p;
+    s.host_bytes = want;
 }
 
 // X-drop's DPX kernel (cuda/xdrop.cu), for dpx_in_use (cuda/device.cu).
