@@ -3,6 +3,9 @@
 // with use: common/device.cuh, host_mirror) and their work memory, which each kind
 // asks for through its query (common/device.cuh, slot_work).
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
 
 #include "common/device.cuh"
 #include "cuda_backend.h"
@@ -10,14 +13,79 @@
 namespace gale {
 namespace cuda {
 
-// ---- failed calls ---------------------------------------------------------------------
+// ---- failed calls and fault injection (common/fault.cuh) ------------------------------
 
-void cuda_fail(cudaError_t e, const char *call, const char *file, int line) {
-    cudaGetLastError();  // handled here: must not fail a later launch's check
+void cuda_fail(cudaError_t e, const char *call, const char *file, int line, const FaultPlan *injected) {
+    if (!injected) cudaGetLastError();  // handled here: must not fail a later launch's check
     const bool memory = e == cudaErrorMemoryAllocation;
-    const Error err = error_of(memory ? GALE_E_NOMEM : GALE_E_DEVICE, "CUDA error %s (%s) in %s at %s:%d",
-                               cudaGetErrorName(e), cudaGetErrorString(e), call, file, line);
+    const Error err = error_of(memory ? GALE_E_NOMEM : GALE_E_DEVICE, "CUDA error %s (%s) in %s at %s:%d%s%s%s",
+                               cudaGetErrorName(e), cudaGetErrorString(e), call, file, line,
+                               injected ? " [injected: GALE_FAULT_INJECT=" : "",
+                               injected ? injected->spec().c_str() : "", injected ? "]" : "");
     throw DeviceFault(err.status, err.message, memory);
+}
+
+FaultPlan::FaultPlan(const char *spec) : spec_(spec) {
+    for (auto &c : count_) c.store(0);
+    static const char *const names[kFaultPoints] = {"alloc", "host", "launch", "stream"};
+    const char *p = spec;
+    auto bad = [&](const char *what) {
+        fail(GALE_E_INVALID, "GALE_FAULT_INJECT=%s: %s at \"%s\" (rules: POINT=N[+|/K][:KIND], POINT alloc, host, "
+             "launch or stream, KIND oom, error or sticky; doc/testing.md)", spec, what, p);
+    };
+    auto number = [&](uint64_t &out) {
+        if (!std::isdigit((unsigned char)*p)) bad("expected a number");
+        char *end = nullptr;
+        out = std::strtoull(p, &end, 10);
+        if (out == 0) bad("counts start at 1");
+        p = end;
+    };
+    while (*p) {
+        if (*p == ',' || *p == ' ') {
+            ++p;
+            continue;
+        }
+        int pt = -1;
+        for (int i = 0; i < kFaultPoints && pt < 0; ++i) {
+            const size_t len = std::strlen(names[i]);
+            if (std::strncmp(p, names[i], len) == 0 && p[len] == '=') {
+                pt = i;
+                p += len + 1;
+            }
+        }
+        if (pt < 0) bad("unknown point");
+        Rule &r = rules_[pt];
+        if (r.first != 0) bad("a point given twice");
+        number(r.first);
+        if (*p == '+') {
+            r.every = 1;
+            ++p;
+        } else if (*p == '/') {
+            ++p;
+            number(r.every);
+        }
+        const bool oom_default = pt == kFaultAlloc || pt == kFaultHost;
+        const char *kind = oom_default ? "oom" : "error";
+        if (*p == ':') {
+            ++p;
+            kind = p;
+            if (std::strncmp(p, "oom", 3) == 0) p += 3;
+            else if (std::strncmp(p, "error", 5) == 0) p += 5;
+            else if (std::strncmp(p, "sticky", 6) == 0) p += 6;
+            else bad("unknown kind");
+        }
+        if (*p && *p != ',' && *p != ' ') bad("unexpected text");
+        r.sticky = std::strncmp(kind, "sticky", 6) == 0;
+        if (std::strncmp(kind, "oom", 3) == 0) r.code = cudaErrorMemoryAllocation;
+        else if (r.sticky) r.code = cudaErrorLaunchFailure;
+        else r.code = pt == kFaultLaunch ? cudaErrorLaunchOutOfResources : cudaErrorInvalidValue;
+    }
+}
+
+std::shared_ptr<FaultPlan> fault_plan_from_env() {
+    const char *spec = std::getenv("GALE_FAULT_INJECT");
+    if (!spec || !*spec) return nullptr;
+    return std::make_shared<FaultPlan>(spec);
 }
 
 bool device_settle(Device *dev, const DeviceFault &f) {
@@ -28,6 +96,7 @@ bool device_settle(Device *dev, const DeviceFault &f) {
         const cudaError_t x = s.stream ? cudaStreamSynchronize(s.stream) : cudaSuccess;
         if (e == cudaSuccess) e = x;
     }
+    if (e == cudaSuccess && dev->fault && dev->fault->lost(dev->index)) e = cudaErrorLaunchFailure;  // injected: sticky
     if (e == cudaSuccess) return f.memory;
     cudaGetLastError();
     dev->lost = error_of(GALE_E_DEVICE, "CUDA device %d is lost: it fails every call with %s (%s) since: %s. A sticky "
@@ -71,10 +140,11 @@ uint64_t device_default_budget(int index) {
     return std::min<uint64_t>(free_b / 2, 8ull << 30);
 }
 
-Device *device_open(int index, uint64_t budget) {
+Device *device_open(int index, uint64_t budget, std::shared_ptr<FaultPlan> fault) {
     Device *d = new Device;
     try {
         d->index = index;
+        d->fault = std::move(fault);
         GALE_CUDA_CHECK(cudaSetDevice(index));
         GALE_CUDA_CHECK(cudaGetDeviceProperties(&d->prop, index));
         size_t free_b = 0, total_b = 0;
@@ -94,7 +164,7 @@ Device *device_open(int index, uint64_t budget) {
         // budget the caller set is taken whole or not at all.
         for (int halvings = 0;; ++halvings) {
             try {
-                GALE_CUDA_CHECK(cudaMalloc(&d->pool, budget));
+                GALE_CUDA_AT(d, kFaultAlloc, cudaMalloc(&d->pool, budget));
                 break;
             } catch (const DeviceFault &f) {
                 d->pool = nullptr;
@@ -121,9 +191,9 @@ Device *device_open(int index, uint64_t budget) {
             s.work = d->pool + work_at + i * work_bytes;
             s.work_bytes = work_bytes;
             // (its pinned mirror is taken when a chunk first needs it: host_mirror)
-            GALE_CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
-            GALE_CUDA_CHECK(cudaEventCreate(&s.start));
-            GALE_CUDA_CHECK(cudaEventCreate(&s.stop));
+            GALE_CUDA_AT(d, kFaultAlloc, cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+            GALE_CUDA_AT(d, kFaultAlloc, cudaEventCreate(&s.start));
+            GALE_CUDA_AT(d, kFaultAlloc, cudaEventCreate(&s.stop));
         }
     } catch (...) {
         release(d);

@@ -4,9 +4,9 @@
 // by estimated DP cells into contiguous parts (lib/split.h), so results stay in
 // submission order and each task's result does not depend on the split. Tasks a
 // device cannot take are computed on the context's CPU threads meanwhile; a kind
-// with no GPU side runs wholly on them (GALE_RF_CPU). When CUDA fails, memory that
-// runs out sends the work to the CPU, another error fails the batch, and a sticky one
-// loses the device to the context (device_settle).
+// with no GPU side runs wholly on them (GALE_RF_CPU). When CUDA fails: doc/testing.md,
+// "Fault injection" (memory runs out: the CPU takes the work; another error: the batch
+// fails; a sticky one: the device is lost to the context).
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
@@ -55,9 +55,12 @@ public:
                 share[i] = first < i ? share[first] : std::max<uint64_t>(cuda::device_default_budget(devices[i]) / same,
                                                                          (uint64_t)1 << 20);
             }
+            // GALE_FAULT_INJECT (testing only: cuda/common/fault.cuh), one plan for the
+            // context's entries.
+            const std::shared_ptr<cuda::FaultPlan> fault = cuda::fault_plan_from_env();
             for (size_t i = 0; i < devices.size(); ++i) {
                 entries_.emplace_back(new Entry);
-                entries_.back()->dev = cuda::device_open(devices[i], share[i]);
+                entries_.back()->dev = cuda::device_open(devices[i], share[i], fault);
                 indices_.push_back(devices[i]);
             }
             for (auto &e : entries_) {

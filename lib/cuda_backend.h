@@ -28,18 +28,25 @@ class Device;
 
 // A failed CUDA call: GALE_E_NOMEM when memory ran out (cudaErrorMemoryAllocation:
 // device or pinned memory, or a kernel's module that could not be loaded), else
-// GALE_E_DEVICE; the message names the call and the error.
+// GALE_E_DEVICE; the message names the call and the error (and says when the error
+// was injected: GALE_FAULT_INJECT, cuda/common/fault.cuh).
 struct DeviceFault : Error {
     bool memory = false;  // memory ran out: the work may go to the CPU instead
     DeviceFault(gale_status st, std::string msg, bool mem) : Error{st, std::move(msg)}, memory(mem) {}
 };
 
+// The fault injection plan of GALE_FAULT_INJECT (a testing aid: cuda/common/fault.cuh),
+// read when a CUDA context is created; null when the variable is unset or empty.
+// Throws gale::Error (GALE_E_INVALID) for a value it cannot parse.
+class FaultPlan;
+std::shared_ptr<FaultPlan> fault_plan_from_env();
+
 // The same index may be opened more than once (two entries of one context on one
 // GPU): each Device has its own pool, streams and staging. budget_bytes 0: half the
 // device's free memory, at most 8 GiB; when that cannot be allocated after all (taken
-// meanwhile by another process), half as much, down to an eighth. Throws gale::Error
-// (DeviceFault).
-Device *device_open(int index, uint64_t budget_bytes);
+// meanwhile by another process), half as much, down to an eighth. fault: the context's
+// plan, or null. Throws gale::Error (DeviceFault).
+Device *device_open(int index, uint64_t budget_bytes, std::shared_ptr<FaultPlan> fault);
 // The default budget of a device: half its free memory, at most 8 GiB (gale.h,
 // gale_ctx_opts.device_memory). Throws gale::Error.
 uint64_t device_default_budget(int index);

@@ -14,22 +14,35 @@
 
 #include "cuda_backend.h"
 #include "errors.h"
+#include "fault.cuh"
 
 // A failed CUDA call throws cuda::DeviceFault (lib/cuda_backend.h): GALE_E_NOMEM when
 // memory ran out, else GALE_E_DEVICE, its message naming the call and the error.
 #define GALE_CUDA_CHECK(call)                                                                              \
     do {                                                                                                   \
         const cudaError_t e_ = (call);                                                                     \
-        if (e_ != cudaSuccess) ::gale::cuda::cuda_fail(e_, #call, __FILE__, __LINE__);                     \
+        if (e_ != cudaSuccess) ::gale::cuda::cuda_fail(e_, #call, __FILE__, __LINE__, nullptr);            \
+    } while (0)
+
+// The same for a call at a fault point (common/fault.cuh) of Device *dev: when the
+// context's plan says so, the call is not made and the injected error is its result.
+#define GALE_CUDA_AT(dev, point, call)                                                                     \
+    do {                                                                                                   \
+        ::gale::cuda::FaultPlan *const f_ = (dev)->fault.get();                                            \
+        cudaError_t e_ = f_ ? f_->hit(point, (dev)->index) : cudaSuccess;                                  \
+        const bool injected_ = e_ != cudaSuccess;                                                          \
+        if (!injected_) e_ = (call);                                                                       \
+        if (e_ != cudaSuccess) ::gale::cuda::cuda_fail(e_, #call, __FILE__, __LINE__, injected_ ? f_ : nullptr); \
     } while (0)
 
 namespace gale {
 namespace cuda {
 
-// Throws the DeviceFault of a failed call (GALE_CUDA_CHECK). The error is also cleared
-// from the thread's last-error state (cudaGetLastError), where it would otherwise fail
-// the next launch's check long after it was handled.
-[[noreturn]] void cuda_fail(cudaError_t e, const char *call, const char *file, int line);
+// Throws the DeviceFault of a failed call (GALE_CUDA_CHECK, GALE_CUDA_AT); `injected`:
+// the plan that made it fail, named in the message. A real error is also cleared from
+// the thread's last-error state (cudaGetLastError), where it would otherwise fail the
+// next launch's check long after it was handled.
+[[noreturn]] void cuda_fail(cudaError_t e, const char *call, const char *file, int line, const FaultPlan *injected);
 
 constexpr int kSlots = 2;  // double buffering: one chunk computes while the next is packed and copied
 constexpr int kSlotCounters = 16;  // ints of device memory per slot, cleared before each chunk
@@ -56,8 +69,17 @@ public:
     cudaDeviceProp prop{};
     char *pool = nullptr;          // the one allocation of this entry of the context
     Slot slots[kSlots];
+    std::shared_ptr<FaultPlan> fault;  // GALE_FAULT_INJECT's plan (testing only); null: none
     std::string lost;              // why the device is lost (a sticky error); empty while it works
 };
+
+// A fault point with no CUDA call of its own (a chunk's launch, before its kernels):
+// throws the injected error, if the plan has one for this call.
+inline void fault_point(Device *dev, FaultPoint p, const char *what) {
+    FaultPlan *const f = dev->fault.get();
+    const cudaError_t e = f ? f->hit(p, dev->index) : cudaSuccess;
+    if (e != cudaSuccess) cuda_fail(e, what, __FILE__, __LINE__, f);
+}
 
 // The pool's two-phase memory query, as CUB's temp storage: a kind first states how
 // much work memory one slot's kernels need for a run (GpuKind::work_bytes: from its
@@ -83,7 +105,7 @@ inline WorkArea slot_work(const Device *dev, int slot, size_t want) {
 // for a slot with nothing in flight (the pipeline collects a slot before reusing it).
 // When the allocation fails (DeviceFault, memory) the slot is left without a mirror:
 // the pipeline hands that chunk to the CPU, and the next chunk asks again.
-inline void host_mirror(Slot &s, size_t need) {
+inline void host_mirror(Device *dev, Slot &s, size_t need) {
     if (need <= s.host_bytes) return;
     size_t want = std::max<size_t>(s.host_bytes * 2, (size_t)1 << 20);
     want = std::min(std::max(want, need), s.bytes);
@@ -93,7 +115,7 @@ inline void host_mirror(Slot &s, size_t need) {
         s.host_bytes = 0;
     }
     char *p = nullptr;
-    GALE_CUDA_CHECK(cudaMallocHost(&p, want));
+    GALE_CUDA_AT(dev, kFaultHost, cudaMallocHost(&p, want));
     s.host = p;
     s.host_bytes = want;
 }

@@ -41,10 +41,10 @@ template <class Chunk>
 class ChunkPipeline {
 public:
     ChunkPipeline(Device *dev, GpuJob &job) : dev_(dev), job_(job) {
-        GALE_CUDA_CHECK(cudaEventCreate(&t0_));
+        GALE_CUDA_AT(dev_, kFaultAlloc, cudaEventCreate(&t0_));
         // Kernel spans are measured from here (kernel_span_ns).
         try {
-            GALE_CUDA_CHECK(cudaEventRecord(t0_, dev_->slots[0].stream));
+            GALE_CUDA_AT(dev_, kFaultStream, cudaEventRecord(t0_, dev_->slots[0].stream));
         } catch (...) {
             cudaEventDestroy(t0_);
             throw;
@@ -76,15 +76,17 @@ public:
             hand_off(rescue);
             if (!go) continue;
             try {
-                host_mirror(s, std::max(c.in_bytes, c.out_at + c.out_bytes));
+                host_mirror(dev_, s, std::max(c.in_bytes, c.out_at + c.out_bytes));
                 flow.fill(c, s.host);
-                GALE_CUDA_CHECK(cudaMemcpyAsync(s.dev, s.host, c.in_bytes, cudaMemcpyHostToDevice, s.stream));
-                GALE_CUDA_CHECK(cudaMemsetAsync(s.counters, 0, kSlotCounters * sizeof(int), s.stream));
-                GALE_CUDA_CHECK(cudaEventRecord(s.start, s.stream));
+                GALE_CUDA_AT(dev_, kFaultStream,
+                             cudaMemcpyAsync(s.dev, s.host, c.in_bytes, cudaMemcpyHostToDevice, s.stream));
+                GALE_CUDA_AT(dev_, kFaultStream, cudaMemsetAsync(s.counters, 0, kSlotCounters * sizeof(int), s.stream));
+                GALE_CUDA_AT(dev_, kFaultStream, cudaEventRecord(s.start, s.stream));
+                fault_point(dev_, kFaultLaunch, "the kernel launches of a chunk");
                 flow.launch(c, s);
-                GALE_CUDA_CHECK(cudaEventRecord(s.stop, s.stream));
-                GALE_CUDA_CHECK(cudaMemcpyAsync(s.host + c.out_at, s.dev + c.out_at, c.out_bytes,
-                                                cudaMemcpyDeviceToHost, s.stream));
+                GALE_CUDA_AT(dev_, kFaultStream, cudaEventRecord(s.stop, s.stream));
+                GALE_CUDA_AT(dev_, kFaultStream, cudaMemcpyAsync(s.host + c.out_at, s.dev + c.out_at, c.out_bytes,
+                                                                  cudaMemcpyDeviceToHost, s.stream));
             } catch (const DeviceFault &f) {
                 // Out of memory (pinned staging, or a kernel's module at its launch): the
                 // chunk goes to the CPU, its slot idle again once what was queued of it
@@ -112,7 +114,7 @@ private:
         Chunk &c = chunks_[i];
         Slot &s = dev_->slots[i];
         try {
-            GALE_CUDA_CHECK(cudaStreamSynchronize(s.stream));
+            GALE_CUDA_AT(dev_, kFaultStream, cudaStreamSynchronize(s.stream));
         } catch (const DeviceFault &f) {  // as in run: its results are not read, the CPU computes them
             if (!device_settle(dev_, f)) throw;
             c.busy = false;
