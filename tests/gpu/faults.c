@@ -171,8 +171,9 @@ static void ks_free(kset *s)
 }
 
 /* A context of that backend and budget (0: the default); GALE_FAULT_INJECT set to
- * `inject` while it is created (the variable is read then, and only then), unset
- * after. Returns the status; *out is NULL unless GALE_OK. */
+ * `inject` while it is created (the variable is read then, and only then; NULL: unset,
+ * whatever the caller's environment held), unset after. Returns the status; *out is
+ * NULL unless GALE_OK. */
 static gale_status ctx_new(gale_ctx **out, int backend, uint64_t budget, const char *inject)
 {
     gale_ctx_opts o;
@@ -182,6 +183,7 @@ static gale_status ctx_new(gale_ctx **out, int backend, uint64_t budget, const c
     o.device_memory = budget;
     *out = NULL;
     if (inject) REQUIRE(setenv("GALE_FAULT_INJECT", inject, 1) == 0);
+    else REQUIRE(unsetenv("GALE_FAULT_INJECT") == 0);
     st = gale_ctx_create(out, &o);
     REQUIRE(unsetenv("GALE_FAULT_INJECT") == 0);
     if (st != GALE_OK) *out = NULL;
