@@ -110,6 +110,27 @@ void device_check(const Device *dev) {
     if (!dev->lost.empty()) fail(GALE_E_DEVICE, "an earlier batch lost the device: %s", dev->lost.c_str());
 }
 
+void run_job(const GpuKind &kind, Device *dev, GpuJob &job) {
+    device_check(dev);
+    std::vector<char> handed(job.n, 0);  // the tasks given to the CPU so far
+    GpuJob run = job;
+    run.rescue = [&](std::vector<size_t> &&idx) {
+        for (size_t i : idx) handed[i] = 1;
+        job.rescue(std::move(idx));
+    };
+    try {
+        kind.run(dev, run);
+    } catch (const DeviceFault &f) {
+        if (!device_settle(dev, f) || run.gpu_results) throw;
+        std::vector<size_t> rest;
+        for (size_t i = 0; i < job.n; ++i)
+            if (!handed[i]) rest.push_back(i);
+        run.rescue(std::move(rest));
+    }
+    job.kernel_ns = run.kernel_ns;
+    job.gpu_results = run.gpu_results;
+}
+
 int device_count() noexcept {
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess) {

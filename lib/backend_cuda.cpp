@@ -4,9 +4,9 @@
 // by estimated DP cells into contiguous parts (lib/split.h), so results stay in
 // submission order and each task's result does not depend on the split. Tasks a
 // device cannot take are computed on the context's CPU threads meanwhile; a kind
-// with no GPU side runs wholly on them (GALE_RF_CPU). When CUDA fails: doc/testing.md,
-// "Fault injection" (memory runs out: the CPU takes the work; another error: the batch
-// fails; a sticky one: the device is lost to the context).
+// with no GPU side runs wholly on them (GALE_RF_CPU). When CUDA fails (cuda::run_job;
+// doc/testing.md), memory that runs out sends the work to the CPU, another error fails
+// the batch, and a sticky one loses the device to the context.
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
@@ -158,31 +158,12 @@ private:
                 job.results = b->result(part.first);
                 job.var = &b->var;
                 job.cancel = &b->cancel;
-                std::vector<char> handed(part.n, 0);  // the tasks given to the CPU so far
-                job.rescue = [this, b, first = part.first, &handed](std::vector<size_t> &&idx) {
-                    for (size_t &i : idx) {
-                        handed[i] = 1;
-                        i += first;
-                    }
+                job.rescue = [this, b, first = part.first](std::vector<size_t> &&idx) {
+                    for (size_t &i : idx) i += first;
                     cpu_rescue(pool_, b, std::move(idx), GALE_RF_RESCUED);
                 };
                 job.pack_threads = pool_.size();
-                try {
-                    cuda::device_check(e.dev);
-                    b->kind->gpu->run(e.dev, job);
-                } catch (const cuda::DeviceFault &f) {
-                    // Memory ran out before the GPU wrote any result (a run's setup: its
-                    // event, a kernel's module loaded at the occupancy query): the CPU takes
-                    // every task not given to it yet. Once the GPU wrote results, the
-                    // pipeline has handled each chunk's memory fault itself, so one that
-                    // escapes fails the batch, as does any other error (device_settle
-                    // throws for a lost device).
-                    if (!cuda::device_settle(e.dev, f) || job.gpu_results) throw;
-                    std::vector<size_t> rest;
-                    for (size_t i = 0; i < part.n; ++i)
-                        if (!handed[i]) rest.push_back(i);
-                    job.rescue(std::move(rest));
-                }
+                cuda::run_job(*b->kind->gpu, e.dev, job);  // its failures: cuda_backend.h
                 // The batch's kernel time is its longest device's.
                 uint64_t seen = b->kernel_ns.load();
                 while (job.kernel_ns > seen && !b->kernel_ns.compare_exchange_weak(seen, job.kernel_ns)) {

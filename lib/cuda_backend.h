@@ -92,6 +92,15 @@ struct GpuKind {
     void (*run)(Device *dev, GpuJob &job);
 };
 
+// Runs job on dev through kind (the CUDA backend's one call per part; cuda/device.cu).
+// A device lost in an earlier batch fails at once (GALE_E_DEVICE). A memory fault before
+// the GPU wrote any result (a run's setup: its timing event, a kernel's module loaded at
+// an occupancy query) sends every task not yet given to job.rescue there: the job's
+// rescues are tracked, so that none is handed out twice. Once the GPU wrote results,
+// the pipeline has handled each chunk's memory fault itself, so a fault that escapes
+// fails the batch, as does any other error (device_settle throws for a lost device).
+void run_job(const GpuKind &kind, Device *dev, GpuJob &job);
+
 extern const GpuKind kXdropGpu;   // cuda/xdrop.cu
 extern const GpuKind kWfaGpu;     // cuda/wfa.cu (GALE_WFA and GALE_EDIT)
 
