@@ -155,7 +155,8 @@ typedef struct gale_ctx_opts {
     int reserved0;
     uint64_t device_memory; /* device memory budget in bytes of each device entry; 0 = default: half the
                                device's free memory, at most 8 GiB, shared equally by the entries that
-                               list the same device */
+                               list the same device (halved, down to an eighth, if it cannot be allocated
+                               after all; a budget set here is allocated whole or GALE_E_NOMEM) */
     /* Since 0.3 (a caller built against 0.2 passes the smaller size and gets the
      * defaults): several GPUs in one context. 0 (default): `device` alone;
      * GALE_DEVICES_ALL: every device present; n > 0: the n indices in `devices`.
@@ -458,7 +459,8 @@ GALE_API gale_status gale_wait(gale_batch *batch);
 GALE_API gale_status gale_cancel(gale_batch *batch);
 
 /* Result flags */
-#define GALE_RF_RESCUED 1u /* computed on the CPU because it exceeded the GPU kernel's budget */
+#define GALE_RF_RESCUED 1u /* computed on the CPU because it exceeded the GPU kernel's budget, or because
+                              the device or pinned memory for it ran out (doc/testing.md) */
 #define GALE_RF_LOWMEM  2u /* wavefront alignment computed in low-memory (BiWFA) mode */
 #define GALE_RF_CPU     4u /* computed on the CPU of a CUDA context: the kind has no GPU kernel (since 0.3) */
 #define GALE_RF_CANCELED 8u /* not computed: the batch was cancelled first; the only flag then set, and

@@ -4,7 +4,9 @@
 // by estimated DP cells into contiguous parts (lib/split.h), so results stay in
 // submission order and each task's result does not depend on the split. Tasks a
 // device cannot take are computed on the context's CPU threads meanwhile; a kind
-// with no GPU side runs wholly on them (GALE_RF_CPU).
+// with no GPU side runs wholly on them (GALE_RF_CPU). When CUDA fails (cuda::run_job;
+// doc/testing.md), memory that runs out sends the work to the CPU, another error fails
+// the batch, and a sticky one loses the device to the context.
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
@@ -56,9 +58,12 @@ public:
                 share[i] = first < i ? share[first] : std::max<uint64_t>(cuda::device_default_budget(devices[i]) / same,
                                                                          (uint64_t)1 << 20);
             }
+            // GALE_FAULT_INJECT (testing only: cuda/common/fault.cuh), one plan for the
+            // context's entries.
+            const std::shared_ptr<cuda::FaultPlan> fault = cuda::fault_plan_from_env();
             for (size_t i = 0; i < devices.size(); ++i) {
                 entries_.emplace_back(new Entry);
-                entries_.back()->dev = cuda::device_open(devices[i], share[i]);
+                entries_.back()->dev = cuda::device_open(devices[i], share[i], fault);
                 indices_.push_back(devices[i]);
             }
             for (auto &e : entries_) {
@@ -189,7 +194,7 @@ private:
                     cpu_rescue(pool_, b, std::move(idx), GALE_RF_RESCUED);
                 };
                 job.pack_threads = pool_.size();
-                b->kind->gpu->run(e.dev, job);
+                cuda::run_job(*b->kind->gpu, e.dev, job);  // its failures: cuda_backend.h
                 // The batch's kernel time is its longest device's.
                 uint64_t seen = b->kernel_ns.load();
                 while (job.kernel_ns > seen && !b->kernel_ns.compare_exchange_weak(seen, job.kernel_ns)) {

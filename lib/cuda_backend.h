@@ -7,10 +7,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "kind.h"  // kResultDone
+#include "errors.h"
 #include "wfa.h"
 #include "xdrop.h"
 
@@ -21,13 +23,31 @@ namespace cuda {
 int device_count() noexcept;
 
 // One device of one context: its memory pool (allocated once), streams and
-// pinned staging buffers. Errors are reported by throwing gale::Error.
+// pinned staging buffers. Errors are reported by throwing gale::Error; a CUDA call
+// that failed throws a DeviceFault.
 class Device;
+
+// A failed CUDA call: GALE_E_NOMEM when memory ran out (cudaErrorMemoryAllocation:
+// device or pinned memory, or a kernel's module that could not be loaded), else
+// GALE_E_DEVICE; the message names the call and the error (and says when the error
+// was injected: GALE_FAULT_INJECT, cuda/common/fault.cuh).
+struct DeviceFault : Error {
+    bool memory = false;  // memory ran out: the work may go to the CPU instead
+    DeviceFault(gale_status st, std::string msg, bool mem) : Error{st, std::move(msg)}, memory(mem) {}
+};
+
+// The fault injection plan of GALE_FAULT_INJECT (a testing aid: cuda/common/fault.cuh),
+// read when a CUDA context is created; null when the variable is unset or empty.
+// Throws gale::Error (GALE_E_INVALID) for a value it cannot parse.
+class FaultPlan;
+std::shared_ptr<FaultPlan> fault_plan_from_env();
 
 // The same index may be opened more than once (two entries of one context on one
 // GPU): each Device has its own pool, streams and staging. budget_bytes 0: half the
-// device's free memory, at most 8 GiB.
-Device *device_open(int index, uint64_t budget_bytes);  // throws gale::Error
+// device's free memory, at most 8 GiB; when that cannot be allocated after all (taken
+// meanwhile by another process), half as much, down to an eighth. fault: the context's
+// plan, or null. Throws gale::Error (DeviceFault).
+Device *device_open(int index, uint64_t budget_bytes, std::shared_ptr<FaultPlan> fault);
 // The default budget of a device: half its free memory, at most 8 GiB (gale.h,
 // gale_ctx_opts.device_memory). Throws gale::Error.
 uint64_t device_default_budget(int index);
@@ -36,6 +56,16 @@ void device_close(Device *dev) noexcept;
 // dev stop at their next poll, within milliseconds. A store to pinned host memory, no
 // CUDA call: callable from any thread, at any time while dev is open.
 void device_cancel(Device *dev, bool raised) noexcept;
+
+// After a DeviceFault on dev: waits for the work queued on dev's streams (a slot may
+// then be reused) and tells whether the device still works. A sticky error (a kernel
+// that crashed: the device's CUDA context is corrupted and every call fails from then
+// on, in this process) marks dev lost and throws its GALE_E_DEVICE message; otherwise
+// returns f.memory: true when the work that failed may go to the CPU instead, false
+// when the failure is the batch's (the caller rethrows f; the device stays usable).
+bool device_settle(Device *dev, const DeviceFault &f);
+// Throws GALE_E_DEVICE when dev was lost in an earlier batch (device_settle).
+void device_check(const Device *dev);
 
 // ---- the interface the core's CUDA backend (lib/backend_cuda.cpp) calls ----------
 // One batch (or, on a context of several devices, one contiguous part of it) for
@@ -57,6 +87,7 @@ struct GpuJob {
     std::function<void(std::vector<size_t> &&)> rescue;
     int pack_threads = 1;          // host threads that may pack and collect chunks
     uint64_t kernel_ns = 0;        // out: time in kernels
+    bool gpu_results = false;      // out: the GPU wrote results (common/pipeline.cuh, before a chunk's collect)
 };
 
 // A kind's GPU side. run() selects dev's device on the calling thread itself
@@ -64,7 +95,9 @@ struct GpuJob {
 // pool in chunks (common/pipeline.cuh) and returns when every task has a result or
 // went to job.rescue. It takes its work memory through the pool's two-phase query
 // (common/device.cuh, slot_work: the kind states what it wants per slot for these
-// parameters, then sizes its units from what it got). Throws gale::Error.
+// parameters, then sizes its units from what it got). Throws gale::Error. A chunk
+// whose CUDA calls fail for want of memory goes to job.rescue (the pipeline); a
+// DeviceFault that escapes is settled by the caller (lib/backend_cuda.cpp).
 struct GpuKind {
     void (*run)(Device *dev, GpuJob &job);
     // Loads the kind's kernels into dev (selected on the calling thread). CUDA loads a module lazily, at its first kernel's first use: for the WFA
@@ -74,6 +107,15 @@ struct GpuKind {
     // shows again, with its message, where the kernel is used.
     void (*preload)(Device *dev) noexcept;
 };
+
+// Runs job on dev through kind (the CUDA backend's one call per part; cuda/device.cu).
+// A device lost in an earlier batch fails at once (GALE_E_DEVICE). A memory fault before
+// the GPU wrote any result (a run's setup: its timing event, a kernel's module loaded at
+// an occupancy query) sends every task not yet given to job.rescue there: the job's
+// rescues are tracked, so that none is handed out twice. Once the GPU wrote results,
+// the pipeline has handled each chunk's memory fault itself, so a fault that escapes
+// fails the batch, as does any other error (device_settle throws for a lost device).
+void run_job(const GpuKind &kind, Device *dev, GpuJob &job);
 
 extern const GpuKind kXdropGpu;   // cuda/xdrop.cu
 extern const GpuKind kWfaGpu;     // cuda/wfa.cu (GALE_WFA and GALE_EDIT)

@@ -6,6 +6,9 @@
 # checks that `meson install` gives a library a pkg-config user can link and that the
 # installed plugin and CLI find the installed libgale under a prefix of their own, and
 # installs the Python package.
+# Without a GPU the gpu suite skips, its fault-injection test (tests/gpu/faults.c) included;
+# on a GPU machine tools/device/run.sh runs it (mode test), and mode sanitize runs the gpu
+# suite under compute-sanitizer's memcheck and racecheck (doc/testing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup-deps.sh

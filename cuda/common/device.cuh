@@ -7,21 +7,42 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "cuda_backend.h"
 #include "errors.h"
+#include "fault.cuh"
 
+// A failed CUDA call throws cuda::DeviceFault (lib/cuda_backend.h): GALE_E_NOMEM when
+// memory ran out, else GALE_E_DEVICE, its message naming the call and the error.
 #define GALE_CUDA_CHECK(call)                                                                              \
     do {                                                                                                   \
-        cudaError_t e_ = (call);                                                                           \
-        if (e_ != cudaSuccess)                                                                             \
-            ::gale::fail(GALE_E_DEVICE, "CUDA error %s (%s) in %s at %s:%d", cudaGetErrorName(e_),         \
-                         cudaGetErrorString(e_), #call, __FILE__, __LINE__);                               \
+        const cudaError_t e_ = (call);                                                                     \
+        if (e_ != cudaSuccess) ::gale::cuda::cuda_fail(e_, #call, __FILE__, __LINE__, nullptr);            \
+    } while (0)
+
+// The same for a call at a fault point (common/fault.cuh) of Device *dev: when the
+// context's plan says so, the call is not made and the injected error is its result.
+#define GALE_CUDA_AT(dev, point, call)                                                                     \
+    do {                                                                                                   \
+        ::gale::cuda::FaultPlan *const f_ = (dev)->fault.get();                                            \
+        cudaError_t e_ = f_ ? f_->hit(point, (dev)->index) : cudaSuccess;                                  \
+        const bool injected_ = e_ != cudaSuccess;                                                          \
+        if (!injected_) e_ = (call);                                                                       \
+        if (e_ != cudaSuccess) ::gale::cuda::cuda_fail(e_, #call, __FILE__, __LINE__, injected_ ? f_ : nullptr); \
     } while (0)
 
 namespace gale {
 namespace cuda {
+
+// Throws the DeviceFault of a failed call (GALE_CUDA_CHECK, GALE_CUDA_AT); `injected`:
+// the plan that made it fail, named in the message. A real error is also cleared from
+// the thread's last-error state (cudaGetLastError), where it would otherwise fail the
+// next launch's check long after it was handled.
+[[noreturn]] void cuda_fail(cudaError_t e, const char *call, const char *file, int line, const FaultPlan *injected);
 
 constexpr int kSlots = 2;  // double buffering: one chunk computes while the next is packed and copied
 constexpr int kSlotCounters = 16;  // ints of device memory per slot, cleared before each chunk
@@ -52,25 +73,16 @@ public:
     // the device; the host writes cancel_host (device_cancel), the kernels read cancel_dev.
     int *cancel_host = nullptr;
     const int *cancel_dev = nullptr;
+    std::shared_ptr<FaultPlan> fault;  // GALE_FAULT_INJECT's plan (testing only); null: none
+    std::string lost;              // why the device is lost (a sticky error); empty while it works
 };
 
-// The pinned mirror of a slot, grown to hold `need` bytes before a chunk is packed
-// into it. Pinned memory is slow to take (page-locking) and counts in the process's
-// resident memory, so a context takes none until its first chunk, and then what its
-// chunks use, grown by doubling (from 1 MiB) so that a context that keeps running
-// batches grows it a few times at most; never beyond the device staging. Called only
-// for a slot with nothing in flight (the pipeline collects a slot before reusing it).
-inline void host_mirror(Slot &s, size_t need) {
-    if (need <= s.host_bytes) return;
-    size_t want = std::max<size_t>(s.host_bytes * 2, (size_t)1 << 20);
-    want = std::min(std::max(want, need), s.bytes);
-    if (s.host) {
-        cudaFreeHost(s.host);
-        s.host = nullptr;
-        s.host_bytes = 0;
-    }
-    GALE_CUDA_CHECK(cudaMallocHost(&s.host, want));
-    s.host_bytes = want;
+// A fault point with no CUDA call of its own (a chunk's launch, before its kernels):
+// throws the injected error, if the plan has one for this call.
+inline void fault_point(Device *dev, FaultPoint p, const char *what) {
+    FaultPlan *const f = dev->fault.get();
+    const cudaError_t e = f ? f->hit(p, dev->index) : cudaSuccess;
+    if (e != cudaSuccess) cuda_fail(e, what, __FILE__, __LINE__, f);
 }
 
 // The pool's two-phase memory query, as CUB's temp storage: a kind first states how
@@ -87,6 +99,29 @@ struct WorkArea {
 inline WorkArea slot_work(const Device *dev, int slot, size_t want) {
     const Slot &s = dev->slots[slot];
     return WorkArea{s.work, std::min(want, s.work_bytes)};
+}
+
+// The pinned mirror of a slot, grown to hold `need` bytes before a chunk is packed
+// into it. Pinned memory is slow to take (page-locking) and counts in the process's
+// resident memory, so a context takes none until its first chunk, and then what its
+// chunks use, grown by doubling (from 1 MiB) so that a context that keeps running
+// batches grows it a few times at most; never beyond the device staging. Called only
+// for a slot with nothing in flight (the pipeline collects a slot before reusing it).
+// When the allocation fails (DeviceFault, memory) the slot is left without a mirror:
+// the pipeline hands that chunk to the CPU, and the next chunk asks again.
+inline void host_mirror(Device *dev, Slot &s, size_t need) {
+    if (need <= s.host_bytes) return;
+    size_t want = std::max<size_t>(s.host_bytes * 2, (size_t)1 << 20);
+    want = std::min(std::max(want, need), s.bytes);
+    if (s.host) {
+        cudaFreeHost(s.host);
+        s.host = nullptr;
+        s.host_bytes = 0;
+    }
+    char *p = nullptr;
+    GALE_CUDA_AT(dev, kFaultHost, cudaMallocHost(&p, want));
+    s.host = p;
+    s.host_bytes = want;
 }
 
 // X-drop's DPX kernel (cuda/xdrop.cu), for dpx_in_use (cuda/device.cu).

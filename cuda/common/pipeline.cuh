@@ -46,9 +46,14 @@ template <class Chunk>
 class ChunkPipeline {
 public:
     ChunkPipeline(Device *dev, GpuJob &job) : dev_(dev), job_(job) {
-        GALE_CUDA_CHECK(cudaEventCreate(&t0_));
+        GALE_CUDA_AT(dev_, kFaultAlloc, cudaEventCreate(&t0_));
         // Kernel spans are measured from here (kernel_span_ns).
-        GALE_CUDA_CHECK(cudaEventRecord(t0_, dev_->slots[0].stream));
+        try {
+            GALE_CUDA_AT(dev_, kFaultStream, cudaEventRecord(t0_, dev_->slots[0].stream));
+        } catch (...) {
+            cudaEventDestroy(t0_);
+            throw;
+        }
     }
     // A run that threw (a CUDA error, a chunk that failed its collect) may leave copies
     // in flight into the slots' staging: wait for them, so that the device's next batch
@@ -57,6 +62,7 @@ public:
         for (int i = 0; i < kSlots; ++i)
             if (chunks_[i].busy) cudaStreamSynchronize(dev_->slots[i].stream);
         cudaEventDestroy(t0_);
+        cudaGetLastError();  // what failed here (a lost device) is no later call's
     }
     ChunkPipeline(const ChunkPipeline &) = delete;
     ChunkPipeline &operator=(const ChunkPipeline &) = delete;
@@ -74,16 +80,28 @@ public:
             const bool go = flow.plan(c, s, rescue);
             hand_off(rescue);
             if (!go) continue;
-            host_mirror(s, std::max(c.in_bytes, c.out_at + c.out_bytes));
-            flow.fill(c, s.host);  // the longest host step (up to tens of ms): look again after it
-            if (job_.cancel->load()) break;
-            GALE_CUDA_CHECK(cudaMemcpyAsync(s.dev, s.host, c.in_bytes, cudaMemcpyHostToDevice, s.stream));
-            GALE_CUDA_CHECK(cudaMemsetAsync(s.counters, 0, kSlotCounters * sizeof(int), s.stream));
-            GALE_CUDA_CHECK(cudaEventRecord(s.start, s.stream));
-            flow.launch(c, s);
-            GALE_CUDA_CHECK(cudaEventRecord(s.stop, s.stream));
-            GALE_CUDA_CHECK(cudaMemcpyAsync(s.host + c.out_at, s.dev + c.out_at, c.out_bytes, cudaMemcpyDeviceToHost,
-                                            s.stream));
+            try {
+                host_mirror(dev_, s, std::max(c.in_bytes, c.out_at + c.out_bytes));
+                flow.fill(c, s.host);  // the longest host step (up to tens of ms): look again after it
+                if (job_.cancel->load()) break;
+                GALE_CUDA_AT(dev_, kFaultStream,
+                             cudaMemcpyAsync(s.dev, s.host, c.in_bytes, cudaMemcpyHostToDevice, s.stream));
+                GALE_CUDA_AT(dev_, kFaultStream, cudaMemsetAsync(s.counters, 0, kSlotCounters * sizeof(int), s.stream));
+                GALE_CUDA_AT(dev_, kFaultStream, cudaEventRecord(s.start, s.stream));
+                fault_point(dev_, kFaultLaunch, "the kernel launches of a chunk");
+                flow.launch(c, s);
+                GALE_CUDA_AT(dev_, kFaultStream, cudaEventRecord(s.stop, s.stream));
+                GALE_CUDA_AT(dev_, kFaultStream, cudaMemcpyAsync(s.host + c.out_at, s.dev + c.out_at, c.out_bytes,
+                                                                  cudaMemcpyDeviceToHost, s.stream));
+            } catch (const DeviceFault &f) {
+                // Out of memory (pinned staging, or a kernel's module at its launch): the
+                // chunk goes to the CPU, its slot idle again once what was queued of it
+                // has run; the next chunk tries the GPU again. Anything else: settle
+                // throws (a lost device) or the run fails with f.
+                if (!device_settle(dev_, f)) throw;
+                hand_off(c.tasks);
+                continue;
+            }
             c.busy = true;
             si_ = (si_ + 1) % kSlots;
         }
@@ -101,12 +119,20 @@ private:
     void collect(Flow &flow, int i) {
         Chunk &c = chunks_[i];
         Slot &s = dev_->slots[i];
-        GALE_CUDA_CHECK(cudaStreamSynchronize(s.stream));
+        try {
+            GALE_CUDA_AT(dev_, kFaultStream, cudaStreamSynchronize(s.stream));
+        } catch (const DeviceFault &f) {  // as in run: its results are not read, the CPU computes them
+            if (!device_settle(dev_, f)) throw;
+            c.busy = false;
+            hand_off(c.tasks);
+            return;
+        }
         float a = 0, b = 0;
         GALE_CUDA_CHECK(cudaEventElapsedTime(&a, t0_, s.start));
         GALE_CUDA_CHECK(cudaEventElapsedTime(&b, t0_, s.stop));
         spans_.emplace_back(a, b);
         std::vector<size_t> rescue;
+        job_.gpu_results = true;
         flow.collect(c, s.host, rescue);
         hand_off(rescue);
         c.busy = false;

@@ -54,6 +54,15 @@ static TU_UNUSED long tu_scaled(long n, long lo)
     return r < lo ? lo : r;
 }
 
+/* GALE_TEST_LONG=0 leaves out a test's long cases (the gpu suite's 100-200 kbp pairs and
+ * wide bands), which take the longest under compute-sanitizer's racecheck
+ * (tools/device/run.sh sanitize sets it there). Default: they run. */
+static TU_UNUSED int tu_long_cases(void)
+{
+    const char *s = getenv("GALE_TEST_LONG");
+    return !(s && strcmp(s, "0") == 0);
+}
+
 static TU_UNUSED double tu_now(void)
 {
     struct timespec ts;

@@ -25,8 +25,10 @@
  *            only while both lengths are < 32768), 0% and 1%, both scopes.
  *
  * Random cases come from a printed seed (GALE_TEST_SEED reproduces it); the
- * number of cases scales with GALE_TEST_SCALE. GALE_GPU_TEST_FAKE=1 replaces the
- * CUDA context by a CPU one (harness self-check without a GPU).
+ * number of cases scales with GALE_TEST_SCALE; GALE_TEST_LONG=0 leaves out the
+ * long and boundary pairs (tools/device/run.sh sanitize, under racecheck).
+ * GALE_GPU_TEST_FAKE=1 replaces the CUDA context by a CPU one (harness self-check
+ * without a GPU).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -354,7 +356,8 @@ int main(void)
     /* long pairs: 100 kbp at 1% (budget 2%, so the GPU computes them), 0%, and 5% with N runs */
     lng = (wbatch *)calloc(6, sizeof(wbatch));
     REQUIRE(lng != NULL);
-    for (i = 0; i < 4; ++i) {
+    if (!tu_long_cases()) printf("GALE_TEST_LONG=0: the long and boundary pairs are left out\n");
+    for (i = 0; i < 4 && tu_long_cases(); ++i) {
         wbatch *c = &lng[nlong++];
         char *h, *v;
         int64_t hl, vl;
@@ -374,7 +377,7 @@ int main(void)
         wb_add(c, h, hl, v, vl);
     }
     /* the int16 / int32 offsets boundary: pairs cut to exact lengths (h, v) */
-    for (i = 0; i < 2; ++i) {
+    for (i = 0; i < 2 && tu_long_cases(); ++i) {
         static const int64_t cut[4][2] = {{32767, 32767}, {32767, 32767}, {32768, 32767}, {32767, 32768}};
         wbatch *c = &lng[nlong++];
         size_t j;

@@ -22,7 +22,8 @@
  *
  * GPU batch timings are printed (informational, not asserted).
  * Random cases come from a printed seed (GALE_TEST_SEED reproduces it); the
- * number of cases scales with GALE_TEST_SCALE.
+ * number of cases scales with GALE_TEST_SCALE; GALE_TEST_LONG=0 leaves out the long
+ * pairs and wide bands (tools/device/run.sh sanitize, under racecheck).
  *
  * GALE_GPU_TEST_FAKE=1 replaces the CUDA context by a second CPU context: a
  * self-check of this harness on a machine without GPU (never used by meson;
@@ -632,7 +633,8 @@ static int mode_cases(tu_rng *r)
 
     add_random(r, &main_set, npairs);
     add_edges(r, &main_set);
-    add_long(r, &main_set);
+    if (tu_long_cases()) add_long(r, &main_set);
+    else printf("GALE_TEST_LONG=0: the long pairs and wide bands are left out\n");
     printf("cases: %ld random pairs in %zu batches, edge cases, long pairs (generated in %.2f s)\n", npairs,
            main_set.n, tu_now() - t0);
     run_cpu(cpu, &main_set);

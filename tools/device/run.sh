@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa|sweep|cli|mpi|python|pyinstall|cancel|build]    (default all; build: configure and compile only;
+#   tools/device/run.sh [all|test|bench|wfa|sweep|cli|mpi|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
 #   wfa: the wavefront benchmark alone;
 #   cancel: prompt cancellation (issue 13): the tests cancel (unit suite, AUTO = the GPU here) and cancel_gpu
 #     (gpu suite), then tools/bench/cancel_latency on the CUDA and on the CPU backend (cancel-*.txt);
+#   sanitize: the gpu suite's programs (and the unit suite's API tests, which run on the GPU here) under
+#   compute-sanitizer, memcheck (--leak-check full) then racecheck, at GALE_TEST_SCALE=${GALE_SANITIZE_SCALE:-0.02};
+#   GALE_SANITIZE_TOOLS (default "memcheck racecheck"; synccheck, initcheck), GALE_SANITIZE_TESTS (meson test
+#   names, "suite:NAME" for a suite; default "suite:gpu api_contract kinds wfa_api"), GALE_SANITIZE_TIMEOUT
+#   (seconds per program, default 540); racecheck leaves out the long cases (GALE_TEST_LONG=0) unless
+#   GALE_SANITIZE_LONG=1; doc/testing.md);
 #   cli: the CLI on the GPU against the CPU backend and the CLI tests that can run there (carry .hts);
 #   mpi: mpirun -np 2 gale xdrop and gale wfa, both ranks on the one GPU, against one process,
 #        byte for byte, both timed (carry .hts and .mpi: tools/device/mpi-libs.sh);
@@ -244,6 +250,65 @@ for i in range(8): print(">" + s()); print("<" + s())' > /tmp/unrelated200k.seq
       && "$build/tools/bench/cancel_latency" --backend $be --repeat 2 --delay 2000; } 2>&1 \
       | tee "$out/cancel-latency-$be.txt" || status=1
   done
+fi
+if [ "$mode" = sanitize ]; then
+  # Each program under each tool, as its meson test runs it (command and environment from meson's
+  # introspection, in the build directory), one log per program and tool, and a summary line each.
+  # --error-exitcode 1: a program the tool found errors in fails, as does one whose own checks fail
+  # (its output is beside the log); the summary quotes the tool's own SUMMARY lines.
+  echo "== compute-sanitizer on the gpu suite (GALE_TEST_SCALE=${GALE_SANITIZE_SCALE:-0.02})"
+  cs=$(command -v compute-sanitizer || true)
+  for d in "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda; do
+    [ -z "$cs" ] && [ -n "$d" ] && [ -x "$d/bin/compute-sanitizer" ] && cs=$d/bin/compute-sanitizer
+  done
+  if [ -z "$cs" ]; then
+    echo "no compute-sanitizer on PATH, in \$CUDA_HOME/bin or /usr/local/cuda/bin"; status=1
+  else
+    echo "$("$cs" --version | tail -1) ($cs)"
+    limit=${GALE_SANITIZE_TIMEOUT:-540}
+    : >"$out/sanitize-summary.txt"
+    tests=$(meson introspect "$build" --tests | python3 -c '
+import json, shlex, sys
+tests = json.load(sys.stdin)
+names = []
+for w in sys.argv[1].split():
+    if w.startswith("suite:"):
+        names += [t["name"] for t in tests if any(s.split(":")[-1] == w[6:] for s in t["suite"])]
+    else:
+        names.append(w)
+by = {t["name"]: t for t in tests}
+for n in names:
+    t = by.get(n)
+    env = ["%s=%s" % kv for kv in sorted((t.get("env") or {}).items())] if t else []
+    print(n + "\t" + (" ".join(shlex.quote(x) for x in (["env"] + env if env else []) + t["cmd"]) if t else ""))
+' "${GALE_SANITIZE_TESTS:-suite:gpu api_contract kinds wfa_api}")
+    for tool in ${GALE_SANITIZE_TOOLS:-memcheck racecheck}; do
+      opts=(--tool "$tool" --error-exitcode 1 --print-limit 100)
+      [ "$tool" = memcheck ] && opts+=(--leak-check full)
+      long=1
+      [ "$tool" = racecheck ] && long=${GALE_SANITIZE_LONG:-0}
+      while IFS=$'\t' read -r name cmd; do
+        [ -n "$name" ] || continue
+        log=$out/sanitize-$tool-$name.log
+        if [ -z "$cmd" ]; then
+          echo "sanitize $tool $name: no such test in $build" | tee -a "$out/sanitize-summary.txt"; status=1; continue
+        fi
+        t0=$(date +%s)
+        (cd "$build" && eval "GALE_TEST_SCALE=${GALE_SANITIZE_SCALE:-0.02} GALE_TEST_LONG=$long timeout -k 10 $limit" \
+           "$(printf '%q ' "$cs" "${opts[@]}" --log-file "$log")" "$cmd") </dev/null >"$out/sanitize-$tool-$name.out" 2>&1
+        rc=$?
+        case $rc in
+          0) verdict=ok ;;
+          77) verdict=skipped ;;
+          124|137) verdict="TIMEOUT (${limit} s)"; status=1 ;;
+          *) verdict="FAILED (exit $rc)"; status=1 ;;
+        esac
+        found=$(grep -hE "(ERROR|LEAK|RACECHECK|SYNCCHECK|INITCHECK) SUMMARY" "$log" 2>/dev/null | sed 's/^=* *//' | paste -sd ';' -)
+        printf '%-9s %-18s %-18s %5s s  %s\n' "$tool" "$name" "$verdict" "$(( $(date +%s) - t0 ))" \
+          "${found:-no summary from the tool}" | tee -a "$out/sanitize-summary.txt"
+      done <<<"$tests"
+    done
+  fi
 fi
 if [ "$mode" = python ]; then
   echo "== Python suite on the GPU (GALE_TEST_BACKEND=cuda; python-cli: against the CLI on the CPU)"
