@@ -162,7 +162,7 @@ uint64_t device_default_budget(int index) {
     return std::min<uint64_t>(free_b / 2, 8ull << 30);
 }
 
-Device *device_open(int index, uint64_t budget, std::shared_ptr<FaultPlan> fault) {
+Device *device_open(int index, uint64_t budget, bool budget_is_default, std::shared_ptr<FaultPlan> fault) {
     Device *d = new Device;
     try {
         d->index = index;
@@ -171,7 +171,7 @@ Device *device_open(int index, uint64_t budget, std::shared_ptr<FaultPlan> fault
         GALE_CUDA_CHECK(cudaGetDeviceProperties(&d->prop, index));
         size_t free_b = 0, total_b = 0;
         GALE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        const bool default_budget = budget == 0;
+        const bool default_budget = budget == 0 || budget_is_default;
         if (default_budget) budget = std::min<uint64_t>(free_b / 2, 8ull << 30);  // as device_default_budget
         if (budget < (1u << 20)) fail(GALE_E_RANGE, "device memory budget must be at least 1 MiB (got %llu bytes)",
                                       (unsigned long long)budget);

@@ -63,7 +63,8 @@ public:
             const std::shared_ptr<cuda::FaultPlan> fault = cuda::fault_plan_from_env();
             for (size_t i = 0; i < devices.size(); ++i) {
                 entries_.emplace_back(new Entry);
-                entries_.back()->dev = cuda::device_open(devices[i], share[i], fault);
+                // (the default budget, a share of what was free, may be halved if it cannot be had)
+                entries_.back()->dev = cuda::device_open(devices[i], share[i], budget == 0, fault);
                 indices_.push_back(devices[i]);
             }
             for (auto &e : entries_) {

@@ -44,10 +44,11 @@ std::shared_ptr<FaultPlan> fault_plan_from_env();
 
 // The same index may be opened more than once (two entries of one context on one
 // GPU): each Device has its own pool, streams and staging. budget_bytes 0: half the
-// device's free memory, at most 8 GiB; when that cannot be allocated after all (taken
-// meanwhile by another process), half as much, down to an eighth. fault: the context's
-// plan, or null. Throws gale::Error (DeviceFault).
-Device *device_open(int index, uint64_t budget_bytes, std::shared_ptr<FaultPlan> fault);
+// device's free memory, at most 8 GiB. A default budget (0, or budget_is_default: the
+// backend's share of it) that cannot be allocated after all (taken meanwhile by another
+// process) is halved, down to an eighth; a budget the caller set is taken whole or not at
+// all. fault: the context's plan, or null. Throws gale::Error (DeviceFault).
+Device *device_open(int index, uint64_t budget_bytes, bool budget_is_default, std::shared_ptr<FaultPlan> fault);
 // The default budget of a device: half its free memory, at most 8 GiB (gale.h,
 // gale_ctx_opts.device_memory). Throws gale::Error.
 uint64_t device_default_budget(int index);

@@ -175,7 +175,7 @@ void scenario(const char *inject, uint64_t budget, Expect ex, int fire, bool all
     if (call) fake::fail(call, nth, err);
     Device *dev = nullptr;
     try {
-        dev = device_open(0, budget, plan);
+        dev = device_open(0, budget, budget == 0, plan);
     } catch (const Error &e) {
         EXPECT(ex == Expect::NoContext && e.status == GALE_E_NOMEM, "%s: device_open failed (%d): %s", what.c_str(),
                e.status, e.message.c_str());
@@ -215,7 +215,7 @@ int main() {
     const uint64_t mib = (uint64_t)1 << 20;
     {  // the baseline: what a batch rescues with no fault (plan's, collect's, and the one before the pipeline)
         fake::reset();
-        Device *dev = device_open(0, mib, nullptr);
+        Device *dev = device_open(0, mib, false, nullptr);
         g_base = run_batch(dev, 100, "no fault").rescued;
         device_close(dev);
         EXPECT(g_base > 0 && g_base < 100, "no fault: %zu rescued", g_base);
