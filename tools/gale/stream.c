@@ -240,16 +240,20 @@ static void *reader_main(void *arg)
         }
         trace(s, "read and parsed", filled, c->n);
         next_index += c->n;
-        c->state = CHUNK_FILLED; /* the reader's alone until submitted */
+        pthread_mutex_lock(&s->mu); /* (the main thread looks at every slot's state) */
+        c->state = CHUNK_FILLED;    /* the reader's alone until submitted */
+        pthread_mutex_unlock(&s->mu);
         filled++;
         /* a chunk the input fails after is the last */
         if (c->check_only)
             end = 1;
     }
+    pthread_mutex_lock(&s->mu);
     if (fill_rc != 0 && rc == 0 && !s->abort) {
         rc = fill_rc;
         from_fill = 1;
     }
+    pthread_mutex_unlock(&s->mu);
     /* the message of a chunk that failed to read, unless one before it failed first */
     in_release_deferred(from_fill);
     pthread_mutex_lock(&s->mu);
