@@ -88,7 +88,7 @@ extern "C" {
 
 /* Run-time version, as GALE_VERSION_NUMBER of the library actually loaded. */
 GALE_API unsigned gale_version(void);
-/* Run-time version string, e.g. "0.4.0" (GALE_VERSION_STRING of the library loaded). */
+/* Run-time version string, e.g. "0.5.0" (GALE_VERSION_STRING of the library loaded). */
 GALE_API const char *gale_version_string(void);
 
 /* Feature bits returned by gale_features(). */
