@@ -110,8 +110,21 @@ void device_check(const Device *dev) {
     if (!dev->lost.empty()) fail(GALE_E_DEVICE, "an earlier batch lost the device: %s", dev->lost.c_str());
 }
 
+namespace {
+// A part starts with the device's mirror of the cancel word cleared (common/cancel.cuh):
+// the word itself was cleared by the backend (device_cancel) when the part was taken.
+// Nothing runs on the device between two parts, and the part's kernels go to the slots'
+// streams after this returns. (Not a fault point: GALE_FAULT_INJECT counts the calls of
+// the pipeline's steps.)
+void device_cancel_clear(Device *d) {
+    GALE_CUDA_CHECK(cudaMemsetAsync(d->cancel_dev.shared, 0, sizeof(CancelShared), d->slots[0].stream));
+    GALE_CUDA_CHECK(cudaStreamSynchronize(d->slots[0].stream));
+}
+}  // namespace
+
 void run_job(const GpuKind &kind, Device *dev, GpuJob &job) {
     device_check(dev);
+    device_cancel_clear(dev);
     std::vector<char> handed(job.n, 0);  // the tasks given to the CPU so far
     GpuJob run = job;
     run.rescue = [&](std::vector<size_t> &&idx) {
@@ -199,8 +212,9 @@ Device *device_open(int index, uint64_t budget, bool budget_is_default, std::sha
                 budget /= 2;
             }
         }
-        const size_t align = 256, counters = 256;  // kSlots x kSlotCounters ints
-        static_assert(kSlots * kSlotCounters * sizeof(int) <= counters, "slot counters");
+        const size_t align = 256, counters = 256;  // kSlots x kSlotCounters ints, then the cancel mirror
+        constexpr size_t mirror_at = kSlots * kSlotCounters * sizeof(int);
+        static_assert(mirror_at % 16 == 0 && mirror_at + sizeof(CancelShared) <= counters, "slot counters");
         size_t slot_bytes = (budget - counters - budget / 4) / kSlots / align * align;
         slot_bytes = std::min<size_t>(slot_bytes, 1ull << 30);
         const size_t work_at = counters + kSlots * slot_bytes;
@@ -224,7 +238,8 @@ Device *device_open(int index, uint64_t budget, bool budget_is_default, std::sha
         __atomic_store_n(d->cancel_host, 0, __ATOMIC_RELAXED);
         int *mapped = nullptr;
         GALE_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void **>(&mapped), d->cancel_host, 0));
-        d->cancel_dev = mapped;
+        d->cancel_dev.host = mapped;
+        d->cancel_dev.shared = reinterpret_cast<CancelShared *>(d->pool + mirror_at);
     } catch (...) {
         release(d);
         throw;

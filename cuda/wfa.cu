@@ -81,7 +81,7 @@ struct KArgs {
     // out otherwise; bench/RESULTS.md, "Restructuring of 0.3").
     char *base_a, *base_b;
     uint64_t units_a, units;
-    const int *cancel;  // the device's cancel word (common/cancel.cuh)
+    CancelWord cancel;  // the device's cancel word (common/cancel.cuh)
 };
 
 // The range ring (every thread reads it at every score, written by thread 0 of the

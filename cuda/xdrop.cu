@@ -217,7 +217,7 @@ __device__ void extend(Group<T, 3> &g, const int32_t h_n, const int32_t v_n, Seq
 // Narrow kernel: a warp per extension, buffers in shared memory.
 __global__ void __launch_bounds__(kNarrowWarps * 32)
 xdrop_narrow(const Ext *__restrict__ exts, int n, ExtOut *outs, const uint32_t *__restrict__ code,
-             const uint32_t *__restrict__ mask, XdropParams p, int *counters, int *wide_list, const int *cancel_word) {
+             const uint32_t *__restrict__ mask, XdropParams p, int *counters, int *wide_list, CancelWord cancel_word) {
     __shared__ int32_t bufs[kNarrowWarps][3 * kNarrowCap];
     __shared__ uint8_t windows[kNarrowWarps][2][kWindow];
     static_assert(kWindow >= kNarrowCap + 2, "the base windows must cover a narrow band");
@@ -254,7 +254,7 @@ template <int T, int CAP, int CODES, bool SMEM>
 __global__ void __launch_bounds__(T)
 xdrop_block(const Ext *__restrict__ exts, ExtOut *outs, const uint32_t *__restrict__ code,
             const uint32_t *__restrict__ mask, XdropParams p, int *counters, int at, const int *list_in,
-            int *list_out, int32_t *scratch, int32_t scratch_cap, const int *cancel_word) {
+            int *list_out, int32_t *scratch, int32_t scratch_cap, CancelWord cancel_word) {
     extern __shared__ int32_t dyn[];
     __shared__ int32_t red[Group<T, 3>::kRedInts];
     Group<T, 3> g{red};
@@ -470,7 +470,7 @@ struct XdropFlow {
         int *list = reinterpret_cast<int *>(s.dev + c.off_list);
         int *counters = s.counters;
         const int blocks = std::min(grid.narrow, (n + kNarrowWarps - 1) / kNarrowWarps);
-        const int *cancel_word = cancel;
+        CancelWord cancel_word = cancel;
         xdrop_narrow<<<blocks, kNarrowWarps * 32, 0, s.stream>>>(exts, n, outs, code, mask, params, counters, list,
                                                                  cancel_word);
         GALE_CUDA_CHECK(cudaGetLastError());
@@ -514,7 +514,7 @@ struct XdropFlow {
 
     char *scratch_of(const Slot &s) const { return scratch[&s - slots].ptr; }
     const Slot *slots;  // the device's, to find a slot's scratch
-    const int *cancel;  // the device's cancel word (common/cancel.cuh)
+    CancelWord cancel;  // the device's cancel word (common/cancel.cuh)
 };
 
 void xdrop_run(Device *dev, GpuJob &job) {

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "cancel.cuh"
 #include "cuda_backend.h"
 #include "errors.h"
 #include "fault.cuh"
@@ -70,9 +71,10 @@ public:
     char *pool = nullptr;          // the one allocation of this entry of the context
     Slot slots[kSlots];
     // The cancel word of this entry (common/cancel.cuh): pinned host memory mapped into
-    // the device; the host writes cancel_host (device_cancel), the kernels read cancel_dev.
+    // the device; the host writes cancel_host (device_cancel), the kernels read it through
+    // cancel_dev, with its mirror in the pool (cleared at each part: device_cancel_clear).
     int *cancel_host = nullptr;
-    const int *cancel_dev = nullptr;
+    CancelWord cancel_dev;
     std::shared_ptr<FaultPlan> fault;  // GALE_FAULT_INJECT's plan (testing only); null: none
     std::string lost;              // why the device is lost (a sticky error); empty while it works
 };

@@ -221,7 +221,7 @@ template <int METRIC, int BT, class OFF, int U>
 void align_host(const Pen &q, const Task &t, const Seqs &sq, const Shape &sh, const Unit &u, Out *out,
                 uint32_t *ops, Plan *plans) {
     HostGroup g;
-    cuda::CancelPoll cancel{&g_cancel_word};
+    cuda::CancelPoll cancel{{&g_cancel_word, nullptr}};
     align<METRIC, BT, OFF, U>(g, q, t, sq, sh, u, out, ops, plans, cancel);
 }
 
