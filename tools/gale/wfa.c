@@ -665,7 +665,6 @@ int cmd_wfa(int argc, char **argv)
     wfa_opts o;
     gale_ctx *ctx = NULL;
     wfa_run run;
-    stream_ops ops;
     progress pg;
     out_file out;
     uint64_t done = 0;
@@ -687,14 +686,9 @@ int cmd_wfa(int argc, char **argv)
     run.collect_sq = o.format == FMT_SAM && ranks_me() == 0;
     rc = run.collect_sq && sq_init(&run.sq) != 0 ? EXIT_FAIL : 0;
     if (ranks_agree(rc) == 0) {
-        ops.self = &run;
-        ops.setup = wfa_setup;
-        ops.fill = wfa_fill;
-        ops.add_error = wfa_add_error;
-        ops.write = wfa_write;
-        ops.progress = wfa_progress;
-        ops.dest = &run.dest;
-        ops.destname = &run.destname;
+        const stream_ops ops = {.self = &run, .setup = wfa_setup, .fill = wfa_fill, .add_error = wfa_add_error,
+                                .write = wfa_write, .dest = &run.dest, .destname = &run.destname,
+                                .progress = wfa_progress};
         rc = stream_run(&ops, &ctx, &pg, &done);
     } else {
         rc = EXIT_FAIL;

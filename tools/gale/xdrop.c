@@ -302,7 +302,6 @@ int cmd_xdrop(int argc, char **argv)
 {
     xdrop_opts o;
     xdrop_run run;
-    stream_ops ops;
     gale_ctx *ctx = NULL;
     progress pg;
     out_file out;
@@ -322,15 +321,12 @@ int cmd_xdrop(int argc, char **argv)
     run.threads = cli_threads(o.com.threads);
 
     run.out_file = &out;
-    ops.self = &run;
-    ops.setup = xdrop_setup;
-    ops.fill = xdrop_fill;
-    ops.add_error = xdrop_add_error;
-    ops.write = xdrop_write;
-    ops.progress = xdrop_progress;
-    ops.dest = &run.out;
-    ops.destname = &run.outname;
-    rc = stream_run(&ops, &ctx, &pg, &done);
+    {
+        const stream_ops ops = {.self = &run, .setup = xdrop_setup, .fill = xdrop_fill, .add_error = xdrop_add_error,
+                                .write = xdrop_write, .dest = &run.out, .destname = &run.outname,
+                                .progress = xdrop_progress};
+        rc = stream_run(&ops, &ctx, &pg, &done);
+    }
     if (rc == 0 && out.fp && (fflush(out.fp) != 0 || ferror(out.fp))) {
         msg("%s: write error: %s", out.display, strerror(errno));
         rc = EXIT_FAIL;
