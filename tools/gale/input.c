@@ -303,6 +303,18 @@ int in_report_failure(const in_file *f)
     return read_failure(f);
 }
 
+int64_t in_next_lines(in_file *f, int failed_before, line_chunk *lc, size_t max_lines, size_t max_bytes,
+                      size_t per_record)
+{
+    int64_t n;
+    if (failed_before) /* the failure after the last chunk */
+        return in_report_failure(f);
+    n = in_read_lines(f, lc, max_lines, max_bytes, per_record);
+    if (n == 0 && lc->failed) /* nothing before the failure */
+        return in_report_failure(f);
+    return n;
+}
+
 void line_chunk_free(line_chunk *lc)
 {
     free(lc->buf.s);
@@ -620,11 +632,9 @@ int64_t logan_read_chunk(logan_reader *rd, line_chunk *lc, int64_t k, gale_task 
 {
     logan_job job;
     int64_t n;
-    if (rd->failed) /* the failure after the last chunk */
-        return in_report_failure(&rd->f);
-    n = in_read_lines(&rd->f, lc, max, max_bytes, 1);
+    n = in_next_lines(&rd->f, rd->failed, lc, max, max_bytes, 1);
     if (n <= 0)
-        return n < 0 ? -1 : (lc->failed ? in_report_failure(&rd->f) : 0);
+        return n;
     rd->failed = lc->failed;
     if (!t) /* another MPI rank's lines: read past, not parsed */
         return n;
@@ -969,11 +979,9 @@ static int64_t seq_read_chunk(pair_reader *rd, line_chunk *lc, pair_view *pv, si
     seq_job job;
     size_t npairs;
     int64_t n;
-    if (rd->failed) /* the failure after the last chunk */
-        return in_report_failure(f);
-    n = in_read_lines(f, lc, 2 * max, max_bytes, 2);
+    n = in_next_lines(f, rd->failed, lc, 2 * max, max_bytes, 2);
     if (n <= 0)
-        return n < 0 ? -1 : (lc->failed ? in_report_failure(f) : 0);
+        return n;
     /* a pair cut short by a failing stream is the failure's, not a bad pair */
     npairs = lc->failed ? (size_t)n / 2 : ((size_t)n + 1) / 2;
     if (!pv) { /* read past: the rank that parses these reports what is wrong */

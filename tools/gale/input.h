@@ -73,6 +73,12 @@ typedef struct line_chunk {
 int64_t in_read_lines(in_file *f, line_chunk *lc, size_t max_lines, size_t max_bytes, size_t per_record);
 /* The message of the failure that stopped in_read_lines. Returns -1. */
 int in_report_failure(const in_file *f);
+/* The next chunk of lines of a reader that stops at the stream's failure:
+ * in_report_failure's -1 when its last chunk ended at one (failed_before, its
+ * lc->failed), else in_read_lines, where an end at a failure with no lines
+ * before it is that failure's -1. > 0: lines; 0: the end; -1: after a message. */
+int64_t in_next_lines(in_file *f, int failed_before, line_chunk *lc, size_t max_lines, size_t max_bytes,
+                      size_t per_record);
 void line_chunk_free(line_chunk *lc);
 
 /* Messages of the reader thread while the main thread is still starting the
