@@ -78,7 +78,7 @@ pkg-config --variable=plugindir gale
 # GALE_PLUGIN_PATH), and the installed `gale` CLI find the installed libgale on its
 # own (no LD_LIBRARY_PATH), install a small second configuration for real into a
 # temporary prefix, outside the loader's default paths: only libgale, the plugin and
-# the CLI are built (no tests, Python or CUDA), then installed without a rebuild. No MPI
+# the CLI are built (no tests, Python, CUDA or man pages), then installed without a rebuild. No MPI
 # there: with it the run path of gale also holds Open MPI's library directory (meson keeps
 # an external dependency's), and the exact run path is what is checked here.
 echo "== the bella plugin and the gale CLI from a prefix install (GALE_PLUGIN_PATH and LD_LIBRARY_PATH unset)"
@@ -86,7 +86,7 @@ pfx="$PWD/build/prefix-check"
 rm -rf "$pfx"
 mkdir -p "$pfx"
 if ! { meson setup "$pfx/build" --prefix="$pfx/inst" --libdir=lib -Dcuda=disabled -Dtests=false -Dcli=enabled -Dmpi=disabled \
-         -Dpython=disabled -Dbuildtype=release \
+         -Dpython=disabled -Dman=disabled -Dbuildtype=release \
          && meson compile -C "$pfx/build" -j "$jobs" gale:shared_library gale-bella:shared_module \
               tools/gale/gale:executable \
          && meson install -C "$pfx/build" --no-rebuild --quiet; } >"$pfx/log" 2>&1; then
