@@ -14,7 +14,7 @@
 #   - an existing symbol is removed or changes (its type, a parameter, the layout of a
 #     struct it reaches), which abidiff reports, except members appended at the end of
 #     a struct that begins with its size (gale's extension mechanism: gale.h, "Struct
-#     sizes"): the suppression for exactly those structs is derived from gale.h here;
+#     sizes"; those structs are found in gale.h here, and trim() below says how);
 #   - a symbol is added to a version node the baseline already has (a released node
 #     is closed: new functions go into a new node).
 # Additions in a new node pass, and are listed. Needs a library with DWARF (a debug or
@@ -72,13 +72,41 @@ esac
 awk '/^typedef struct gale_[a-z_]* \{$/ { name = $3; getline; if ($0 ~ /^ *size_t size;/) print name }' \
     "$inc"/*.h | sort -u >"$tmp/sized"
 [ -s "$tmp/sized" ] || { echo "abi.sh: found no size-prefixed struct in $inc/*.h" >&2; exit 1; }
-while read -r s; do
-    printf '[suppress_type]\n  label = %s: members appended at its end (size-prefixed)\n' "$s"
-    printf '  type_kind = struct\n  name = %s\n  has_data_member_inserted_at = end\n  has_size_change = yes\n\n' "$s"
-done <"$tmp/sized" >"$tmp/suppr"
 
-set -- "$abidir"/GALE_*.abi
-[ -f "$1" ] || { echo "abi.sh: no baseline in $abidir" >&2; exit 1; }
+# Members appended to those structs are let through by trimming them from the dump of
+# the library under test before abidiff compares it with a baseline: each such struct
+# loses the members at offsets at or past the baseline's size, and takes that size
+# back. Every other difference, including a change to any member the baseline has, is
+# then abidiff's to report. (libabigail's own suppression for this, a [suppress_type]
+# with has_data_member_inserted_at = end, is not exact: abidiff 2.2 then also hides a
+# changed type of an existing member of that struct, which a deliberate break showed.)
+# A member put into the baseline's tail padding lies below its size: it is reported,
+# as an older caller's struct has uninitialised bytes there.
+trim() { # BASELINE DUMP OUT
+    python3 - "$tmp/sized" "$@" <<'PY'
+import sys, xml.etree.ElementTree as ET
+sized = set(open(sys.argv[1]).read().split())
+base, cur, out = sys.argv[2:5]
+def structs(root):
+    return [e for e in root.iter('class-decl')
+            if e.get('name') in sized and e.get('is-declaration-only') != 'yes' and e.get('size-in-bits')]
+old = {e.get('name'): int(e.get('size-in-bits')) for e in structs(ET.parse(base).getroot())}
+tree = ET.parse(cur)
+for e in structs(tree.getroot()):
+    size = old.get(e.get('name'))
+    if size is None or int(e.get('size-in-bits')) < size:
+        continue  # a new struct, or a smaller one: abidiff's to judge
+    for m in [m for m in e.findall('data-member') if int(m.get('layout-offset-in-bits', '0')) >= size]:
+        e.remove(m)
+    e.set('size-in-bits', str(size))
+tree.write(out, encoding='unicode')
+PY
+}
+
+# Oldest first (GALE_0.10 after GALE_0.9).
+set -- $(ls "$abidir"/GALE_*.abi 2>/dev/null | sort -V)
+[ $# -gt 0 ] || { echo "abi.sh: no baseline in $abidir" >&2; exit 1; }
+newest=$(basename "$(eval echo \"\${$#}\")" .abi)
 dump "$lib" "$tmp/cur.abi"
 symbols "$tmp/cur.abi" >"$tmp/cur.syms"
 fail=0
@@ -86,8 +114,8 @@ for base in "$@"; do
     b=$(basename "$base" .abi)
     symbols "$base" >"$tmp/base.syms"
     rc=0
-    abidiff --no-added-syms --suppressions "$tmp/suppr" \
-        "$base" "$tmp/cur.abi" >"$tmp/diff" 2>&1 || rc=$?
+    trim "$base" "$tmp/cur.abi" "$tmp/cur.trimmed.abi"
+    abidiff --no-added-syms "$base" "$tmp/cur.trimmed.abi" >"$tmp/diff" 2>&1 || rc=$?
     if [ $rc -ne 0 ]; then
         echo "FAIL: the ABI changed against abi/$b.abi (abidiff status $rc):"
         cat "$tmp/diff"
@@ -100,12 +128,13 @@ for base in "$@"; do
         if grep -qx "$node" "$tmp/base.nodes"; then
             echo "FAIL: $fn@$node added to the released node $node (abi/$b.abi): new functions go into a new node"
             fail=1
-        else
-            echo "added: $fn@$node (new node)"
+        elif [ "$b" = "$newest" ]; then
+            echo "added since abi/$b.abi: $fn@$node (a new node)"
         fi
     done <"$tmp/added"
-    [ $rc -ne 0 ] || echo "abi/$b.abi: no change to its $(wc -l <"$tmp/base.syms") functions and their types" \
-        "(size-prefixed structs, may grow at the end: $(tr '\n' ' ' <"$tmp/sized"))"
+    [ $rc -ne 0 ] || echo "abi/$b.abi: its $(wc -l <"$tmp/base.syms") functions and their types unchanged;" \
+        "$(wc -l <"$tmp/added") functions added since"
 done
+echo "size-prefixed structs (may grow at the end): $(tr '\n' ' ' <"$tmp/sized")"
 [ $fail -eq 0 ] || { echo "abi: FAILED (tools/abi.sh explains the rules)"; exit 1; }
 echo "abi: ok"
