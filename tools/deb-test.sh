@@ -111,6 +111,10 @@ echo "deb-test: README example: $got"
 want="score 8: h [0,20) v [0,18)"
 [ "$got" = "$want" ] || { echo "deb-test: expected '$want'"; exit 1; }
 
+# Which backends the installed libgale has, and which one AUTO takes here.
+cc tests/install/backend_check.c -o "$work/backend_check" $(pkg-config --cflags --libs gale)
+(cd / && "$work/backend_check")
+
 # The installed CLI, from another directory, with the system's libgale and no run path.
 [ "$(command -v gale)" = /usr/bin/gale ] || { echo "deb-test: gale is $(command -v gale), not /usr/bin/gale"; exit 1; }
 ! readelf -d /usr/bin/gale | grep -q 'R.*PATH' || { echo "deb-test: /usr/bin/gale has a run path"; readelf -d /usr/bin/gale; exit 1; }
