@@ -4,7 +4,8 @@
 # suites again under ASan+UBSan and the unit and plugins suites under TSan (CPU backend;
 # CUDA off there), runs the libFuzzer harnesses for a short while (tools/fuzz.sh),
 # checks that `meson install` gives a library a pkg-config user can link and that the
-# installed plugin and CLI find the installed libgale under a prefix of their own, and
+# installed plugin and CLI find the installed libgale under a prefix of their own,
+# builds, lints, installs and uses the Debian packages (tools/deb-test.sh), and
 # installs the Python package.
 # Without a GPU the gpu suite skips, its fault-injection test (tests/gpu/faults.c) included;
 # on a GPU machine tools/device/run.sh runs it (mode test), and mode sanitize runs the gpu
@@ -78,7 +79,7 @@ pkg-config --variable=plugindir gale
 # GALE_PLUGIN_PATH), and the installed `gale` CLI find the installed libgale on its
 # own (no LD_LIBRARY_PATH), install a small second configuration for real into a
 # temporary prefix, outside the loader's default paths: only libgale, the plugin and
-# the CLI are built (no tests, Python or CUDA), then installed without a rebuild. No MPI
+# the CLI are built (no tests, Python, CUDA or man pages), then installed without a rebuild. No MPI
 # there: with it the run path of gale also holds Open MPI's library directory (meson keeps
 # an external dependency's), and the exact run path is what is checked here.
 echo "== the bella plugin and the gale CLI from a prefix install (GALE_PLUGIN_PATH and LD_LIBRARY_PATH unset)"
@@ -86,7 +87,7 @@ pfx="$PWD/build/prefix-check"
 rm -rf "$pfx"
 mkdir -p "$pfx"
 if ! { meson setup "$pfx/build" --prefix="$pfx/inst" --libdir=lib -Dcuda=disabled -Dtests=false -Dcli=enabled -Dmpi=disabled \
-         -Dpython=disabled -Dbuildtype=release \
+         -Dpython=disabled -Dman=disabled -Dbuildtype=release \
          && meson compile -C "$pfx/build" -j "$jobs" gale:shared_library gale-bella:shared_module \
               tools/gale/gale:executable \
          && meson install -C "$pfx/build" --no-rebuild --quiet; } >"$pfx/log" 2>&1; then
@@ -113,35 +114,19 @@ plugindir=$(pkg-config --variable=plugindir gale)
 # The installed module finds the installed libgale by itself (its run path), never the build tree.
 readelf -d "$plugindir/gale-bella.so" | grep -q "R.*PATH.*\[$pfx/inst/lib\]" \
   || { echo "gale-bella.so: run path is not $pfx/inst/lib"; readelf -d "$plugindir/gale-bella.so"; exit 1; }
-cat > "$pfx/check.cpp" <<'CPP'
-// A LOGAN-style caller built with `pkg-config --cflags --libs gale` only.
-#include <gale_bella.hpp>
-#include <cstdio>
-#include <cstring>
-int main(int, char **argv) {
-    gale_plugin *p = nullptr;
-    const char *path = nullptr;
-    if (gale_plugin_open("bella", &p) != GALE_OK || gale_plugin_get_path(p, &path) != GALE_OK) {
-        std::printf("gale_plugin_open: %s\n", gale_last_error());
-        return 1;
-    }
-    std::string want = std::string(argv[1]) + "/gale-bella.so";
-    std::printf("bella plugin loaded from %s (gale_plugin_dir %s)\n", path, gale_plugin_dir());
-    if (want != path || std::strcmp(gale_plugin_dir(), argv[1]) != 0) return 1;
-    gale_plugin_close(p);
-    // One BELLA-style call: identical 40-base reads, k-mer at 10: 10 + 13 + 17 = 40.
-    std::string a = "ACGTTGCAAGGCTTACCGATTGACCATGGTACAGTCAGTA";
-    std::vector<SeedL> seeds(1, SeedL(10, 10, 27, 27));
-    std::vector<std::string> t(1, a), q(1, a);
-    std::vector<ScoringSchemeL> sc(1, ScoringSchemeL(1, -1, -1, -1));
-    int res = 0;
-    extendSeedL(seeds, EXTEND_BOTHL, t, q, sc, 7, 17, &res, 1, 1);
-    std::printf("extendSeedL: res %d, seed H [%d, %d)\n", res, getBeginPositionH(seeds[0]), getEndPositionH(seeds[0]));
-    return res == 40 && getBeginPositionH(seeds[0]) == 0 && getEndPositionV(seeds[0]) == 40 ? 0 : 1;
-}
-CPP
-c++ "$pfx/check.cpp" -o "$pfx/check" $(pkg-config --cflags --libs gale)
+c++ tests/install/bella_check.cpp -o "$pfx/check" $(pkg-config --cflags --libs gale)
 env -u GALE_PLUGIN_PATH LD_LIBRARY_PATH="$pfx/inst/lib" "$pfx/check" "$plugindir"
+
+# The Debian packages (debian/): built CPU only (the build profile pkg.gale.nocuda, to
+# keep CI's time; the CUDA flavour is built by hand where nvcc is), linted, installed
+# with dpkg -i on CI's throwaway machine (CI=true, root) and used from there: the
+# README's C example through pkg-config, the gale CLI on examples/, the bella plugin
+# from the system plugin directory; then dpkg -r. Elsewhere it skips the install
+# (exit 77, saying why) after building and linting.
+echo "== Debian packages: dpkg-buildpackage, lintian, dpkg -i, the README example, gale, bella, dpkg -r (tools/deb-test.sh)"
+deb_rc=0
+bash tools/deb-test.sh || deb_rc=$?
+[ $deb_rc -eq 0 ] || [ $deb_rc -eq 77 ] || exit 1
 
 # The Python package as its README installs it, in a venv of Debian's python3 (pip builds
 # it with meson-python fetched from PyPI; CPU only here, to keep CI's time): a wheel by
