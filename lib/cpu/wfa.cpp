@@ -29,6 +29,34 @@ using namespace wfacpu;
 
 namespace {
 
+// The low-memory begin search with a match score (a = -match > 0): b runs from the
+// alignment's end backwards over the reversed sequences; a point of M at score s
+// where the reversed text is consumed (its pattern left: the free begin j <= pb) or
+// the reversed pattern (text left j <= tb) is the begin if s + a j == score, the
+// forward penalty. The first such point, lowest diagonal first (as find_end).
+void find_begin_paid(Dir &b, int64_t pb, int64_t tb, int32_t a, int64_t score, int32_t &k_out, int32_t &h_out) {
+    b.init(nullptr, nullptr);
+    for (;;) {
+        if (b.s > score) fail(GALE_E_INTERNAL, "WFA low-memory: no begin at penalty %lld", (long long)score);
+        int32_t lo, hi;
+        if (b.m_range(lo, hi)) {
+            for (int32_t k = lo; k <= hi; ++k) {
+                const int32_t h = b.value(b.s, cM, k);
+                if (h < 0) continue;
+                const int64_t v = (int64_t)h - k;
+                const bool at_t = h == b.n && b.m - v <= pb && b.s + a * (b.m - v) == score;
+                const bool at_p = v == b.m && b.n - h <= tb && b.s + a * (b.n - h) == score;
+                if (at_t || at_p) {
+                    k_out = k;
+                    h_out = h;
+                    return;
+                }
+            }
+        }
+        b.step(nullptr, nullptr);
+    }
+}
+
 void align_task(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector<uint32_t> &cigar,
                 WfaWorkspace *ws) {
     cigar.clear();
@@ -40,7 +68,7 @@ void align_task(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector
     const Penalties q = penalties_of(p);
     const bool nmis = p.n_policy == GALE_N_MISMATCH && (has_n(t.v, m) || has_n(t.h, n));
     const int R = ring_len(q);
-    const auto signed_score = [&](int64_t s) { return q.metric == kMetricEdit ? s : -s; };
+    const auto signed_score = [&](int64_t s) { return wfa_report_score(p, s, m, n); };
     // Sentinel copies of the sequences, unless they are huge (then the memory
     // matters more than the bound checks).
     const bool padded = m + n <= kMaxPadded;
@@ -76,7 +104,7 @@ void align_task(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector
         int64_t he = -1, ve = -1;
         // As wfa_replay(), on the sentinel copies.
         if (k0 > n || -k0 > m ||
-            !replay(P, T, m, n, nmis, std::max<int64_t>(k0, 0), std::max<int64_t>(-k0, 0), true, ws->ops.data(),
+            !replay(P, T, m, n, nmis, q.split_x, std::max<int64_t>(k0, 0), std::max<int64_t>(-k0, 0), true, ws->ops.data(),
                     ws->ops.size(), &he, &ve, cigar, padded) ||
             he != h_end || ve != (int64_t)h_end - k_end)
             fail(GALE_E_INTERNAL, "WFA replay does not reach the end found by the wavefronts");
@@ -108,16 +136,24 @@ void align_task(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector
         b.setup(ws->prev.data() + (m - ve), ws->trev.data() + (n - he), (int32_t)ve, (int32_t)he, nmis, q, R, cM, 0,
                 0);
         int32_t kb, hb2;
-        run_to_end(b, cM, f.pb, f.tb, nullptr, nullptr, 0, kb, hb2);
+        if (q.a > 0 && (f.pb || f.tb)) {
+            // A match score: the forward start on diagonal j cost a |j| (lib/wfa.h), so
+            // the begin is the first boundary point the reverse wavefronts reach at
+            // s with s + a * (its free bases) == score.
+            find_begin_paid(b, f.pb, f.tb, q.a, score, kb, hb2);
+        } else {
+            run_to_end(b, cM, f.pb, f.tb, nullptr, nullptr, 0, kb, hb2);
+            if (b.s != score) fail(GALE_E_INTERNAL, "WFA low-memory: begin search scored %lld, end search %lld",
+                                   (long long)b.s, (long long)score);
+        }
         cells += b.cells;
-        if (b.s != score) fail(GALE_E_INTERNAL, "WFA low-memory: begin search scored %lld, end search %lld",
-                               (long long)b.s, (long long)score);
         hb = he - hb2;
         vb = ve - ((int64_t)hb2 - kb);
+        const int64_t paid = (int64_t)q.a * (hb + vb);  // one of them is 0
         const int64_t s2 = bi.solve(hb, vb, he, ve, cM, cM, -1, cigar);
         cells += bi.cells;
-        if (s2 != score) fail(GALE_E_INTERNAL, "WFA low-memory: aligned region scored %lld, expected %lld",
-                              (long long)s2, (long long)score);
+        if (s2 + paid != score) fail(GALE_E_INTERNAL, "WFA low-memory: aligned region scored %lld, expected %lld",
+                                     (long long)s2, (long long)(score - paid));
     } else {
         Bi bi(*ws, t, q, nmis, limit);
         score = bi.solve(0, 0, n, m, cM, cM, -1, cigar);

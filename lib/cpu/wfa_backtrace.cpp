@@ -51,6 +51,7 @@ int32_t backtrace(const Dir &d, const CodeBuf &codes, const std::vector<CodeRow>
         const uint8_t code = code_at(s, k);
         if (c == cM) {
             const int src = code & 7;
+            if (src == kSrcStart) break;  // a begin-free start above score 0 (match score < 0)
             if (q.metric == kMetricEdit) {
                 if (src == kSrcX) ops.push_back(WfaOp{GALE_CIGAR_DIFF, 1});
                 else if (src == kSrcD1) { ops.push_back(WfaOp{GALE_CIGAR_DEL, 1}); k -= 1; }
@@ -84,7 +85,7 @@ int32_t backtrace(const Dir &d, const CodeBuf &codes, const std::vector<CodeRow>
     return (int32_t)k;
 }
 
-bool replay(const uint8_t *P, const uint8_t *T, int64_t m, int64_t n, bool nmis, int64_t h, int64_t v,
+bool replay(const uint8_t *P, const uint8_t *T, int64_t m, int64_t n, bool nmis, bool split_x, int64_t h, int64_t v,
             bool extend_first, const WfaOp *ops, size_t n_ops, int64_t *h_end, int64_t *v_end,
             std::vector<uint32_t> &cigar, bool padded) {
     auto ext = [&]() {
@@ -117,7 +118,12 @@ bool replay(const uint8_t *P, const uint8_t *T, int64_t m, int64_t n, bool nmis,
             break;
         default: return false;
         }
-        push_op(cigar, op.code, op.len);
+        if (split_x && op.code == GALE_CIGAR_DIFF) {
+            push_op(cigar, GALE_CIGAR_DEL, 1);
+            push_op(cigar, GALE_CIGAR_INS, 1);
+        } else {
+            push_op(cigar, op.code, op.len);
+        }
         ext();
     }
     *h_end = h;
@@ -131,8 +137,8 @@ bool wfa_replay(const PairTask &t, const WfaParams &p, int64_t k0, const WfaOp *
                 int64_t *v_end, std::vector<uint32_t> &cigar) {
     if (k0 > t.h_len || -k0 > t.v_len) return false;
     const bool nmis = p.n_policy == GALE_N_MISMATCH;
-    return wfacpu::replay(t.v, t.h, t.v_len, t.h_len, nmis, std::max<int64_t>(k0, 0), std::max<int64_t>(-k0, 0),
-                          true, ops, n_ops, h_end, v_end, cigar);
+    return wfacpu::replay(t.v, t.h, t.v_len, t.h_len, nmis, p.kind_metric == kKindIndel, std::max<int64_t>(k0, 0),
+                          std::max<int64_t>(-k0, 0), true, ops, n_ops, h_end, v_end, cigar);
 }
 
 }  // namespace gale

@@ -241,6 +241,8 @@ struct Stopped {};
 struct Penalties {
     int metric;
     int32_t x, o, e, o2, e2;
+    int32_t a;      // -match: begin-free diagonal j starts at s = a j (0: all at s = 0; lib/wfa.h)
+    bool split_x;   // indel: an X of the backtrace is written as a D and an I (lib/wfa.h)
 };
 
 // The wavefronts of one direction over one (sub)problem: pattern P (length m),
@@ -347,7 +349,7 @@ private:
 };
 
 inline Penalties penalties_of(const WfaParams &p) {
-    Penalties q{p.metric, p.x, p.o, p.e, p.o2, p.e2};
+    Penalties q{p.metric, p.x, p.o, p.e, p.o2, p.e2, -p.match, p.kind_metric == kKindIndel};
     if (p.metric == kMetricEdit) {
         q.x = 1;
         q.o = 0;
@@ -377,7 +379,8 @@ inline void push_op(std::vector<uint32_t> &cigar, uint32_t code, uint64_t len) {
 // wfa_replay with the problem given directly; extend_first is false for a half
 // that begins inside a gap (the gap continues before any match). padded: P and
 // T end in sentinels (Padded).
-bool replay(const uint8_t *P, const uint8_t *T, int64_t m, int64_t n, bool nmis, int64_t h, int64_t v,
+// split_x: Penalties::split_x.
+bool replay(const uint8_t *P, const uint8_t *T, int64_t m, int64_t n, bool nmis, bool split_x, int64_t h, int64_t v,
             bool extend_first, const WfaOp *ops, size_t n_ops, int64_t *h_end, int64_t *v_end,
             std::vector<uint32_t> &cigar, bool padded = false);
 

@@ -213,6 +213,12 @@ inline bool Dir::step_affine(CodeBuf *codes, std::vector<CodeRow> *rows) {
             hi = std::max(hi, rh[c]);
             any = true;
         }
+    // Begin-free starts at this score (match score < 0; lib/wfa.h): M's range takes
+    // their diagonals in (pb <= m and tb <= n, so they lie in [-m, n]).
+    const int64_t j = wfa_free_start(pen.a, s);
+    const bool start_t = j > 0 && tb >= j, start_p = j > 0 && pb >= j;
+    if (start_t) { lo = std::min(lo, (int32_t)j); hi = std::max(hi, (int32_t)j); any = true; }
+    if (start_p) { lo = std::min(lo, (int32_t)-j); hi = std::max(hi, (int32_t)-j); any = true; }
     if (!any) {
         no_range(codes, rows);
         return false;
@@ -261,10 +267,20 @@ inline bool Dir::step_affine(CodeBuf *codes, std::vector<CodeRow> *rows) {
     const int32_t iW = (int32_t)Wp;
     if (code) {
         affine_cells<TWO, true>(iW, lo, un, um, pMx, pMo, pDe, pIe, pMo2, pD2e, pI2e, oM, oD1, oI1, oD2, oI2, code);
-        codes->commit();
     } else {
         affine_cells<TWO, false>(iW, lo, un, um, pMx, pMo, pDe, pIe, pMo2, pD2e, pI2e, oM, oD1, oI1, oD2, oI2, code);
     }
+    // A start wins ties, as in WFA2-lib (wavefront_compute_endsfree_init): it takes
+    // the cell when the computed offset is null or no further.
+    if (start_t && oM[j - lo] <= (int32_t)j) {
+        oM[j - lo] = (int32_t)j;
+        if (code) code[j - lo] = (uint8_t)((code[j - lo] & ~7u) | kSrcStart);
+    }
+    if (start_p && oM[-j - lo] <= 0) {
+        oM[-j - lo] = 0;
+        if (code) code[-j - lo] = (uint8_t)((code[-j - lo] & ~7u) | kSrcStart);
+    }
+    if (code) codes->commit();
     return true;
 }
 
@@ -331,7 +347,8 @@ void Dir::init(CodeBuf *codes, std::vector<CodeRow> *rows) {
         if (codes) rows->push_back(CodeRow{codes->size, 0, -1});
         return;
     }
-    int32_t lo = (int32_t)-std::min<int64_t>(pb, m), hi = (int32_t)std::min<int64_t>(tb, n);
+    // With a match score the begin-free diagonals start later (step_affine).
+    int32_t lo = pen.a > 0 ? 0 : (int32_t)-std::min<int64_t>(pb, m), hi = pen.a > 0 ? 0 : (int32_t)std::min<int64_t>(tb, n);
     Wave &M = slot(0, cM);
     int32_t *pm = dst(M, lo, hi, hi);
     for (int32_t k = lo; k <= hi; ++k) pm[k - lo] = std::max(k, 0);
