@@ -14,7 +14,14 @@
 // memory, so there only this check applies). With GALE_SCOPE_SCORE the end must be allowed and the begins as gale.h
 // says. WFA2-lib compares bytes: the pairs are upper-case ACGT.
 //
-// Cases: fixed edge pairs on every metric, then fresh random pairs (seed printed,
+// Cases: fixed edge pairs on every metric; WFA2-lib's own test script's
+// configurations (tests/wfa.utest.sh at v2.3.3, without its wfa-adaptive runs:
+// gale has no heuristics yet) on generated pairs: indel, edit, gap-affine,
+// two-piece and gap-affine penalties p0..p5 (match 0, -5, -2, -3), each in the
+// script's five modes (alignment, score only, memory mode med, BiWFA (ultralow)
+// with alignment and score only), WFA2-lib run in that mode and gale in the
+// matching scope (BiWFA: gale's low-memory mode forced, GALE_P_MEMORY_LIMIT = 1);
+// then fresh random pairs (seed printed,
 // GALE_TEST_SEED reproduces; GALE_TEST_SCALE scales the count, default 1,500 pairs
 // in batches of 10 sharing random settings): lengths 1..600 (a few to 3,000),
 // divergence 0..30%, flanks for the free ends, both scopes, end-to-end or random
@@ -88,6 +95,10 @@ struct Pair {
     std::string pattern, text;
 };
 
+// WFA2-lib's memory mode for the reference (wfa.utest.sh's modes); high by default.
+wavefront_memory_t g_wfa2_memory = wavefront_memory_high;
+bool g_wfa2_alignment = false;  // compute_alignment instead of compute_score
+
 // WFA2-lib's cigar->score for the pair (both sequences non-empty).
 int64_t wfa2_score(const Params &p, const Pair &q) {
     wavefront_aligner_attr_t a = wavefront_aligner_attr_default;
@@ -110,8 +121,8 @@ int64_t wfa2_score(const Params &p, const Pair &q) {
             a.affine_penalties = affine_penalties_t{(int)p.match, (int)p.x, (int)p.o, (int)p.e};
         }
     }
-    a.alignment_scope = compute_score;
-    a.memory_mode = wavefront_memory_high;
+    a.alignment_scope = g_wfa2_alignment ? compute_alignment : compute_score;
+    a.memory_mode = g_wfa2_memory;
     const int64_t m = (int64_t)q.pattern.size(), n = (int64_t)q.text.size();
     if (p.ends_free()) {
         a.alignment_form.span = alignment_endsfree;
@@ -348,6 +359,74 @@ void edge_cases() {
                 }
 }
 
+// WFA2-lib 2.3.3's tests/wfa.utest.sh: its metrics and penalties (align_benchmark's
+// defaults where it gives none) in its five modes, on generated end-to-end pairs.
+void utest_configurations(Rng &r) {
+    struct Config {
+        const char *name;
+        int kind;
+        int64_t match, x, o, e, o2, e2;
+    };
+    const Config configs[] = {
+        {"indel", GALE_INDEL, 0, 0, 0, 0, 0, 0},
+        {"edit", GALE_EDIT, 0, 0, 0, 0, 0, 0},
+        {"affine", GALE_WFA, 0, 4, 6, 2, 0, 0},
+        {"affine2p", GALE_WFA, 0, 4, 6, 2, 24, 1},
+        {"affine.p0", GALE_WFA, 0, 1, 2, 1, 0, 0},
+        {"affine.p1", GALE_WFA, 0, 3, 1, 4, 0, 0},
+        {"affine.p2", GALE_WFA, 0, 5, 3, 2, 0, 0},
+        {"affine.p3", GALE_WFA, -5, 1, 2, 1, 0, 0},
+        {"affine.p4", GALE_WFA, -2, 3, 1, 4, 0, 0},
+        {"affine.p5", GALE_WFA, -3, 5, 3, 2, 0, 0},
+    };
+    struct Mode {
+        const char *name;
+        bool alignment;
+        wavefront_memory_t memory;
+        bool biwfa;
+    };
+    const Mode modes[] = {
+        {"test (--check=correct)", true, wavefront_memory_high, false},
+        {"test.score (--wfa-score-only)", false, wavefront_memory_high, false},
+        {"test.pb (--wfa-memory-mode=med)", true, wavefront_memory_med, false},
+        {"test.biwfa (ultralow)", true, wavefront_memory_ultralow, true},
+        {"test.biwfa.score (ultralow, score only)", false, wavefront_memory_ultralow, true},
+    };
+    const int per_run = (int)tu_scaled(9, 3);
+    long n = 0;
+    for (const Config &c : configs)
+        for (const Mode &md : modes) {
+            Params p;
+            p.kind = c.kind;
+            p.match = c.match;
+            p.x = c.x;
+            p.o = c.o;
+            p.e = c.e;
+            p.o2 = c.o2;
+            p.e2 = c.e2;
+            p.scope = md.alignment ? GALE_SCOPE_ALIGNMENT : GALE_SCOPE_SCORE;
+            if (md.biwfa && md.alignment) p.memory_limit = 1;
+            std::vector<Pair> pairs;
+            for (int j = 0; j < per_run; ++j) {
+                // wfa.utest.seq's shape: a few hundred to a few thousand bases, a few
+                // percent apart; every third pair long and noisy enough for BiWFA's
+                // recursion under the 1 MiB limit.
+                const int64_t len = j % 3 == 2 ? r.range(1500, 2500) : r.range(50, 1000);
+                const double rate = j % 3 == 2 ? 0.1 + 0.1 * r.unit() : 0.2 * r.unit();
+                pairs.push_back(random_pair(r, len, rate));
+            }
+            g_wfa2_memory = md.memory;
+            g_wfa2_alignment = md.alignment;
+            const std::string what = std::string("utest ") + c.name + " " + md.name;
+            run_batch(p, pairs, what.c_str());
+            n += (long)pairs.size();
+        }
+    g_wfa2_memory = wavefront_memory_high;
+    g_wfa2_alignment = false;
+    printf("wfa_metrics_wfa2: wfa.utest.sh configurations: %zu x %zu runs, %ld pairs\n",
+           sizeof configs / sizeof configs[0], sizeof modes / sizeof modes[0], n);
+}
+
 }  // namespace
 
 int main() {
@@ -355,6 +434,7 @@ int main() {
     Rng r(tu_seed("wfa_metrics_wfa2"));
     REQUIRE_OK(tu_ctx_new(&g_ctx, GALE_BACKEND_CPU, 2));
     edge_cases();
+    utest_configurations(r);
     const long target = tu_scaled(1500, 100);
     long done = 0, batches = 0;
     while (done < target) {
