@@ -22,7 +22,7 @@
 // with alignment and score only), WFA2-lib run in that mode and gale in the
 // matching scope (BiWFA: gale's low-memory mode forced, GALE_P_MEMORY_LIMIT = 1);
 // then fresh random pairs (seed printed,
-// GALE_TEST_SEED reproduces; GALE_TEST_SCALE scales the count, default 1,500 pairs
+// GALE_TEST_SEED reproduces; GALE_TEST_SCALE scales the count, default 1,000 pairs
 // in batches of 10 sharing random settings): lengths 1..600 (a few to 3,000),
 // divergence 0..30%, flanks for the free ends, both scopes, end-to-end or random
 // free lengths (clamped per pair for WFA2-lib, which aborts otherwise), and one
@@ -392,7 +392,7 @@ void utest_configurations(Rng &r) {
         {"test.biwfa (ultralow)", true, wavefront_memory_ultralow, true},
         {"test.biwfa.score (ultralow, score only)", false, wavefront_memory_ultralow, true},
     };
-    const int per_run = (int)tu_scaled(9, 3);
+    const int per_run = (int)tu_scaled(6, 3);
     long n = 0;
     for (const Config &c : configs)
         for (const Mode &md : modes) {
@@ -435,7 +435,7 @@ int main() {
     REQUIRE_OK(tu_ctx_new(&g_ctx, GALE_BACKEND_CPU, 2));
     edge_cases();
     utest_configurations(r);
-    const long target = tu_scaled(1500, 100);
+    const long target = tu_scaled(1000, 100);
     long done = 0, batches = 0;
     while (done < target) {
         Params p = random_params(r);
