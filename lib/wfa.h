@@ -18,8 +18,9 @@
 // sets metric and penalties; since 0.6), so both backends run them unchanged:
 //  - gap-linear (mismatch x, gap i per base) is gap-affine with x, o = 0, e = i.
 //    With o = 0, D1[s][k] = M[s-e][k-1] + 1 (D1 <= M on every cell, so the
-//    extension source never wins over the opening one), which is gap-linear's
-//    recurrence: the same offsets, scores and ranges.
+//    opening source is the maximum either way; a tie takes the extension, which
+//    costs the same), which is gap-linear's recurrence: the same offsets, scores
+//    and ranges.
 //  - indel (LCS distance: gaps of 1 only) is gap-affine with x = 2, o = 0, e = 1:
 //    X = M[s-2][k] + 1 is the offset that an I then a D reach from M[s-2][k]
 //    (with the same bounds), so the offsets are indel's. An X of the backtrace

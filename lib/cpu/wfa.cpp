@@ -104,8 +104,8 @@ void align_task(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector
         int64_t he = -1, ve = -1;
         // As wfa_replay(), on the sentinel copies.
         if (k0 > n || -k0 > m ||
-            !replay(P, T, m, n, nmis, q.split_x, std::max<int64_t>(k0, 0), std::max<int64_t>(-k0, 0), true, ws->ops.data(),
-                    ws->ops.size(), &he, &ve, cigar, padded) ||
+            !replay(P, T, m, n, nmis, q.split_x, std::max<int64_t>(k0, 0), std::max<int64_t>(-k0, 0), true,
+                    ws->ops.data(), ws->ops.size(), &he, &ve, cigar, padded) ||
             he != h_end || ve != (int64_t)h_end - k_end)
             fail(GALE_E_INTERNAL, "WFA replay does not reach the end found by the wavefronts");
         r.h_begin = std::max<int64_t>(k0, 0);

@@ -142,8 +142,9 @@ int64_t Bi::base(int64_t h0, int64_t v0, int64_t h1, int64_t v1, int cs, int ce,
     const int64_t score = d.s;
     const int32_t k0 = backtrace(d, ws_.codes, ws_.rows, ce, d.s, k_end, ws_.ops);
     int64_t he, ve;
-    if (k0 != 0 || !replay(t_.v + v0, t_.h + h0, m, n, nmis_, q_.split_x, 0, 0, cs == cM, ws_.ops.data(), ws_.ops.size(),
-                           &he, &ve, cigar) ||
+    if (k0 != 0 ||
+        !replay(t_.v + v0, t_.h + h0, m, n, nmis_, q_.split_x, 0, 0, cs == cM, ws_.ops.data(), ws_.ops.size(), &he,
+                &ve, cigar) ||
         he != n || ve != m)
         fail(GALE_E_INTERNAL, "WFA low-memory base case replay failed");
     return score;

@@ -348,7 +348,8 @@ void Dir::init(CodeBuf *codes, std::vector<CodeRow> *rows) {
         return;
     }
     // With a match score the begin-free diagonals start later (step_affine).
-    int32_t lo = pen.a > 0 ? 0 : (int32_t)-std::min<int64_t>(pb, m), hi = pen.a > 0 ? 0 : (int32_t)std::min<int64_t>(tb, n);
+    const int32_t lo = pen.a > 0 ? 0 : (int32_t)-std::min<int64_t>(pb, m);
+    const int32_t hi = pen.a > 0 ? 0 : (int32_t)std::min<int64_t>(tb, n);
     Wave &M = slot(0, cM);
     int32_t *pm = dst(M, lo, hi, hi);
     for (int32_t k = lo; k <= hi; ++k) pm[k - lo] = std::max(k, 0);

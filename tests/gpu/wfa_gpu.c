@@ -113,7 +113,8 @@ static gale_batch *wb_make(gale_ctx *ctx, const wbatch *c, int force_err)
     REQUIRE_OK(gale_batch_create(ctx, c->kind, &b));
     tu_wfa_settings(b, c->kind, c->x, c->o, c->e, c->o2, c->e2, c->scope, c->npol,
                     c->pbf, c->pef, c->tbf, c->tef);
-    if (c->kind == GALE_WFA || c->kind == GALE_WFA_LINEAR) REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_MATCH, c->match));
+    if (c->kind == GALE_WFA || c->kind == GALE_WFA_LINEAR)
+        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_MATCH, c->match));
     if (c->kind == GALE_WFA_LINEAR) {
         REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_MISMATCH, c->x));
         REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_INDEL, c->indel));

@@ -115,7 +115,8 @@ int64_t wfa2_score(const Params &p, const Pair &q) {
     default:
         if (p.two()) {
             a.distance_metric = gap_affine_2p;
-            a.affine2p_penalties = affine2p_penalties_t{(int)p.match, (int)p.x, (int)p.o, (int)p.e, (int)p.o2, (int)p.e2};
+            a.affine2p_penalties =
+                affine2p_penalties_t{(int)p.match, (int)p.x, (int)p.o, (int)p.e, (int)p.o2, (int)p.e2};
         } else {
             a.distance_metric = gap_affine;
             a.affine_penalties = affine_penalties_t{(int)p.match, (int)p.x, (int)p.o, (int)p.e};
