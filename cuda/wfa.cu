@@ -396,6 +396,9 @@ void WfaRun::estimate_shape(uint64_t key, std::vector<Range> &ring, Est &e, Est 
     const WfaFree f = wfa_free(p_, t.v_len, t.h_len);
     const int64_t S = score_budget(q_, p_.expected_error, t.v_len, t.h_len);
     if (t.v_len + t.h_len + bases >= ((int64_t)1 << 27) || S >= ((int64_t)1 << 26)) return;  // longer recurrences: the CPU
+    // A match score with free begins starts diagonals above score 0 (lib/wfa.h,
+    // kSrcStart), which this kernel does not do: the CPU computes those tasks.
+    if (p_.match < 0 && (f.pb > 0 || f.tb > 0)) return;
     // The cells stop at the CPU's full-memory limit (its codes take a byte a cell;
     // beyond it the CPU runs BiWFA, whose CIGAR may break ties otherwise) and at what
     // a slot's work area holds of codes: the score budget shrinks to the last score
@@ -625,7 +628,7 @@ void WfaRun::collect(Chunk &c, const char *host, std::vector<size_t> &rescue) {
             WfaResult &r = results_[ti];
             r.cigar = VarSpan{};
             cigar.clear();
-            r.score = q_.metric == kMetricEdit ? o.score : -(int64_t)o.score;
+            r.score = wfa_report_score(p_, o.score, t.v_len, t.h_len);
             r.cells = o.cells;
             r.flags = kResultDone;
             r.h_end = o.h_end;

@@ -205,6 +205,8 @@ typedef struct gale_batch gale_batch;
 #define GALE_XDROP 1 /* gapped X-drop seed extension, SeqAn 2.4 semantics */
 #define GALE_WFA   2 /* wavefront alignment, gap-affine or two-piece gap-affine (WFA2-lib scores) */
 #define GALE_EDIT  3 /* wavefront alignment, edit (Levenshtein) distance */
+#define GALE_INDEL 4 /* wavefront alignment, indel (LCS) distance: gaps only, no mismatch (since 0.6) */
+#define GALE_WFA_LINEAR 5 /* wavefront alignment, gap-linear (WFA2-lib scores; since 0.6) */
 
 GALE_API gale_status gale_batch_create(gale_ctx *ctx, int kind, gale_batch **out);
 
@@ -231,13 +233,23 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
 #define GALE_P_PENALTY_GAP_EXTEND 112 /* e; default 2; [1, 4096] */
 #define GALE_P_PENALTY_GAP_OPEN2  113 /* o2; default 0; [0, 4096] */
 #define GALE_P_PENALTY_GAP_EXTEND2 114 /* e2; default 0 (one piece); [0, 4096] */
+/* Match score of GALE_WFA and GALE_WFA_LINEAR (since 0.6), as WFA2-lib's `match`:
+ * 0 (default) or negative, -m being the bonus of a match; [-4096, 0]. With m < 0
+ * WFA2-lib aligns with Eizenga's penalties 2x - 2m, 2o, 2e - m (2o2, 2e2 - m;
+ * gap-linear: 2i - m; at most 16384: the memory below grows with them), and the
+ * score is WFA2-lib's: (-m (len(pattern) + len(text)) - P) / 2, rounded towards
+ * zero, P the least transformed penalty (see "Wavefront alignment" below). */
+#define GALE_P_PENALTY_MATCH      115
+/* GALE_WFA_LINEAR's gap penalty per base (WFA2-lib's `indel`; since 0.6); default 2;
+ * [1, 4096]. Its mismatch is GALE_P_PENALTY_MISMATCH. */
+#define GALE_P_PENALTY_INDEL      116
 /* 200s: extension */
 #define GALE_P_XDROP     200 /* X of the X-drop; default 100; [0, 2^29] */
 #define GALE_P_DIRECTION 201 /* GALE_DIR_*; default GALE_DIR_BOTH */
 /* 300s: alphabet */
 #define GALE_P_N_POLICY  300 /* GALE_N_*; default GALE_N_DNA5 */
 
-/* 400s: wavefront alignment (GALE_WFA, GALE_EDIT) */
+/* 400s: wavefront alignment (GALE_WFA, GALE_EDIT, GALE_INDEL, GALE_WFA_LINEAR) */
 #define GALE_P_SCOPE   400 /* GALE_SCOPE_*; default GALE_SCOPE_ALIGNMENT */
 /* Ends-free span: leading/trailing bases of the pattern (v) or text (h) that may
  * stay unaligned at no cost. All 0 (default) = end-to-end (global). Each is
@@ -515,17 +527,23 @@ GALE_API gale_status gale_result_get(const gale_batch *batch, size_t i, gale_res
  * (those have flags GALE_RF_CANCELED), GALE_OK if all of them had finished. */
 GALE_API gale_status gale_result_get_range(const gale_batch *batch, size_t first, size_t n, gale_result *out);
 
-/* Wavefront alignment (GALE_WFA, GALE_EDIT)
+/* Wavefront alignment (GALE_WFA, GALE_EDIT, GALE_INDEL, GALE_WFA_LINEAR)
  *
- * score: as WFA2-lib 2.3.3 reports it with heuristics off: minus the penalty
- * for GALE_WFA (0 or negative), the distance for GALE_EDIT (0 or positive).
+ * score: as WFA2-lib 2.3.3 reports it (cigar->score) with heuristics off: the
+ * distance for GALE_EDIT and GALE_INDEL (0 or positive); minus the penalty for
+ * GALE_WFA and GALE_WFA_LINEAR with match score 0 (0 or negative); with a match
+ * score m < 0 (since 0.6), WFA2-lib's translation of its transformed penalty P
+ * (GALE_P_PENALTY_MATCH): (-m (len(pattern) + len(text)) - P) / 2, rounded towards
+ * zero, with the whole lengths also when ends are free (so a free end's bases
+ * count as half matches there, as in WFA2-lib; a free begin costs -m per base in P
+ * and nets out).
  * Free end gaps of an ends-free span are not counted.
  * v_begin, v_end / h_begin, h_end: the aligned part of the pattern / text (end
  * exclusive). End-to-end: the whole sequences. Ends-free: the unaligned ends
  * are outside it. With GALE_SCOPE_SCORE and a free begin, the begins are -1.
  * score_left, score_right: 0. cells: wavefront cells computed.
  *
- * CIGAR (GALE_SCOPE_ALIGNMENT): BAM-style, each op (len << 4) | code with
+ * CIGAR (GALE_SCOPE_ALIGNMENT): BAM-style (GALE_INDEL: no 'X'), each op (len << 4) | code with
  * htslib's codes: GALE_CIGAR_EQUAL '=', GALE_CIGAR_DIFF 'X', GALE_CIGAR_INS
  * 'I' (consumes the pattern only), GALE_CIGAR_DEL 'D' (consumes the text only) -
  * the SAM convention, where the pattern is the read. It covers exactly the aligned part above.

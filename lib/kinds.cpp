@@ -133,6 +133,14 @@ const ParamSpec kWfaParams[] = {
     {GALE_P_PENALTY_GAP_EXTEND, "gap_extend_penalty", 2, 1, kPenaltyBound},
     {GALE_P_PENALTY_GAP_OPEN2, "gap_open2_penalty", 0, 0, kPenaltyBound},
     {GALE_P_PENALTY_GAP_EXTEND2, "gap_extend2_penalty", 0, 0, kPenaltyBound},
+    {GALE_P_PENALTY_MATCH, "match_penalty", 0, -kPenaltyBound, 0},
+    GALE_WFA_COMMON_PARAMS,
+};
+// WFA2-lib's linear_penalties_t defaults (align_benchmark: match 0, mismatch 4, indel 2).
+const ParamSpec kLinearParams[] = {
+    {GALE_P_PENALTY_MISMATCH, "mismatch_penalty", 4, 1, kPenaltyBound},
+    {GALE_P_PENALTY_MATCH, "match_penalty", 0, -kPenaltyBound, 0},
+    {GALE_P_PENALTY_INDEL, "indel_penalty", 2, 1, kPenaltyBound},
     GALE_WFA_COMMON_PARAMS,
 };
 const ParamSpec kEditParams[] = {GALE_WFA_COMMON_PARAMS};
@@ -153,6 +161,19 @@ void wfa_common(const int64_t *v, WfaParams &p) {
     p.test_units_per_sm = (int32_t)v[10];
 }
 
+// A match score m < 0: WFA2-lib's Eizenga transformation of the penalties (lib/wfa.h).
+void wfa_match_transform(WfaParams &p) {
+    if (p.match == 0) return;
+    const int32_t m = p.match;
+    p.x = 2 * p.x - 2 * m;
+    p.o = 2 * p.o;
+    p.e = 2 * p.e - m;
+    if (p.metric == kMetricAffine2p) {
+        p.o2 = 2 * p.o2;
+        p.e2 = 2 * p.e2 - m;
+    }
+}
+
 void wfa_configure(const int64_t *v, void *out) {
     WfaParams p;
     p.x = (int32_t)v[0];
@@ -160,15 +181,45 @@ void wfa_configure(const int64_t *v, void *out) {
     p.e = (int32_t)v[2];
     p.o2 = (int32_t)v[3];
     p.e2 = (int32_t)v[4];
+    p.match = (int32_t)v[5];
     p.metric = p.e2 > 0 ? kMetricAffine2p : kMetricAffine;  // two-piece when the second piece extends
-    wfa_common(v + 5, p);
+    p.kind_metric = p.metric == kMetricAffine2p ? kKindAffine2p : kKindAffine;
+    wfa_match_transform(p);
+    wfa_common(v + 6, p);
+    new (out) WfaParams(p);
+}
+
+// Gap-linear runs as gap-affine with a free gap open (lib/wfa.h).
+void linear_configure(const int64_t *v, void *out) {
+    WfaParams p;
+    p.metric = kMetricAffine;
+    p.kind_metric = kKindLinear;
+    p.x = (int32_t)v[0];
+    p.match = (int32_t)v[1];
+    p.o = 0;
+    p.e = (int32_t)v[2];
+    wfa_match_transform(p);  // 2i - m: the same as 2e - m with o = 0
+    wfa_common(v + 3, p);
     new (out) WfaParams(p);
 }
 
 void edit_configure(const int64_t *v, void *out) {
     WfaParams p;
     p.metric = kMetricEdit;
+    p.kind_metric = kKindEdit;
     p.x = 1;
+    p.o = 0;
+    p.e = 1;
+    wfa_common(v, p);
+    new (out) WfaParams(p);
+}
+
+// Indel runs as gap-affine with x = 2, o = 0, e = 1 (lib/wfa.h).
+void indel_configure(const int64_t *v, void *out) {
+    WfaParams p;
+    p.metric = kMetricAffine;
+    p.kind_metric = kKindIndel;
+    p.x = 2;
     p.o = 0;
     p.e = 1;
     wfa_common(v, p);
@@ -262,7 +313,23 @@ const KindDef kEdit = {
 
 // ---- the table ---------------------------------------------------------------------
 
-const KindDef *const kKinds[] = {&kXdrop, &kWfa, &kEdit};
+const KindDef kIndel = {
+    GALE_INDEL, "indel", kShapePair, kEditParams, kWfaCommon, false,
+    indel_configure, wfa_check, wfa_validate, encode_dna5, wfa_estimate,
+    sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
+    wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
+    GALE_GPU_KIND(kWfaGpu),
+};
+
+const KindDef kWfaLinear = {
+    GALE_WFA_LINEAR, "wfa_linear", kShapePair, kLinearParams, sizeof kLinearParams / sizeof kLinearParams[0], false,
+    linear_configure, wfa_check, wfa_validate, encode_dna5, wfa_estimate,
+    sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
+    wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
+    GALE_GPU_KIND(kWfaGpu),
+};
+
+const KindDef *const kKinds[] = {&kXdrop, &kWfa, &kEdit, &kIndel, &kWfaLinear};
 constexpr size_t kNumKinds = sizeof kKinds / sizeof kKinds[0];
 
 // Per-thread scratch, one slot per entry of kKinds, freed when the thread ends.

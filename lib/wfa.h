@@ -14,6 +14,26 @@
 // length L costs o + L*e (piece 1) or o2 + L*e2 (piece 2, two-piece only).
 // Edit distance is the special case with M only: x = 1 and gaps of cost 1.
 //
+// The other metrics and the match score reduce to these kernels (lib/kinds.cpp
+// sets metric and penalties; since 0.6), so both backends run them unchanged:
+//  - gap-linear (mismatch x, gap i per base) is gap-affine with x, o = 0, e = i.
+//    With o = 0, D1[s][k] = M[s-e][k-1] + 1 (D1 <= M on every cell, so the
+//    opening source is the maximum either way; a tie takes the extension, which
+//    costs the same), which is gap-linear's recurrence: the same offsets, scores
+//    and ranges.
+//  - indel (LCS distance: gaps of 1 only) is gap-affine with x = 2, o = 0, e = 1:
+//    X = M[s-2][k] + 1 is the offset that an I then a D reach from M[s-2][k]
+//    (with the same bounds), so the offsets are indel's. An X of the backtrace
+//    is written to the CIGAR as a D then an I (wfa_replay), so the CIGAR has no
+//    mismatch and its indel distance is the score.
+//  - a match score m < 0 (WFA2-lib's Eizenga transformation): the penalties are
+//    2x - 2m, 2o, 2e - m (2o2, 2e2 - m; gap-linear 2i - m), the kernels find the
+//    least transformed penalty P, and the score reported is WFA2-lib's
+//    (-m (M + N) - P) / 2 (wfa_report_score). With free begins, as in WFA2-lib,
+//    the start on diagonal j != 0 costs -m |j|: it is not at s = 0 but at
+//    s = -m |j| (the begin-free diagonals, kSrcStart below); the GPU does not run
+//    those tasks (they are computed on the CPU, flagged GALE_RF_RESCUED).
+//
 // Offsets are int32; kNull marks "no path". A value is valid iff it is >= 0; every
 // formula below may add small numbers to kNull and stays far below 0.
 //
@@ -39,7 +59,10 @@
 //
 // Start (s = 0): M only, on the diagonals k in [-min(PB, m), min(TB, n)] with
 //   offset max(k, 0) (PB, TB: the begin-free lengths; 0 and 0 = end-to-end), each
-//   extended as above.
+//   extended as above. With a match score (a = -match > 0) only k = 0 starts at
+//   s = 0; diagonal j (1 <= j <= TB) and -j (j <= PB) start at s = a j: M's range
+//   at that score takes them in, and the cell takes offset j (resp. 0) when its
+//   computed offset is null or no further (WFA2-lib's tie), code source kSrcStart.
 // End: after M[s] is extended, the alignment ends at the first s with a diagonal k
 //   whose M offset h (v = h - k) satisfies (h == n and m - v <= PE) or
 //   (v == m and n - h <= TE); among such diagonals the lowest k wins. End-to-end
@@ -79,13 +102,14 @@
 // depends on the backend.
 //
 // Memory of one alignment: the bounds are documented once, in gale.h
-// (GALE_P_MEMORY_LIMIT). How lib/cpu/wfa.cpp keeps to them: an offset array holds
-// the diagonals -m - 1 .. n + 16 that the cell loops touch (about 1.5 W + 60 while
-// the range W is narrower, with slack to grow into); the codes are kept in 1 MiB
-// blocks (never copied on growth) plus one staging row, and the row that would take
-// them past the limit is not stored (the alignment is then recomputed in low-memory
-// mode, after the abandoned attempt's codes are freed); a half of a low-memory split
-// where one sequence is empty is a single gap and runs without codes.
+// (GALE_P_MEMORY_LIMIT). How the CPU kernel (lib/cpu/wfa*.cpp, lib/cpu/wfa_core.h)
+// keeps to them: an offset array holds the diagonals -m - 1 .. n + 16 that the cell
+// loops touch (about 1.5 W + 60 while the range W is narrower, with slack to grow
+// into); the codes are kept in 1 MiB blocks (never copied on growth) plus one
+// staging row, and the row that would take them past the limit is not stored (the
+// alignment is then recomputed in low-memory mode, after the abandoned attempt's
+// codes are freed); a half of a low-memory split where one sequence is empty is a
+// single gap and runs without codes.
 #ifndef GALE_WFA_H
 #define GALE_WFA_H
 
@@ -103,15 +127,22 @@ namespace gale {
 constexpr int32_t kNull = -(1 << 30);
 constexpr int32_t kPenaltyBound = 4096;
 
+// The metric the kernels run.
 enum WfaMetric : int32_t { kMetricAffine = 0, kMetricAffine2p = 1, kMetricEdit = 2 };
+// The metric of the batch's kind (what the score means; indel and gap-linear run as
+// kMetricAffine, see above).
+enum WfaKindMetric : int32_t { kKindAffine = 0, kKindAffine2p = 1, kKindEdit = 2, kKindIndel = 3, kKindLinear = 4 };
 
-// M's source, bits 0-2 of a backtrace code.
-enum WfaSrc : uint8_t { kSrcX = 0, kSrcD1 = 1, kSrcI1 = 2, kSrcD2 = 3, kSrcI2 = 4 };
+// M's source, bits 0-2 of a backtrace code. kSrcStart: a begin-free start at a
+// score above 0 (match score < 0 only): the backtrace ends there.
+enum WfaSrc : uint8_t { kSrcX = 0, kSrcD1 = 1, kSrcI1 = 2, kSrcD2 = 3, kSrcI2 = 4, kSrcStart = 5 };
 constexpr uint8_t kExtD1 = 1u << 3, kExtI1 = 1u << 4, kExtD2 = 1u << 5, kExtI2 = 1u << 6;
 
 struct WfaParams {
     int32_t metric = kMetricAffine;   // from the batch's kind and GALE_P_PENALTY_GAP_EXTEND2
-    int32_t x = 4, o = 6, e = 2, o2 = 0, e2 = 0;  // edit: 1, 0, 1, -, -
+    int32_t x = 4, o = 6, e = 2, o2 = 0, e2 = 0;  // the kernels' penalties; edit: 1, 0, 1, -, -
+    int32_t kind_metric = kKindAffine; // WfaKindMetric
+    int32_t match = 0;                // GALE_P_PENALTY_MATCH (<= 0); x..e2 are then transformed
     int32_t scope = GALE_SCOPE_ALIGNMENT;
     int32_t n_policy = GALE_N_DNA5;
     int64_t pattern_begin_free = 0, pattern_end_free = 0, text_begin_free = 0, text_end_free = 0;
@@ -136,6 +167,18 @@ struct WfaResult {
 GALE_HD bool wfa_match(uint8_t a, uint8_t b, int32_t n_policy) {
     return a == b && (a != kBaseN || n_policy == GALE_N_DNA5);
 }
+
+// The score gale reports for the kernels' least penalty s of a pattern of m and a
+// text of n bases (gale.h, "Wavefront alignment"; C's division, as WFA2-lib's).
+GALE_HD int64_t wfa_report_score(const WfaParams &p, int64_t s, int64_t m, int64_t n) {
+    if (p.kind_metric == kKindEdit || p.kind_metric == kKindIndel) return s;
+    if (p.match == 0) return -s;
+    return ((int64_t)-p.match * (m + n) - s) / 2;
+}
+
+// The begin-free diagonals +-j start at s = j * a (a = -match > 0; lib/wfa.h above):
+// the j that starts at score s, or 0 if none.
+GALE_HD int64_t wfa_free_start(int32_t a, int64_t s) { return a > 0 && s > 0 && s % a == 0 ? s / a : 0; }
 
 // Begin/end-free lengths of one task: the parameters clamped to its lengths.
 struct WfaFree {

@@ -5,7 +5,9 @@
  * Suite 'gpu'. Exits 77 (meson: SKIP) when there is no usable CUDA device.
  *
  *   random   >= 10,000 random pairs (scale 1) in batches of random settings:
- *            GALE_WFA one- and two-piece with random penalties, GALE_EDIT; scope
+ *            GALE_WFA one- and two-piece with random penalties, GALE_EDIT,
+ *            GALE_INDEL, GALE_WFA_LINEAR, a match score 0 or negative (then free
+ *            begins leave the task to the CPU, flagged GALE_RF_RESCUED); scope
  *            SCORE and ALIGNMENT; end-to-end and ends-free; both N policies;
  *            lengths 0..~5,000 (0..600 with penalties above 10, 12, 5), divergence
  *            0..30%, lowercase, N and IUPAC runs;
@@ -47,7 +49,7 @@ static int fake_gpu = 0;
 typedef struct wbatch {
     char label[160];
     int kind, scope, npol;
-    int64_t x, o, e, o2, e2;
+    int64_t x, o, e, o2, e2, match, indel;
     int64_t pbf, pef, tbf, tef, err, memlim; /* err / memlim: 0 = default */
     size_t n, cap;
     char **h, **v;
@@ -111,6 +113,12 @@ static gale_batch *wb_make(gale_ctx *ctx, const wbatch *c, int force_err)
     REQUIRE_OK(gale_batch_create(ctx, c->kind, &b));
     tu_wfa_settings(b, c->kind, c->x, c->o, c->e, c->o2, c->e2, c->scope, c->npol,
                     c->pbf, c->pef, c->tbf, c->tef);
+    if (c->kind == GALE_WFA || c->kind == GALE_WFA_LINEAR)
+        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_MATCH, c->match));
+    if (c->kind == GALE_WFA_LINEAR) {
+        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_MISMATCH, c->x));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_PENALTY_INDEL, c->indel));
+    }
     if (force_err) REQUIRE_OK(gale_batch_set(b, GALE_P_EXPECTED_ERROR, force_err));
     else if (c->err) REQUIRE_OK(gale_batch_set(b, GALE_P_EXPECTED_ERROR, c->err));
     if (c->memlim) REQUIRE_OK(gale_batch_set(b, GALE_P_MEMORY_LIMIT, c->memlim));
@@ -207,8 +215,12 @@ static size_t wb_run(gale_ctx *ctx, wbatch *c, int force_err, const char *name, 
 static void random_settings(tu_rng *r, wbatch *b, int nb)
 {
     int64_t u = tu_range(r, 0, 99);
-    b->kind = u < 40 ? GALE_WFA : u < 70 ? GALE_WFA : GALE_EDIT;
-    b->x = 4, b->o = 6, b->e = 2, b->o2 = 0, b->e2 = 0;
+    b->kind = u < 40 ? GALE_WFA : u < 70 ? GALE_WFA : u < 80 ? GALE_EDIT : u < 90 ? GALE_INDEL : GALE_WFA_LINEAR;
+    b->x = 4, b->o = 6, b->e = 2, b->o2 = 0, b->e2 = 0, b->match = 0, b->indel = 2;
+    if (b->kind == GALE_WFA_LINEAR) {
+        b->x = tu_range(r, 1, 10);
+        b->indel = tu_range(r, 1, 6);
+    }
     if (b->kind == GALE_WFA) {
         int64_t v = tu_range(r, 0, 99);
         if (v < 25) { b->x = 2; b->o = 3; b->e = 1; }
@@ -225,6 +237,9 @@ static void random_settings(tu_rng *r, wbatch *b, int nb)
             }
         }
     }
+    /* a match score, on the smaller penalties (Eizenga's transformation doubles them) */
+    if ((b->kind == GALE_WFA || b->kind == GALE_WFA_LINEAR) && b->x <= 10 && b->o <= 12 && tu_range(r, 0, 9) < 3)
+        b->match = -tu_range(r, 1, 5);
     b->scope = (tu_next(r) & 1) ? GALE_SCOPE_ALIGNMENT : GALE_SCOPE_SCORE;
     b->npol = (int)(tu_next(r) & 1);
     b->pbf = b->pef = b->tbf = b->tef = 0;
@@ -236,9 +251,9 @@ static void random_settings(tu_rng *r, wbatch *b, int nb)
     }
     b->err = tu_range(r, 0, 3) == 0 ? tu_range(r, 1, 400) : 0;
     b->memlim = tu_range(r, 0, 9) == 0 ? 1 : 0;
-    snprintf(b->label, sizeof b->label, "batch %d (%s x%lld o%lld e%lld o2 %lld e2 %lld %s npol %d free %lld/%lld/%lld/%lld "
-             "err %lld memlim %lld)", nb, b->kind == GALE_EDIT ? "edit" : "wfa", (long long)b->x, (long long)b->o,
-             (long long)b->e, (long long)b->o2, (long long)b->e2, b->scope ? "cigar" : "score", b->npol,
+    snprintf(b->label, sizeof b->label, "batch %d (%s m%lld x%lld o%lld e%lld o2 %lld e2 %lld i%lld %s npol %d free "
+             "%lld/%lld/%lld/%lld err %lld memlim %lld)", nb, gale_kind_name(b->kind), (long long)b->match,
+             (long long)b->x, (long long)b->o, (long long)b->e, (long long)b->o2, (long long)b->e2, (long long)b->indel, b->scope ? "cigar" : "score", b->npol,
              (long long)b->pbf, (long long)b->pef, (long long)b->tbf, (long long)b->tef, (long long)b->err,
              (long long)b->memlim);
 }

@@ -41,9 +41,12 @@
 #define HELP_WIDTH 19 /* the options' column in the help */
 
 typedef struct wfa_opts {
-    int kind;                    /* GALE_WFA or GALE_EDIT */
+    int kind;                    /* GALE_WFA, GALE_EDIT, GALE_INDEL or GALE_WFA_LINEAR */
     int64_t x, o, e, o2, e2;
-    const char *penalty_opt;     /* first penalty option given (refused with --edit) */
+    int64_t match, indel;        /* WFA2-lib's match score (<= 0); gap-linear's gap penalty */
+    const char *penalty_opt;     /* first penalty option given (refused with --edit, --indel) */
+    const char *gap_opt;         /* first gap-affine option given (refused with gap-linear) */
+    const char *metric_opt;      /* the option that chose the metric (two different ones: refused) */
     int have_o2, have_e2;
     int score_only, n_mismatch, coords;
     int ends_free;
@@ -68,8 +71,18 @@ enum {
     OPT_W_NMISMATCH,
     OPT_W_MEMORY,
     OPT_W_COORDS,
-    OPT_W_BATCH_BASES
+    OPT_W_BATCH_BASES,
+    OPT_W_INDEL,
+    OPT_W_MATCH,
+    OPT_W_ALGORITHM,
+    OPT_W_LINEAR_PEN,
+    OPT_W_AFFINE_PEN,
+    OPT_W_AFFINE2P_PEN
 };
+
+#define WFA_DEFAULT_INDEL 2 /* WFA2-lib's align_benchmark: --linear-penalties 0,4,2 */
+#define WFA_DEFAULT_GAP_OPEN2 24 /* and --affine2p-penalties 0,4,6,2,24,1 */
+#define WFA_DEFAULT_GAP_EXTEND2 1
 
 void usage_wfa(FILE *out)
 {
@@ -86,7 +99,7 @@ void usage_wfa(FILE *out)
         "\n"
         "Output (stdout or -o FILE), one line per pair in input order:\n"
         "  tsv (default)  index score cigar (TAB-separated; index 0-based; score is\n"
-        "                 minus the penalty, or the edit distance with --edit; the\n"
+        "                 minus the penalty, or the distance with --edit/--indel; the\n"
         "                 CIGAR uses = X I D, I consuming the pattern only; '*' when\n"
         "                 empty or not computed)\n"
         "  sam            SAM with the texts as references\n"
@@ -100,6 +113,18 @@ void usage_wfa(FILE *out)
         "  --gap-open2 N      with --gap-extend2: two-piece gap-affine, a gap costs\n"
         "  --gap-extend2 N    min(o + L*e, o2 + L*e2) (default: one piece)\n"
         "  --edit             edit (Levenshtein) distance instead of penalties\n"
+        "  --indel            indel (LCS) distance: gaps of 1 each, no mismatch\n"
+        "  --match N          match score, 0 (default) or negative (a bonus of -N per\n"
+        "                     match), as WFA2-lib's: the score is then WFA2-lib's\n"
+        "                     (-N (|pattern| + |text|) - P) / 2, P the penalty under\n"
+        "                     2x - 2N, 2o, 2e - N (gale.h, GALE_P_PENALTY_MATCH)\n"
+        "  As WFA2-lib's align_benchmark (M the match score, <= 0):\n"
+        "  --linear-penalties M,X,I   gap-linear: mismatch X, I per gap base\n"
+        "  --affine-penalties M,X,O,E gap-affine\n"
+        "  --affine2p-penalties M,X,O1,E1,O2,E2  two-piece gap-affine\n"
+        "  --algorithm A      indel-wfa, edit-wfa, gap-linear-wfa, gap-affine-wfa or\n"
+        "                     gap-affine2p-wfa (with align_benchmark's default\n"
+        "                     penalties unless given)\n"
         "  --score-only       no CIGAR: TSV prints '*' (not with sam or paf)\n"
         "  --ends-free PB,PE,TB,TE\n"
         "                     ends-free: up to PB/PE leading/trailing bases of the\n"
@@ -146,6 +171,39 @@ static int parse_ends_free(const char *s, int64_t out[4])
     return 0;
 }
 
+/* A comma-separated list of exactly n integers (the library checks their bounds).
+ * 0, or the usage error (exit status) after a message that names the bad part. */
+static int parse_int_list(const char *opt, const char *s, int64_t *out, int n, const char *form)
+{
+    const char *p = s;
+    int i;
+    char why[160];
+    for (i = 0; i < n; i++) {
+        const char *comma = strchr(p, ',');
+        const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        int r;
+        if ((i < n - 1) != (comma != NULL))
+            return usage_error("wfa", "invalid value '%s' for %s: expected %s", s, opt, form);
+        r = parse_number(p, len, -((int64_t)1 << 31), ((int64_t)1 << 31) - 1, &out[i]);
+        if (r != NUM_OK)
+            return usage_error("wfa", "invalid value '%s' for %s: '%.*s': %s", s, opt, (int)len, p,
+                               number_problem(r, p, len, -((int64_t)1 << 31), ((int64_t)1 << 31) - 1, why,
+                                              sizeof why));
+        p += len + (comma ? 1 : 0);
+    }
+    return 0;
+}
+
+/* Sets the metric (kind) once; a second, different choice is a usage error. */
+static int set_metric(wfa_opts *o, int kind, int two, const char *opt)
+{
+    if (o->metric_opt && (o->kind != kind || (kind == GALE_WFA && two != o->have_e2)))
+        return usage_error("wfa", "%s and %s choose different metrics", o->metric_opt, opt);
+    o->metric_opt = opt;
+    o->kind = kind;
+    return -1;
+}
+
 /* Returns -1 to go on, else an exit status. */
 static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
 {
@@ -156,6 +214,12 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
         {"gap-open2",    required_argument, NULL, OPT_W_GAP_OPEN2},
         {"gap-extend2",  required_argument, NULL, OPT_W_GAP_EXTEND2},
         {"edit",         no_argument,       NULL, OPT_W_EDIT},
+        {"indel",        no_argument,       NULL, OPT_W_INDEL},
+        {"match",        required_argument, NULL, OPT_W_MATCH},
+        {"algorithm",    required_argument, NULL, OPT_W_ALGORITHM},
+        {"linear-penalties",   required_argument, NULL, OPT_W_LINEAR_PEN},
+        {"affine-penalties",   required_argument, NULL, OPT_W_AFFINE_PEN},
+        {"affine2p-penalties", required_argument, NULL, OPT_W_AFFINE2P_PEN},
         {"score-only",   no_argument,       NULL, OPT_W_SCORE_ONLY},
         {"ends-free",    required_argument, NULL, OPT_W_ENDS_FREE},
         {"n-mismatch",   no_argument,       NULL, OPT_W_NMISMATCH},
@@ -173,6 +237,7 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
     o->x = WFA_DEFAULT_MISMATCH;
     o->o = WFA_DEFAULT_GAP_OPEN;
     o->e = WFA_DEFAULT_GAP_EXTEND;
+    o->indel = WFA_DEFAULT_INDEL;
     common_opts_init(&o->com, WFA_DEFAULT_BATCH_SIZE);
     o->batch_bases = WFA_DEFAULT_BATCH_BASES;
     o->format = FMT_TSV;
@@ -201,11 +266,78 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
             else { o->e2 = v; o->have_e2 = 1; }
             if (!o->penalty_opt)
                 o->penalty_opt = name;
+            if (c != OPT_W_MISMATCH && !o->gap_opt)
+                o->gap_opt = name;
             break;
         }
         case OPT_W_EDIT:
-            o->kind = GALE_EDIT;
+            if ((rc = set_metric(o, GALE_EDIT, 0, "--edit")) >= 0) return rc;
             break;
+        case OPT_W_INDEL:
+            if ((rc = set_metric(o, GALE_INDEL, 0, "--indel")) >= 0) return rc;
+            break;
+        case OPT_W_MATCH:
+            if (option_number("wfa", "--match", optarg, INT64_MIN, INT64_MAX, &v) != 0)
+                return EXIT_USAGE;
+            o->match = v;
+            if (!o->penalty_opt)
+                o->penalty_opt = "--match";
+            break;
+        case OPT_W_ALGORITHM: {
+            int r = -1;
+            if (strcmp(optarg, "indel-wfa") == 0) r = set_metric(o, GALE_INDEL, 0, "--algorithm");
+            else if (strcmp(optarg, "edit-wfa") == 0) r = set_metric(o, GALE_EDIT, 0, "--algorithm");
+            else if (strcmp(optarg, "gap-linear-wfa") == 0) r = set_metric(o, GALE_WFA_LINEAR, 0, "--algorithm");
+            else if (strcmp(optarg, "gap-affine-wfa") == 0) r = set_metric(o, GALE_WFA, 0, "--algorithm");
+            else if (strcmp(optarg, "gap-affine2p-wfa") == 0) {
+                r = set_metric(o, GALE_WFA, o->have_e2, "--algorithm");
+                if (r < 0 && !o->have_e2) {  /* align_benchmark's second piece unless given */
+                    o->o2 = WFA_DEFAULT_GAP_OPEN2;
+                    o->e2 = WFA_DEFAULT_GAP_EXTEND2;
+                    o->have_o2 = o->have_e2 = 1;
+                }
+            } else {
+                return bad_value("wfa", "--algorithm", optarg,
+                                 "expected indel-wfa, edit-wfa, gap-linear-wfa, gap-affine-wfa or gap-affine2p-wfa");
+            }
+            if (r >= 0) return r;
+            break;
+        }
+        case OPT_W_LINEAR_PEN: {
+            int64_t l[3];
+            if (parse_int_list("--linear-penalties", optarg, l, 3, "M,X,I") != 0) return EXIT_USAGE;
+            if ((rc = set_metric(o, GALE_WFA_LINEAR, 0, "--linear-penalties")) >= 0) return rc;
+            o->match = l[0];
+            o->x = l[1];
+            o->indel = l[2];
+            if (!o->penalty_opt) o->penalty_opt = "--linear-penalties";
+            break;
+        }
+        case OPT_W_AFFINE_PEN: {
+            int64_t l[4];
+            if (parse_int_list("--affine-penalties", optarg, l, 4, "M,X,O,E") != 0) return EXIT_USAGE;
+            if ((rc = set_metric(o, GALE_WFA, 0, "--affine-penalties")) >= 0) return rc;
+            o->match = l[0];
+            o->x = l[1];
+            o->o = l[2];
+            o->e = l[3];
+            if (!o->penalty_opt) o->penalty_opt = "--affine-penalties";
+            break;
+        }
+        case OPT_W_AFFINE2P_PEN: {
+            int64_t l[6];
+            if (parse_int_list("--affine2p-penalties", optarg, l, 6, "M,X,O1,E1,O2,E2") != 0) return EXIT_USAGE;
+            if ((rc = set_metric(o, GALE_WFA, 1, "--affine2p-penalties")) >= 0) return rc;
+            o->match = l[0];
+            o->x = l[1];
+            o->o = l[2];
+            o->e = l[3];
+            o->o2 = l[4];
+            o->e2 = l[5];
+            o->have_o2 = o->have_e2 = 1;
+            if (!o->penalty_opt) o->penalty_opt = "--affine2p-penalties";
+            break;
+        }
         case OPT_W_SCORE_ONLY:
             o->score_only = 1;
             break;
@@ -255,8 +387,12 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
         return usage_error("wfa", "wfa: PATTERNS and TEXTS cannot both be '-' (stdin)");
 
     /* combinations */
-    if (o->kind == GALE_EDIT && o->penalty_opt)
-        return usage_error("wfa", "%s does not apply to --edit (edit distance has no penalties)", o->penalty_opt);
+    if ((o->kind == GALE_EDIT || o->kind == GALE_INDEL) && o->penalty_opt)
+        return usage_error("wfa", "%s does not apply to %s (a distance has no penalties)", o->penalty_opt,
+                           o->kind == GALE_EDIT ? "edit distance" : "indel distance");
+    if (o->kind == GALE_WFA_LINEAR && o->gap_opt)
+        return usage_error("wfa", "%s does not apply to gap-linear (its gap penalty is the I of --linear-penalties)",
+                           o->gap_opt);
     if (o->have_o2 != o->have_e2)
         return usage_error("wfa", "two-piece penalties need both --gap-open2 and --gap-extend2");
     if (o->score_only && o->format != FMT_TSV)
@@ -310,9 +446,15 @@ typedef struct wfa_run {
 
 static int wfa_set_params(gale_batch *b, const wfa_opts *o)
 {
-    param_value p[12];
+    param_value p[16];
     int n = 0;
+    if (o->kind == GALE_WFA_LINEAR) {
+        p[n].id = GALE_P_PENALTY_MISMATCH; p[n].v = o->x;     p[n++].name = "--mismatch";
+        p[n].id = GALE_P_PENALTY_MATCH;    p[n].v = o->match; p[n++].name = "--match";
+        p[n].id = GALE_P_PENALTY_INDEL;    p[n].v = o->indel; p[n++].name = "--linear-penalties (I)";
+    }
     if (o->kind == GALE_WFA) {
+        p[n].id = GALE_P_PENALTY_MATCH;      p[n].v = o->match; p[n++].name = "--match";
         p[n].id = GALE_P_PENALTY_MISMATCH;   p[n].v = o->x;  p[n++].name = "--mismatch";
         p[n].id = GALE_P_PENALTY_GAP_OPEN;   p[n].v = o->o;  p[n++].name = "--gap-open";
         p[n].id = GALE_P_PENALTY_GAP_EXTEND; p[n].v = o->e;  p[n++].name = "--gap-extend";
@@ -553,7 +695,7 @@ static int get_aln(const wfa_run *run, const stream_chunk *c, size_t i, gale_res
     a->res = res;
     a->cigar = cg->l ? cg->s : "";
     /* AS:i: higher is better under both metrics */
-    a->as_score = o->kind == GALE_EDIT ? -res->score : res->score;
+    a->as_score = o->kind == GALE_EDIT || o->kind == GALE_INDEL ? -res->score : res->score;
     a->plen = it->plen;
     a->tlen = it->tlen;
     a->qname = pool_str(sl, it->qname);
