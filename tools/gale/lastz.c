@@ -32,7 +32,8 @@ void usage_lastz(FILE *out)
         "Options (as lastz's):\n"
         "  --segments=FILE          the anchors (required)\n"
         "  --format=FORMAT          general (default fields), general:F1,F2,..., general-[:...],\n"
-        "                           cigar (default: general; lav is not written yet)\n"
+        "                           cigar, axt (default: general; lav is not written yet)\n"
+
         "  --gap=OPEN,EXTEND        gap penalties (400,30)\n"
         "  --ydrop=N                y-drop (OPEN + 300 * EXTEND)\n"
         "  --gappedthresh=N         score threshold of the alignments (3000)\n"
@@ -227,11 +228,35 @@ typedef struct {
     int n_fields;
     int header;
     int cigar_format;
+    int axt;            /* --format=axt */
+    uint64_t number;    /* axt's alignment number */
 } out_spec;
 
-static void write_alignment(FILE *out, const out_spec *os, const record *t, const record *q, const char *qs, char strand,
+static void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, const char *qs, char strand,
                             const gale_lastz_alignment *a)
 {
+    if (os->axt) {
+        /* axt (axt.c print_axt_align): number, target interval, query interval on its strand
+         * (1-based), strand, score; then the two gapped rows and a blank line */
+        const uint32_t height = a->end1 - a->beg1 + 1, width = a->end2 - a->beg2 + 1;
+        fprintf(out, "%" PRIu64 " %s %u %u %s %u %u %c %d\n", os->number++, t->name, a->beg1, a->beg1 + height - 1,
+                q->name, a->beg2, a->beg2 + width - 1, strand, a->score);
+        for (int row = 0; row < 2; row++) {
+            const char *p1 = t->seq + a->beg1 - 1, *p2 = qs + a->beg2 - 1;
+            for (uint32_t k = 0; k < a->n_ops; k++) {
+                const uint32_t op = GALE_CIGAR_OP(a->cigar[k]), len = GALE_CIGAR_LEN(a->cigar[k]);
+                for (uint32_t j = 0; j < len; j++) {
+                    if (op == GALE_CIGAR_MATCH) fputc(row == 0 ? p1[j] : p2[j], out);
+                    else if (op == GALE_CIGAR_INS) fputc(row == 0 ? '-' : p2[j], out);
+                    else fputc(row == 0 ? p1[j] : '-', out);
+                }
+                if (op != GALE_CIGAR_INS) p1 += len;
+                if (op != GALE_CIGAR_DEL) p2 += len;
+            }
+            fputs(row == 0 ? "\n" : "\n\n", out);
+        }
+        return;
+    }
     if (os->cigar_format) {
         /* cigar: the query's interval on the plus strand (start > end on minus), then the target's */
         uint32_t qb = a->beg2 - 1, qe = a->end2;
@@ -338,6 +363,10 @@ static int parse_format(const char *v, out_spec *os)
         os->cigar_format = 1;
         return 0;
     }
+    if (strcmp(v, "axt") == 0) {
+        os->axt = 1;
+        return 0;
+    }
     if (strncmp(v, "general", 7) != 0) return -1;
     v += 7;
     os->header = 1;
@@ -426,7 +455,7 @@ int cmd_lastz(int argc, char **argv)
     }
     if (npaths < 2) return usage_error(CMD, "expected TARGET and QUERY files");
     if (!segpath) return usage_error(CMD, "--segments=FILE is required (gale lastz runs the gapped stage from anchors)");
-    if (parse_format(format, &os)) return bad_value(CMD, "--format", format, "expected general[-][:fields] or cigar");
+    if (parse_format(format, &os)) return bad_value(CMD, "--format", format, "expected general[-][:fields], cigar or axt");
     for (int k = 0; k < 2; k++)
         if (strchr(paths[k], '['))
             return usage_error(CMD, "%s: LASTZ's file actions ([...]) are not supported yet", paths[k]);
@@ -451,6 +480,23 @@ int cmd_lastz(int argc, char **argv)
             gale_msg("creating the context", st);
             goto done;
         }
+    }
+    if (os.axt) {
+        /* axt's job header (axt.c print_axt_job_header): the program and its option arguments
+         * (lastz names itself here: gale writes its own name), the thresholds, drops and scores.
+         * With --segments lastz takes no --hspthresh or --xdrop: they show their defaults
+         * (3000; 10 times the A-A score). */
+        printf("# gale.v%s", gale_version_string());
+        for (int k = 1; k < argc; k++)
+            if (argv[k][0] == '-') printf(" %s", argv[k]);
+        printf(" ");
+        printf("\n#\n# hsp_threshold      = %d\n# gapped_threshold   = %d\n# x_drop             = %d\n"
+               "# y_drop             = %d\n# gap_open_penalty   = %d\n# gap_extend_penalty = %d\n",
+               3000, p.gapped_thresh, 10 * p.matrix[0][0], p.ydrop, p.gap_open,
+               p.gap_extend);
+        printf("#        A    C    G    T\n");
+        for (int r = 0; r < 4; r++)
+            printf("#   %c %4d %4d %4d %4d\n", "ACGT"[r], p.matrix[r][0], p.matrix[r][1], p.matrix[r][2], p.matrix[r][3]);
     }
     if (os.header) {
         fputc('#', stdout);
