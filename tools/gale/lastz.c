@@ -32,7 +32,8 @@ void usage_lastz(FILE *out)
         "Options (as lastz's):\n"
         "  --segments=FILE          the anchors (required)\n"
         "  --format=FORMAT          general (default fields), general:F1,F2,..., general-[:...],\n"
-        "                           cigar, axt (default: general; lav is not written yet)\n"
+        "                           cigar, axt, maf, maf- (default: general; lav is not\n"
+        "                           written yet)\n"
 
         "  --gap=OPEN,EXTEND        gap penalties (400,30)\n"
         "  --ydrop=N                y-drop (OPEN + 300 * EXTEND)\n"
@@ -229,6 +230,7 @@ typedef struct {
     int header;
     int cigar_format;
     int axt;            /* --format=axt */
+    int maf;            /* --format=maf (2: maf-, without the job header) */
     uint64_t number;    /* axt's alignment number */
 } out_spec;
 
@@ -243,6 +245,46 @@ static void write_alignment(FILE *out, out_spec *os, const record *t, const reco
                 q->name, a->beg2, a->beg2 + width - 1, strand, a->score);
         for (int row = 0; row < 2; row++) {
             const char *p1 = t->seq + a->beg1 - 1, *p2 = qs + a->beg2 - 1;
+            for (uint32_t k = 0; k < a->n_ops; k++) {
+                const uint32_t op = GALE_CIGAR_OP(a->cigar[k]), len = GALE_CIGAR_LEN(a->cigar[k]);
+                for (uint32_t j = 0; j < len; j++) {
+                    if (op == GALE_CIGAR_MATCH) fputc(row == 0 ? p1[j] : p2[j], out);
+                    else if (op == GALE_CIGAR_INS) fputc(row == 0 ? '-' : p2[j], out);
+                    else fputc(row == 0 ? p1[j] : '-', out);
+                }
+                if (op != GALE_CIGAR_INS) p1 += len;
+                if (op != GALE_CIGAR_DEL) p2 += len;
+            }
+            fputs(row == 0 ? "\n" : "\n\n", out);
+        }
+        return;
+    }
+    if (os->maf) {
+        /* maf (maf.c print_maf_align): names padded to one width, start (its width from the
+         * 1-based starts, as lastz computes it), length, strand, sequence size, gapped row */
+        const uint32_t len1 = a->end1 + 1 - a->beg1, len2 = a->end2 + 1 - a->beg2;
+        const int nl1 = (int)strlen(t->name), nl2 = (int)strlen(q->name);
+        const int nameW = nl1 >= nl2 ? nl1 : nl2;
+        char b1[24], b2[24];
+        int startW, endW, lenW, w1, w2;
+        w1 = snprintf(b1, sizeof b1, "%u", a->beg1);
+        w2 = snprintf(b2, sizeof b2, "%u", a->beg2);
+        startW = w1 >= w2 ? w1 : w2;
+        w1 = snprintf(b1, sizeof b1, "%u", len1);
+        w2 = snprintf(b2, sizeof b2, "%u", len2);
+        endW = w1 >= w2 ? w1 : w2;
+        w1 = snprintf(b1, sizeof b1, "%zu", t->len);
+        w2 = snprintf(b2, sizeof b2, "%zu", q->len);
+        lenW = w1 >= w2 ? w1 : w2;
+        fprintf(out, "a score=%d\n", a->score);
+        for (int row = 0; row < 2; row++) {
+            const char *p1 = t->seq + a->beg1 - 1, *p2 = qs + a->beg2 - 1;
+            if (row == 0)
+                fprintf(out, "s %s%*s%*u %*u + %*zu ", t->name, nameW + 1 - nl1, " ", startW, a->beg1 - 1, endW, len1,
+                        lenW, t->len);
+            else
+                fprintf(out, "s %s%*s%*u %*u %c %*zu ", q->name, nameW + 1 - nl2, " ", startW, a->beg2 - 1, endW, len2,
+                        strand, lenW, q->len);
             for (uint32_t k = 0; k < a->n_ops; k++) {
                 const uint32_t op = GALE_CIGAR_OP(a->cigar[k]), len = GALE_CIGAR_LEN(a->cigar[k]);
                 for (uint32_t j = 0; j < len; j++) {
@@ -367,6 +409,10 @@ static int parse_format(const char *v, out_spec *os)
         os->axt = 1;
         return 0;
     }
+    if (strcmp(v, "maf") == 0 || strcmp(v, "maf-") == 0) {
+        os->maf = v[3] ? 2 : 1;
+        return 0;
+    }
     if (strncmp(v, "general", 7) != 0) return -1;
     v += 7;
     os->header = 1;
@@ -455,7 +501,7 @@ int cmd_lastz(int argc, char **argv)
     }
     if (npaths < 2) return usage_error(CMD, "expected TARGET and QUERY files");
     if (!segpath) return usage_error(CMD, "--segments=FILE is required (gale lastz runs the gapped stage from anchors)");
-    if (parse_format(format, &os)) return bad_value(CMD, "--format", format, "expected general[-][:fields], cigar or axt");
+    if (parse_format(format, &os)) return bad_value(CMD, "--format", format, "expected general[-][:fields], cigar, axt, maf or maf-");
     for (int k = 0; k < 2; k++)
         if (strchr(paths[k], '['))
             return usage_error(CMD, "%s: LASTZ's file actions ([...]) are not supported yet", paths[k]);
@@ -481,8 +527,9 @@ int cmd_lastz(int argc, char **argv)
             goto done;
         }
     }
-    if (os.axt) {
-        /* axt's job header (axt.c print_axt_job_header): the program and its option arguments
+    if (os.maf == 1) printf("##maf version=1 scoring=gale.v%s\n", gale_version_string());
+    if (os.axt || os.maf == 1) {
+        /* axt's and maf's job header (axt.c print_axt_job_header, maf.c): the program and its option arguments
          * (lastz names itself here: gale writes its own name), the thresholds, drops and scores.
          * With --segments lastz takes no --hspthresh or --xdrop: they show their defaults
          * (3000; 10 times the A-A score). */
