@@ -852,7 +852,7 @@ std::vector<YdropAlignment> ydrop_gapped_extend(const uint8_t *target, uint32_t 
 
     // identical_sequences: a target and query strand identical but for case get the trivial
     // self-alignment first (it bounds the others); it is reported with at least the threshold.
-    if (params.same_strand && target_len == query_len) {
+    if (params.same_strand && target_len == query_len && target_len > 0) {
         bool same = true;
         int32_t s = 0;
         for (uint32_t k = 0; k < target_len && same; ++k) {
