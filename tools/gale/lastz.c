@@ -30,7 +30,7 @@ void usage_lastz(FILE *out)
         "'name1 start1 end1 name2 start2 end2 strand2 [score]' (lastz --format=segments).\n"
         "\n"
         "Options (as lastz's):\n"
-        "  --segments=FILE          the anchors (required)\n"
+        "  --segments=FILE          the anchors (required; --anchors=FILE is the same)\n"
         "  --format=FORMAT          general (default fields), general:F1,F2,..., general-[:...],\n"
         "                           cigar, axt, maf, maf- (default: general; lav is not\n"
         "                           written yet)\n"
@@ -461,6 +461,8 @@ int cmd_lastz(int argc, char **argv)
             return stdout_status();
         } else if (strncmp(a, "--segments=", 11) == 0) {
             segpath = a + 11;
+        } else if (strncmp(a, "--anchors=", 10) == 0) { /* lastz's older name of --segments */
+            segpath = a + 10;
         } else if (strncmp(a, "--format=", 9) == 0) {
             format = a + 9;
         } else if (strncmp(a, "--gap=", 6) == 0) {
