@@ -69,10 +69,17 @@ fi
 total=$((total + 1))
 # malformed segments: refused, naming the file and the line
 printf 'tgt 10 20 qry0 10 25 +\n' > "$work/bad.seg"
-if "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$work/bad.seg" > /dev/null 2> "$work/err"; then
+if "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$work/bad.seg" --format=general > /dev/null 2> "$work/err"; then
   echo "FAIL: a segment with intervals of different lengths was accepted"; fail=$((fail + 1))
 elif ! grep -q "bad.seg line 1" "$work/err"; then
   echo "FAIL: the message does not name the file and line: $(cat "$work/err")"; fail=$((fail + 1))
+fi
+total=$((total + 1))
+# no --format: lastz would write lav, which gale does not write yet: a usage error (exit 2)
+rc=0
+"$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
+if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -q "format" "$work/err"; then
+  echo "FAIL: without --format: exit $rc, $(wc -c < "$work/out") bytes out: $(cat "$work/err")"; fail=$((fail + 1))
 fi
 total=$((total + 1))
 echo "$((total - fail)) of $total checks passed"

@@ -32,8 +32,8 @@ void usage_lastz(FILE *out)
         "Options (as lastz's):\n"
         "  --segments=FILE          the anchors (required; --anchors=FILE is the same)\n"
         "  --format=FORMAT          general (default fields), general:F1,F2,..., general-[:...],\n"
-        "                           cigar, axt, maf, maf- (default: general; lav is not\n"
-        "                           written yet)\n"
+        "                           cigar, axt, maf, maf- (required: lastz's default, lav, is\n"
+        "                           not written yet)\n"
 
         "  --gap=OPEN,EXTEND        gap penalties (400,30)\n"
         "  --ydrop=N                y-drop (OPEN + 300 * EXTEND)\n"
@@ -443,7 +443,7 @@ static int parse_format(const char *v, out_spec *os)
 
 int cmd_lastz(int argc, char **argv)
 {
-    const char *paths[2] = {NULL, NULL}, *segpath = NULL, *format = "general";
+    const char *paths[2] = {NULL, NULL}, *segpath = NULL, *format = NULL;
     int npaths = 0, rc = EXIT_FAIL, strands = 3;
     gale_lastz_params p;
     int have_ydrop = 0;
@@ -503,6 +503,8 @@ int cmd_lastz(int argc, char **argv)
     }
     if (npaths < 2) return usage_error(CMD, "expected TARGET and QUERY files");
     if (!segpath) return usage_error(CMD, "--segments=FILE is required (gale lastz runs the gapped stage from anchors)");
+    if (!format) /* lastz's default is lav: writing something else in its place would not be lastz's bytes */
+        return usage_error(CMD, "--format is required: lastz's default format (lav) is not written yet");
     if (parse_format(format, &os)) return bad_value(CMD, "--format", format, "expected general[-][:fields], cigar, axt, maf or maf-");
     for (int k = 0; k < 2; k++)
         if (strchr(paths[k], '['))
