@@ -564,7 +564,7 @@ GALE_API gale_status gale_batch_stats(const gale_batch *batch, gale_stats *out);
  * LASTZ holds: any byte but 0; A C G T in either case score by the matrix, X/x by x_score,
  * every other letter (N...) by fill_score. A minus-strand query is passed
  * reverse-complemented, its anchors in minus-strand coordinates, as LASTZ reads them. */
-#define GALE_LASTZ 4 /* kind id (pinned; since 0.6) */
+#define GALE_LASTZ 10 /* kind id (pinned; since 0.6) */
 
 /* One anchor: an ungapped segment as a --segments line gives it (0-based starts: the
  * line's start1 - 1 and start2 - 1), and its score (0 when the line has none). */
