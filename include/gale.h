@@ -569,6 +569,82 @@ typedef struct gale_stats {
  * a cancelled one: count its GALE_RF_CANCELED results instead). */
 GALE_API gale_status gale_batch_stats(const gale_batch *batch, gale_stats *out);
 
+/* ------------------------------------------------------------------ */
+/* LASTZ's gapped extension (since 0.6)                                 */
+/* ------------------------------------------------------------------ */
+/* GALE_LASTZ: LASTZ 1.04.22's gapped extension from anchors, identical to Debian's
+ * `lastz TARGET QUERY --segments=FILE` (doc/ydrop.md lists LASTZ's rules gale reproduces).
+ * Its result depends on the order in which LASTZ extends the anchors (an anchor on an
+ * earlier alignment's path is skipped; an extension may not cross an earlier alignment),
+ * so one call covers a target, one query strand and all of that strand's anchors:
+ * gale_lastz_extend; the id has no batch kind (gale_batch_create: GALE_E_RANGE).
+ * The sequences are read in place (chromosome-sized: never copied per anchor) as the bytes
+ * LASTZ holds: any byte but 0; A C G T in either case score by the matrix, X/x by x_score,
+ * every other letter (N...) by fill_score. A minus-strand query is passed
+ * reverse-complemented, its anchors in minus-strand coordinates, as LASTZ reads them. */
+#define GALE_LASTZ 10 /* kind id (pinned; since 0.6) */
+
+/* One anchor: an ungapped segment as a --segments line gives it (0-based starts: the
+ * line's start1 - 1 and start2 - 1), and its score (0 when the line has none). */
+typedef struct gale_lastz_anchor {
+    uint32_t pos1;   /* start on the target */
+    uint32_t pos2;   /* start on the query strand */
+    uint32_t length;
+    int32_t score;
+} gale_lastz_anchor;
+
+#define GALE_LASTZ_NOYTRIM    1u /* --noytrim: an extension that reaches a sequence end is not trimmed to its peak */
+#define GALE_LASTZ_ALLBOUNDS  2u /* --allgappedbounds: alignments below gapped_thresh still bound later ones */
+#define GALE_LASTZ_NOTRIVIAL  4u /* --notrivial: drop the trivial self-alignment of identical sequences */
+#define GALE_LASTZ_MINUS      8u /* the query is the minus strand (LASTZ then looks for no trivial self-alignment) */
+
+/* LASTZ's scoring and gapped-extension options; gale_lastz_params_init sets LASTZ's defaults. */
+typedef struct gale_lastz_params {
+    size_t size;            /* sizeof(gale_lastz_params) */
+    int32_t matrix[4][4];   /* substitution scores, rows target A C G T, columns query; HOXD70 */
+    int32_t x_score;        /* X or x against anything: -1000 */
+    int32_t fill_score;     /* any other letter (N, IUPAC codes): -100 */
+    int32_t gap_open;       /* 400: a gap of length L costs gap_open + L * gap_extend */
+    int32_t gap_extend;     /* 30 */
+    int32_t ydrop;          /* --ydrop: 9400 (LASTZ's default is gap_open + 300 * gap_extend) */
+    int32_t gapped_thresh;  /* --gappedthresh (a score): 3000 */
+    uint32_t flags;         /* GALE_LASTZ_*: 0 */
+    uint32_t reserved0;     /* 0 */
+    uint64_t traceback_bytes; /* --allocate:traceback: 80 MiB; LASTZ cuts an extension where its traceback
+                                 would overflow (and may find the rest as separate alignments): 0 lifts that */
+} gale_lastz_params;
+GALE_API void gale_lastz_params_init(gale_lastz_params *params);
+
+/* One reported alignment. The CIGAR uses gale's codes (GALE_CIGAR_MATCH for LASTZ's
+ * substitutions, GALE_CIGAR_INS for query bases against a gap, GALE_CIGAR_DEL for target
+ * bases), one op per LASTZ edit operation, from the target start. */
+typedef struct gale_lastz_alignment {
+    size_t size;            /* sizeof(gale_lastz_alignment): set by the caller, kept by gale */
+    uint32_t beg1, end1;    /* on the target, 1-based, inclusive (LASTZ's) */
+    uint32_t beg2, end2;    /* on the query strand */
+    int32_t score;
+    uint32_t n_ops;
+    const uint32_t *cigar;  /* owned by the result; valid until gale_lastz_result_free */
+} gale_lastz_alignment;
+
+typedef struct gale_lastz_result gale_lastz_result;
+
+/* Extends the anchors as LASTZ does and returns its alignments in LASTZ's reporting order
+ * (by target start; see doc/ydrop.md). ctx: any live context (computed on the calling
+ * thread, CPU; since 0.6). GALE_E_INPUT names a byte 0 in a sequence or an anchor outside
+ * the sequences; GALE_E_LIMIT a sequence of 2^31 - 11 bases or more (LASTZ's limit). */
+GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_t target_len, const char *query,
+                                       int64_t query_len, const gale_lastz_anchor *anchors, size_t n_anchors,
+                                       const gale_lastz_params *params, gale_lastz_result **out);
+/* Number of alignments (0 for NULL). */
+GALE_API size_t gale_lastz_result_count(const gale_lastz_result *result);
+/* Alignment i (GALE_E_RANGE past the end). */
+GALE_API gale_status gale_lastz_result_get(const gale_lastz_result *result, size_t i, gale_lastz_alignment *out);
+/* Extensions LASTZ's traceback memory cut (what lastz reports as "truncating alignment"). */
+GALE_API uint64_t gale_lastz_result_truncations(const gale_lastz_result *result);
+/* Frees a result (NULL: no-op). */
+GALE_API void gale_lastz_result_free(gale_lastz_result *result);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,8 @@
 // The only extern "C" file: checks handles and arguments, calls into the core,
 // and turns every exception into a status plus the thread's last-error text.
 #include <cstring>
+#include <memory>
+#include <vector>
 #include <new>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include "errors.h"
 #include "kind.h"
 #include "plugin.h"
+#include "ydrop.h"
 
 using namespace gale;
 
@@ -487,5 +490,138 @@ GALE_API gale_status gale_plugin_close(gale_plugin *p) {
 }
 
 GALE_API const char *gale_plugin_dir(void) { return plugin_dir(); }
+
+}  // extern "C"
+
+// ---- GALE_LASTZ: LASTZ's gapped extension (since 0.6; lib/ydrop.h) ---------------------
+
+struct gale_lastz_result {
+    std::vector<gale::YdropAlignment> aligns;
+    std::vector<std::vector<uint32_t>> cigars;  // gale's CIGAR codes, one op per LASTZ edit op
+    uint64_t truncations = 0;
+};
+
+namespace {
+template <> constexpr const char *struct_name<gale_lastz_params>() { return "gale_lastz_params"; }
+template <> constexpr const char *struct_name<gale_lastz_alignment>() { return "gale_lastz_alignment"; }
+
+// LASTZ's maxSequenceLen in its 31-bit build: 2^31 - (maxSequenceOverrun + 1).
+constexpr int64_t kLastzMaxLen = ((int64_t)1 << 31) - 11;
+
+void lastz_need_seq(const char *s, int64_t len, const char *what) {
+    if (len < 0) fail(GALE_E_INVALID, "%s length %lld is negative", what, (long long)len);
+    if (len >= kLastzMaxLen)
+        fail(GALE_E_LIMIT, "%s length %lld: LASTZ's positions are 31-bit (at most %lld bases)", what, (long long)len,
+             (long long)kLastzMaxLen - 1);
+    if (len > 0) need(s, what);
+    const void *zero = len > 0 ? std::memchr(s, 0, (size_t)len) : nullptr;
+    if (zero)
+        fail(GALE_E_INPUT, "%s: byte 0 at position %lld (LASTZ reads it as a separator)", what,
+             (long long)((const char *)zero - s));
+}
+}  // namespace
+
+extern "C" {
+
+GALE_API void gale_lastz_params_init(gale_lastz_params *p) {
+    if (!p) return;
+    std::memset(p, 0, sizeof *p);
+    p->size = sizeof *p;
+    std::memcpy(p->matrix, gale::kHoxd70, sizeof p->matrix);
+    p->x_score = gale::kHoxd70X;
+    p->fill_score = gale::kHoxd70Fill;
+    p->gap_open = gale::kHoxd70Open;
+    p->gap_extend = gale::kHoxd70Extend;
+    p->ydrop = gale::kHoxd70Open + 300 * gale::kHoxd70Extend;
+    p->gapped_thresh = 3000;
+    p->traceback_bytes = gale::kYdropTracebackBytes;
+}
+
+GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_t target_len, const char *query,
+                                       int64_t query_len, const gale_lastz_anchor *anchors, size_t n_anchors,
+                                       const gale_lastz_params *params, gale_lastz_result **out) {
+    return guarded([&] {
+        need(out, "out");
+        *out = nullptr;
+        live(ctx, "context");
+        gale_lastz_params defaults;
+        gale_lastz_params_init(&defaults);
+        const gale_lastz_params &p = params ? *read_struct(params, &defaults, "params") : defaults;
+        if (p.gap_open < 0 || p.gap_extend < 0 || p.gap_open > (1 << 24) || p.gap_extend > (1 << 24))
+            fail(GALE_E_RANGE, "gap penalties %d, %d: each must be in [0, 2^24]", p.gap_open, p.gap_extend);
+        if (p.ydrop < 0 || p.ydrop > (1 << 28)) fail(GALE_E_RANGE, "ydrop %d: must be in [0, 2^28]", p.ydrop);
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 4; ++c)
+                if (p.matrix[r][c] < -(1 << 20) || p.matrix[r][c] > (1 << 20))
+                    fail(GALE_E_RANGE, "matrix[%d][%d] = %d: scores must be in [-2^20, 2^20]", r, c, p.matrix[r][c]);
+        if (p.x_score < -(1 << 20) || p.x_score > (1 << 20) || p.fill_score < -(1 << 20) || p.fill_score > (1 << 20))
+            fail(GALE_E_RANGE, "x_score %d, fill_score %d: must be in [-2^20, 2^20]", p.x_score, p.fill_score);
+        if (p.flags & ~(GALE_LASTZ_NOYTRIM | GALE_LASTZ_ALLBOUNDS | GALE_LASTZ_NOTRIVIAL | GALE_LASTZ_MINUS))
+            fail(GALE_E_RANGE, "flags 0x%x: unknown bits", p.flags);
+        if (p.traceback_bytes != 0 && p.traceback_bytes < 16)
+            fail(GALE_E_RANGE, "traceback_bytes %llu: 0 (unlimited) or at least 16", (unsigned long long)p.traceback_bytes);
+        lastz_need_seq(target, target_len, "target");
+        lastz_need_seq(query, query_len, "query");
+        if (n_anchors > 0) need(anchors, "anchors");
+        std::vector<gale::YdropAnchor> an(n_anchors);
+        for (size_t i = 0; i < n_anchors; ++i) {
+            const gale_lastz_anchor &a = anchors[i];
+            if ((int64_t)a.pos1 + a.length > target_len || (int64_t)a.pos2 + a.length > query_len)
+                fail(GALE_E_INPUT, "anchor %zu (%u, %u, length %u) runs past the target (%lld) or the query (%lld)", i,
+                     a.pos1, a.pos2, a.length, (long long)target_len, (long long)query_len);
+            an[i] = gale::YdropAnchor{a.pos1, a.pos2, a.length, a.score, 0};
+        }
+        auto sc = std::make_unique<gale::YdropScoring>();
+        gale::ydrop_scoring(*sc, p.matrix, p.x_score, p.fill_score, p.gap_open, p.gap_extend);
+        gale::YdropParams yp;
+        yp.ydrop = p.ydrop;
+        yp.gapped_thresh = p.gapped_thresh;
+        yp.trim_to_peak = !(p.flags & GALE_LASTZ_NOYTRIM);
+        yp.all_bounds = (p.flags & GALE_LASTZ_ALLBOUNDS) != 0;
+        yp.inhibit_trivial = (p.flags & GALE_LASTZ_NOTRIVIAL) != 0;
+        yp.same_strand = !(p.flags & GALE_LASTZ_MINUS);
+        yp.traceback_bytes = p.traceback_bytes;
+        gale::YdropWorkspace ws;
+        auto r = std::make_unique<gale_lastz_result>();
+        r->aligns = gale::ydrop_gapped_extend((const uint8_t *)target, (uint32_t)target_len, (const uint8_t *)query,
+                                              (uint32_t)query_len, std::move(an), *sc, yp, ws);
+        r->truncations = ws.truncations;
+        r->cigars.resize(r->aligns.size());
+        for (size_t i = 0; i < r->aligns.size(); ++i)
+            for (uint32_t e : r->aligns[i].script) {
+                const uint32_t op = e & 3, len = e >> 2;
+                const uint32_t code = op == gale::kYdropSub   ? GALE_CIGAR_MATCH
+                                      : op == gale::kYdropIns ? GALE_CIGAR_INS
+                                                              : GALE_CIGAR_DEL;
+                r->cigars[i].push_back((len << GALE_CIGAR_SHIFT) | code);
+            }
+        *out = r.release();
+        return GALE_OK;
+    });
+}
+
+GALE_API size_t gale_lastz_result_count(const gale_lastz_result *r) { return r ? r->aligns.size() : 0; }
+
+GALE_API gale_status gale_lastz_result_get(const gale_lastz_result *r, size_t i, gale_lastz_alignment *out) {
+    return guarded([&] {
+        need(r, "result");
+        need_out_struct(out, "out");
+        if (i >= r->aligns.size()) fail(GALE_E_RANGE, "alignment %zu of %zu", i, r->aligns.size());
+        const gale::YdropAlignment &a = r->aligns[i];
+        out->beg1 = a.beg1;
+        out->end1 = a.end1;
+        out->beg2 = a.beg2;
+        out->end2 = a.end2;
+        out->score = a.score;
+        out->n_ops = (uint32_t)r->cigars[i].size();
+        out->cigar = r->cigars[i].data();
+        zero_tail(out, out->size);
+        return GALE_OK;
+    });
+}
+
+GALE_API uint64_t gale_lastz_result_truncations(const gale_lastz_result *r) { return r ? r->truncations : 0; }
+
+GALE_API void gale_lastz_result_free(gale_lastz_result *r) { delete r; }
 
 }  // extern "C"

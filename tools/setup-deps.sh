@@ -5,14 +5,16 @@ set -euo pipefail
 pkgs=(meson ninja-build pkg-config g++ gcc libhts-dev zlib1g-dev libseqan2-dev libwfa2-dev samtools python3 python3-numpy gzip
       python3-dev python3-pytest python3-pip python3-venv unzip
       clang libclang-rt-dev llvm openmpi-bin libopenmpi-dev
-      help2man debhelper dpkg-dev lintian abigail-tools)
+      help2man debhelper dpkg-dev lintian abigail-tools
+      lastz lastz-examples)
 # clang and libclang-rt-dev: the libFuzzer harnesses (tools/fuzz.sh; -fsanitize=fuzzer's
 # runtime is in libclang-rt-dev, which clang only recommends); llvm: llvm-symbolizer for
 # readable sanitizer stacks. openmpi-bin and libopenmpi-dev: the CLI with MPI (mpirun -np N
 # gale ...) and its test, cli-mpi (tools/device/mpi-libs.sh copies them for the GPU machine).
 # help2man: the CLI's man pages (tools/gale/man.sh). debhelper, dpkg-dev, lintian: the
 # Debian packages and their test (tools/deb-test.sh). abigail-tools: abidw and abidiff,
-# the ABI guard (tools/abi.sh, unit test 'abi').
+# the ABI guard (tools/abi.sh, unit test 'abi'). lastz and lastz-examples: the LASTZ
+# gapped-extension oracle (tests/oracle/ydrop_lastz.sh) and its CLI tests.
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,6 +3,7 @@
  *
  *   gale xdrop [options] FILE
  *   gale wfa [options] PATTERNS TEXTS | PAIRS.seq
+ *   gale lastz TARGET QUERY --segments=FILE [options]
  *
  * main dispatches to the subcommands (subcommands.h: xdrop.c, wfa.c); they
  * share the common options (options.c), one input module (input.c: LOGAN TSV,
@@ -29,6 +30,8 @@ static void usage_main(FILE *out)
         "           LOGAN's demo format\n"
         "  wfa      wavefront alignment (gap-affine, two-piece or edit distance; WFA2-lib\n"
         "           scores) of pairs from FASTA/FASTQ files or a .seq file\n"
+        "  lastz    LASTZ 1.04.22's gapped extension from anchors (lastz --segments),\n"
+        "           with lastz's output\n"
         "\n"
         "Options:\n"
         "  -h, --help     show this help\n"
@@ -45,6 +48,7 @@ static const struct {
 } commands[] = {
     {"xdrop", cmd_xdrop, usage_xdrop},
     {"wfa", cmd_wfa, usage_wfa},
+    {"lastz", cmd_lastz, usage_lastz},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -1,0 +1,100 @@
+// LASTZ 1.04.22's gapped extension (Y-drop with traceback), as Debian's lastz computes
+// it from anchors (`lastz T Q --segments=FILE`): the CPU kernel lib/cpu/ydrop.cpp.
+// ../shared/ORACLES.md ("Y-drop") and doc/ydrop.md list the rules it reproduces and
+// where; tests/oracle/ydrop_lastz.sh compares it with the Debian binary.
+//
+// Unlike the per-task kinds, one call covers one target, one query strand and all of
+// that strand's anchors: LASTZ's result depends on the order in which the anchors are
+// extended (an anchor on an earlier alignment's path is skipped, an extension may not
+// cross an earlier alignment), so the unit of work is the anchor set.
+//
+// Positions are LASTZ's: 32-bit (its "sequence=31-bit" build), 0-based on the strand
+// given (a minus-strand query is passed reverse-complemented, as LASTZ does).
+#ifndef GALE_YDROP_H
+#define GALE_YDROP_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gale {
+
+// LASTZ's score set: a substitution score for every pair of bytes (LASTZ scores the bytes
+// it read: lowercase like uppercase, N and other letters by the fill score, X and x by
+// the bad score, byte 0 (a separator) very badly), and the gap penalties (positive
+// numbers; a gap of length L costs open + L * extend).
+struct YdropScoring {
+    int32_t sub[256][256];
+    int32_t gap_open = 400, gap_extend = 30;
+};
+
+// HOXD70, LASTZ's default matrix (rows and columns A C G T), its X and fill scores and gaps.
+extern const int32_t kHoxd70[4][4];
+constexpr int32_t kHoxd70Open = 400, kHoxd70Extend = 30, kHoxd70X = -1000, kHoxd70Fill = -100;
+
+// LASTZ's new_dna_score_set: the 4x4 template (A C G T) on both cases, bad for X/x, fill
+// for every other byte but 0.
+void ydrop_scoring(YdropScoring &s, const int32_t tmpl[4][4], int32_t bad, int32_t fill, int32_t gap_open,
+                   int32_t gap_extend);
+
+// LASTZ's traceback memory: --allocate:traceback's default (80 MiB), of which the
+// tback header takes 8 bytes and one cell is counted in (new_traceback).
+constexpr uint64_t kYdropTracebackBytes = 80ull * 1024 * 1024;
+
+struct YdropParams {
+    int32_t ydrop = 9400;              // --ydrop (LASTZ's default: open + 300 * extend)
+    int32_t gapped_thresh = 3000;      // --gappedthresh (a score)
+    bool trim_to_peak = true;          // false: --noytrim
+    bool all_bounds = false;           // --allgappedbounds
+    // Traceback memory in bytes as --allocate:traceback gives it; 0 = unlimited (gale's
+    // flag that lifts LASTZ's truncation of long extensions).
+    uint64_t traceback_bytes = kYdropTracebackBytes;
+    // The query strand is the target's (LASTZ's identical_sequences looks for a trivial
+    // self-alignment only then) and --notrivial (drop that self-alignment from the output).
+    bool same_strand = true;
+    bool inhibit_trivial = false;
+};
+
+// An anchor as LASTZ reads it from --segments: an ungapped segment (pos1 on the target,
+// pos2 on the query strand, length), its score and its index in the file (the id that
+// breaks the last sorting ties).
+struct YdropAnchor {
+    uint32_t pos1, pos2, length;
+    int32_t score;
+    uint32_t id;
+};
+
+// Edit operations as LASTZ's edit scripts: (op | rpt << 2), op 1 = insertion (the query
+// has extra bases), 2 = deletion (the target has extra bases), 3 = substitution.
+constexpr uint32_t kYdropIns = 1, kYdropDel = 2, kYdropSub = 3;
+
+struct YdropAlignment {
+    uint32_t beg1, end1, beg2, end2;   // 1-based, inclusive (LASTZ's alignel)
+    int32_t score;
+    std::vector<uint32_t> script;      // run-length operations, target start to end
+};
+
+// What a run keeps between calls, as LASTZ keeps it for a whole run (its traceback cells are
+// never cleared between extensions, so reads of cells an extension did not write see what an
+// earlier one left).
+struct YdropWorkspace {
+    std::vector<uint8_t> tb;
+    std::vector<uint32_t> tb_row;
+    uint64_t truncations = 0;          // extensions cut where the traceback memory ran out
+};
+
+// LASTZ's gapped_extend for one target and one query strand (seq1 = target, seq2 = query,
+// the bytes as LASTZ holds them). anchors are taken by value: they are reduced to points
+// and sorted as LASTZ does. Returns the alignments in LASTZ's reporting order.
+std::vector<YdropAlignment> ydrop_gapped_extend(const uint8_t *target, uint32_t target_len, const uint8_t *query,
+                                                uint32_t query_len, std::vector<YdropAnchor> anchors,
+                                                const YdropScoring &scoring, const YdropParams &params,
+                                                YdropWorkspace &ws);
+
+// score_alignment: the score of an edit script from (pos1, pos2), 0-based.
+int32_t ydrop_score_script(const YdropScoring &scoring, const uint8_t *seq1, uint32_t pos1, const uint8_t *seq2,
+                           uint32_t pos2, const std::vector<uint32_t> &script);
+
+}  // namespace gale
+
+#endif

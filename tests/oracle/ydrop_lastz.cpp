@@ -1,0 +1,124 @@
+// Driver of the LASTZ gapped-extension oracle (tests/oracle/ydrop_lastz.sh): runs gale's CPU
+// kernel (lib/cpu/ydrop.cpp) on what `lastz TARGET QUERY --segments=FILE [options]` reads and
+// writes what `lastz ... --format=general-:score,name1,strand1,size1,zstart1,end1,name2,
+// strand2,size2,zstart2,end2,cigar` writes, so that the script compares the two byte for byte.
+//
+// usage: ydrop_lastz TARGET.fa QUERY.fa SEGMENTS [--ydrop=N] [--gappedthresh=N] [--gap=O,E]
+//        [--noytrim] [--allgappedbounds] [--allocate:traceback=BYTES] [--notrivial]
+// One record per FASTA file (the oracle's pairs); the segments file in LASTZ's format
+// (+ strand lines first, as lastz --format=segments writes them).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ydrop.h"
+
+namespace {
+
+bool read_fasta(const char *path, std::string &name, std::string &seq) {
+    std::ifstream f(path);
+    if (!f) return false;
+    std::string line;
+    while (std::getline(f, line)) {
+        if (!line.empty() && line[0] == '>') {
+            std::istringstream h(line.substr(1));
+            h >> name;
+            continue;
+        }
+        for (char c : line)
+            if (c != '\r' && c != ' ' && c != '\t') seq.push_back(c);
+    }
+    return true;
+}
+
+std::string revcomp(const std::string &s) {
+    std::string r(s.rbegin(), s.rend());
+    for (char &c : r) {
+        switch (c) {
+        case 'A': c = 'T'; break;
+        case 'C': c = 'G'; break;
+        case 'G': c = 'C'; break;
+        case 'T': c = 'A'; break;
+        case 'a': c = 't'; break;
+        case 'c': c = 'g'; break;
+        case 'g': c = 'c'; break;
+        case 't': c = 'a'; break;
+        default: break;
+        }
+    }
+    return r;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    if (argc < 4) {
+        std::fprintf(stderr, "usage: ydrop_lastz TARGET.fa QUERY.fa SEGMENTS [options]\n");
+        return 2;
+    }
+    std::string tname, t, qname, q;
+    if (!read_fasta(argv[1], tname, t) || !read_fasta(argv[2], qname, q)) {
+        std::fprintf(stderr, "ydrop_lastz: cannot read %s or %s\n", argv[1], argv[2]);
+        return 2;
+    }
+    gale::YdropParams prm;
+    int32_t gap_open = gale::kHoxd70Open, gap_extend = gale::kHoxd70Extend;
+    bool have_ydrop = false;
+    for (int k = 4; k < argc; ++k) {
+        const char *a = argv[k];
+        if (!std::strncmp(a, "--ydrop=", 8)) { prm.ydrop = std::atoi(a + 8); have_ydrop = true; }
+        else if (!std::strncmp(a, "--gappedthresh=", 15)) prm.gapped_thresh = std::atoi(a + 15);
+        else if (!std::strncmp(a, "--gap=", 6)) std::sscanf(a + 6, "%d,%d", &gap_open, &gap_extend);
+        else if (!std::strcmp(a, "--noytrim")) prm.trim_to_peak = false;
+        else if (!std::strcmp(a, "--allgappedbounds")) prm.all_bounds = true;
+        else if (!std::strcmp(a, "--notrivial")) prm.inhibit_trivial = true;
+        else if (!std::strncmp(a, "--allocate:traceback=", 21)) prm.traceback_bytes = std::strtoull(a + 21, nullptr, 10);
+        else { std::fprintf(stderr, "ydrop_lastz: unknown option %s\n", a); return 2; }
+    }
+    if (!have_ydrop) prm.ydrop = gap_open + 300 * gap_extend;  // LASTZ's default
+    static gale::YdropScoring sc;
+    gale::ydrop_scoring(sc, gale::kHoxd70, gale::kHoxd70X, gale::kHoxd70Fill, gap_open, gap_extend);
+
+    std::vector<gale::YdropAnchor> plus, minus;
+    std::ifstream sf(argv[3]);
+    std::string line;
+    uint32_t id = 0;
+    while (std::getline(sf, line)) {
+        const size_t hash = line.find('#');
+        if (hash != std::string::npos) line.resize(hash);
+        std::istringstream ls(line);
+        std::string n1, n2, strand;
+        long s1, e1, s2, e2, score = 0;
+        if (!(ls >> n1 >> s1 >> e1 >> n2 >> s2 >> e2 >> strand)) continue;
+        ls >> score;
+        gale::YdropAnchor a{(uint32_t)(s1 - 1), (uint32_t)(s2 - 1), (uint32_t)(e1 + 1 - s1), (int32_t)score,
+                            (uint32_t)(unsigned char)strand[0]};
+        (strand == "-" ? minus : plus).push_back(a);
+        ++id;
+    }
+    gale::YdropWorkspace ws;
+    for (int strand = 0; strand < 2; ++strand) {
+        const std::string qs = strand == 0 ? q : revcomp(q);
+        prm.same_strand = strand == 0;
+        const auto out = gale::ydrop_gapped_extend((const uint8_t *)t.data(), (uint32_t)t.size(),
+                                                   (const uint8_t *)qs.data(), (uint32_t)qs.size(),
+                                                   strand == 0 ? plus : minus, sc, prm, ws);
+        for (const auto &a : out) {
+            std::string cigar;
+            for (uint32_t e : a.script) {
+                const uint32_t op = e & 3, n = e >> 2;
+                if (n == 0) continue;
+                cigar += std::to_string(n) + (op == gale::kYdropSub ? "M" : op == gale::kYdropIns ? "I" : "D");
+            }
+            std::printf("%d\t%s\t+\t%zu\t%u\t%u\t%s\t%c\t%zu\t%u\t%u\t%s\n", a.score, tname.c_str(), t.size(),
+                        a.beg1 - 1, a.end1, qname.c_str(), strand == 0 ? '+' : '-', q.size(), a.beg2 - 1, a.end2,
+                        cigar.c_str());
+        }
+    }
+    if (ws.truncations) std::fprintf(stderr, "ydrop_lastz: %llu truncated extensions\n", (unsigned long long)ws.truncations);
+    return 0;
+}

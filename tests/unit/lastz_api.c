@@ -1,0 +1,149 @@
+/*
+ * lastz_api.c - the contract of gale_lastz_* (GALE_LASTZ, since 0.6): defaults, bad
+ * arguments and inputs refused with their status and a message naming what is wrong
+ * (never a crash), gale.h's struct-size rule for gale_lastz_params (read) and
+ * gale_lastz_alignment (written), and a small fixed case whose alignment is worked out
+ * by hand from LASTZ's rules (an exact 60-bp match, HOXD70: 15 A-A 91, 15 C-C 100,
+ * 15 G-G 100, 15 T-T 91 = 5730). The results themselves are compared with Debian's
+ * lastz in tests/oracle/ydrop_lastz.sh and tests/cli/lastz_ref.sh.
+ *
+ * Suite 'unit'; CPU; no random input.
+ */
+#include "testutil.h" /* first: it sets _POSIX_C_SOURCE */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gale.h"
+
+int main(void)
+{
+    gale_ctx_opts o;
+    gale_ctx *ctx = NULL;
+    gale_lastz_params p;
+    gale_lastz_result *r = NULL;
+    gale_lastz_alignment a;
+    char flank1[201], flank2[201], t[400], q[400];
+    const char *core = "AAAAAAAAAAAAAAACCCCCCCCCCCCCCCGGGGGGGGGGGGGGGTTTTTTTTTTTTTTT";
+    gale_lastz_anchor an = {100, 100, 60, 5730};
+    unsigned char big[sizeof(gale_lastz_params) + 16];
+
+    gale_ctx_opts_init(&o);
+    o.backend = GALE_BACKEND_CPU;
+    o.threads = 1;
+    CHECK(gale_ctx_create(&ctx, &o) == GALE_OK);
+
+    gale_lastz_params_init(&p);
+    CHECK(p.size == sizeof p);
+    CHECK(p.matrix[0][0] == 91 && p.matrix[1][1] == 100 && p.matrix[0][3] == -123 && p.matrix[1][2] == -125);
+    CHECK(p.x_score == -1000 && p.fill_score == -100 && p.gap_open == 400 && p.gap_extend == 30);
+    CHECK(p.ydrop == 9400 && p.gapped_thresh == 3000 && p.flags == 0);
+    CHECK(p.traceback_bytes == 80ull * 1024 * 1024);
+
+    /* target and query: unrelated flanks (a repeat of period 3 against one of period 4,
+     * mismatching enough to stop the extension) around the same 60-bp core */
+    for (int i = 0; i < 200; i++) {
+        flank1[i] = "ACG"[i % 3];
+        flank2[i] = "TTGA"[i % 4];
+    }
+    flank1[200] = flank2[200] = 0;
+    snprintf(t, sizeof t, "%.100s%s%.100s", flank1, core, flank1 + 100);
+    snprintf(q, sizeof q, "%.100s%s%.100s", flank2, core, flank2 + 100);
+
+    CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, NULL, &r) == GALE_OK);
+    CHECK(gale_lastz_result_count(r) >= 1);
+    if (gale_lastz_result_count(r) >= 1) {
+        a.size = sizeof a;
+        CHECK(gale_lastz_result_get(r, 0, &a) == GALE_OK);
+        CHECK(a.score >= 5730);
+        CHECK(a.beg1 <= 101 && a.end1 >= 160 && a.beg2 <= 101 && a.end2 >= 160);
+        CHECK(a.n_ops >= 1 && a.cigar != NULL);
+        CHECK(gale_lastz_result_get(r, gale_lastz_result_count(r), &a) == GALE_E_RANGE);
+        /* a larger gale_lastz_alignment: written as ours, the rest zeroed, size kept */
+        {
+            unsigned char buf[sizeof(gale_lastz_alignment) + 32];
+            gale_lastz_alignment *b = (gale_lastz_alignment *)(void *)buf;
+            memset(buf, 0xab, sizeof buf);
+            b->size = sizeof buf;
+            CHECK(gale_lastz_result_get(r, 0, b) == GALE_OK);
+            CHECK(b->size == sizeof buf && b->score == a.score);
+            for (size_t k = sizeof(gale_lastz_alignment); k < sizeof buf; k++) CHECK(buf[k] == 0);
+            b->size = sizeof(gale_lastz_alignment) - 8;
+            CHECK(gale_lastz_result_get(r, 0, b) == GALE_E_INVALID);
+        }
+    }
+    CHECK(gale_lastz_result_truncations(r) == 0);
+    gale_lastz_result_free(r);
+    r = NULL;
+    gale_lastz_result_free(NULL);
+    CHECK(gale_lastz_result_count(NULL) == 0);
+
+    /* the threshold drops it; an empty anchor table gives no alignment */
+    p.gapped_thresh = 1000000;
+    CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_OK);
+    CHECK(gale_lastz_result_count(r) == 0);
+    gale_lastz_result_free(r);
+    r = NULL;
+    CHECK(gale_lastz_extend(ctx, t, 260, q, 260, NULL, 0, NULL, &r) == GALE_OK);
+    CHECK(gale_lastz_result_count(r) == 0);
+    gale_lastz_result_free(r);
+    r = NULL;
+    gale_lastz_params_init(&p);
+
+    /* bad arguments and inputs: refused, out set to NULL, a message naming the problem */
+    CHECK(gale_lastz_extend(NULL, t, 260, q, 260, &an, 1, NULL, &r) == GALE_E_HANDLE && r == NULL);
+    CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, NULL, NULL) == GALE_E_INVALID);
+    CHECK(gale_lastz_extend(ctx, NULL, 260, q, 260, &an, 1, NULL, &r) == GALE_E_INVALID);
+    CHECK(gale_lastz_extend(ctx, t, 260, q, 260, NULL, 1, NULL, &r) == GALE_E_INVALID);
+    CHECK(gale_lastz_extend(ctx, t, -1, q, 260, &an, 1, NULL, &r) == GALE_E_INVALID);
+    CHECK(gale_lastz_extend(ctx, t, (int64_t)1 << 31, q, 260, &an, 1, NULL, &r) == GALE_E_LIMIT);
+    {
+        char tz[260];
+        memcpy(tz, t, 260);
+        tz[17] = 0;
+        CHECK(gale_lastz_extend(ctx, tz, 260, q, 260, &an, 1, NULL, &r) == GALE_E_INPUT);
+        CHECK(strstr(gale_last_error(), "target") && strstr(gale_last_error(), "17"));
+    }
+    {
+        gale_lastz_anchor out_of_range = {250, 100, 20, 0};
+        CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &out_of_range, 1, NULL, &r) == GALE_E_INPUT);
+        CHECK(strstr(gale_last_error(), "anchor 0") != NULL);
+    }
+    p.gap_extend = -1;
+    CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_E_RANGE);
+    gale_lastz_params_init(&p);
+    p.flags = 1u << 20;
+    CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_E_RANGE);
+    gale_lastz_params_init(&p);
+    p.traceback_bytes = 5;
+    CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_E_RANGE);
+
+    /* gale_lastz_params sizes: a smaller one refused; a larger one accepted only when its
+     * extra bytes are 0; one above GALE_STRUCT_SIZE_MAX refused */
+    gale_lastz_params_init(&p);
+    p.size = sizeof p - 8;
+    CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_E_INVALID);
+    memset(big, 0, sizeof big);
+    gale_lastz_params_init(&p);
+    memcpy(big, &p, sizeof p);
+    ((gale_lastz_params *)(void *)big)->size = sizeof big;
+    CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, (gale_lastz_params *)(void *)big, &r) == GALE_OK);
+    gale_lastz_result_free(r);
+    r = NULL;
+    big[sizeof p + 3] = 1;
+    CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, (gale_lastz_params *)(void *)big, &r) == GALE_E_INVALID);
+    CHECK(strstr(gale_last_error(), "gale_lastz_params") != NULL);
+    p.size = GALE_STRUCT_SIZE_MAX + 1;
+    CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_E_INVALID);
+
+    /* the id has no batch kind */
+    {
+        gale_batch *b = NULL;
+        CHECK(gale_batch_create(ctx, GALE_LASTZ, &b) == GALE_E_RANGE);
+    }
+
+    gale_ctx_destroy(ctx);
+    return tu_finish("lastz_api");
+}

@@ -1,0 +1,622 @@
+/*
+ * gale lastz TARGET QUERY --segments=FILE [options]: LASTZ 1.04.22's gapped stage from
+ * anchors (gale_lastz_extend), writing what `lastz TARGET QUERY --segments=FILE` writes
+ * with the same options. See doc/cli.md ("gale lastz") for what is covered so far:
+ * FASTA input (one target record, any number of query records), both strands, LASTZ's
+ * scoring and gapped options, and the formats general[-][:fields] and cigar.
+ */
+#define _POSIX_C_SOURCE 200809L /* getline, ssize_t */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gale.h"
+#include "options.h"
+#include "subcommands.h"
+
+#define CMD "lastz"
+
+void usage_lastz(FILE *out)
+{
+    fprintf(out,
+        "Usage: gale lastz TARGET QUERY --segments=FILE [options]\n"
+        "\n"
+        "LASTZ 1.04.22's gapped extension from anchors, with lastz's output: replaces\n"
+        "'lastz TARGET QUERY --segments=FILE' (e.g. after KegAlign/SegAlign seeding).\n"
+        "TARGET: FASTA, one record; QUERY: FASTA, one or more records. SEGMENTS: lines\n"
+        "'name1 start1 end1 name2 start2 end2 strand2 [score]' (lastz --format=segments).\n"
+        "\n"
+        "Options (as lastz's):\n"
+        "  --segments=FILE          the anchors (required; --anchors=FILE is the same)\n"
+        "  --format=FORMAT          general (default fields), general:F1,F2,..., general-[:...],\n"
+        "                           cigar, axt, maf, maf- (required: lastz's default, lav, is\n"
+        "                           not written yet)\n"
+
+        "  --gap=OPEN,EXTEND        gap penalties (400,30)\n"
+        "  --ydrop=N                y-drop (OPEN + 300 * EXTEND)\n"
+        "  --gappedthresh=N         score threshold of the alignments (3000)\n"
+        "  --noytrim                do not trim an extension that reaches a sequence end\n"
+        "  --allgappedbounds        low-scoring alignments still bound later ones\n"
+        "  --notrivial              drop the trivial self-alignment of identical sequences\n"
+        "  --strand=both|plus|minus query strands (both)\n"
+        "  --allocate:traceback=N   LASTZ's traceback memory in bytes (80M); 0: unlimited\n"
+        "                           (gale only: lastz cuts longer extensions)\n"
+        "\n"
+        "general fields: score name1 strand1 size1 start1 zstart1 end1 name2 strand2\n"
+        "size2 start2 zstart2 end2 start2+ zstart2+ end2+ identity idfrac id%% coverage\n"
+        "covfrac cov%% cigar.\n");
+}
+
+typedef struct {
+    char *name;
+    char *seq;
+    size_t len;
+} record;
+
+typedef struct {
+    char *name1, *name2;
+    uint32_t start1, end1, start2, end2;
+    char strand;
+    int32_t score;
+} seg_line;
+
+static char *xstrdup(const char *s)
+{
+    char *d = malloc(strlen(s) + 1);
+    if (d) strcpy(d, s);
+    return d;
+}
+
+/* Reads every record of a FASTA file; returns the number, or -1 (message said). */
+static long read_fasta(const char *path, record **out)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0, n = 0, rcap = 0, scap = 0;
+    ssize_t len;
+    long lineno = 0;
+    record *recs = NULL;
+    if (!f) {
+        msg("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
+        if (line[0] == '>') {
+            char *p = line + 1, *e;
+            if (n == rcap) {
+                rcap = rcap ? 2 * rcap : 4;
+                recs = realloc(recs, rcap * sizeof *recs);
+            }
+            while (*p && isspace((unsigned char)*p)) p++;
+            e = p;
+            while (*e && !isspace((unsigned char)*e)) e++;
+            *e = 0;
+            recs[n].name = xstrdup(p);
+            recs[n].seq = NULL;
+            recs[n].len = 0;
+            scap = 0;
+            n++;
+            continue;
+        }
+        if (n == 0) {
+            if (len == 0) continue;
+            msg("%s line %ld: sequence before the first '>' header", path, lineno);
+            fclose(f);
+            free(line);
+            return -1;
+        }
+        for (ssize_t k = 0; k < len; k++) {
+            unsigned char c = (unsigned char)line[k];
+            if (isspace(c)) continue;
+            if (!isalpha(c)) {
+                msg("%s line %ld: byte 0x%02x is not a sequence letter", path, lineno, c);
+                fclose(f);
+                free(line);
+                return -1;
+            }
+            if (recs[n - 1].len + 1 >= scap) {
+                scap = scap ? 2 * scap : 4096;
+                recs[n - 1].seq = realloc(recs[n - 1].seq, scap);
+            }
+            recs[n - 1].seq[recs[n - 1].len++] = (char)c;
+        }
+    }
+    fclose(f);
+    free(line);
+    *out = recs;
+    return (long)n;
+}
+
+static char complement(char c)
+{
+    switch (c) {
+    case 'A': return 'T';
+    case 'C': return 'G';
+    case 'G': return 'C';
+    case 'T': return 'A';
+    case 'a': return 't';
+    case 'c': return 'g';
+    case 'g': return 'c';
+    case 't': return 'a';
+    default: return c;
+    }
+}
+
+/* Reads the segments file as LASTZ's read_segment_table does (comments after '#', blank
+ * lines skipped, 7 or 8 fields, 1-based inclusive intervals of equal length). */
+static long read_segments(const char *path, seg_line **out)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0, n = 0, scap = 0;
+    long lineno = 0;
+    seg_line *segs = NULL;
+    if (!f) {
+        msg("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    while (getline(&line, &cap, f) >= 0) {
+        char n1[1024], n2[1024], strand[8], extra[8];
+        long long s1, e1, s2, e2, sc = 0;
+        int k;
+        char *hash = strchr(line, '#');
+        lineno++;
+        if (hash) *hash = 0;
+        k = sscanf(line, "%1023s %lld %lld %1023s %lld %lld %7s %lld %7s", n1, &s1, &e1, n2, &s2, &e2, strand, &sc,
+                   extra);
+        if (k <= 0) continue;
+        if (k < 7 || k > 8 || (strand[0] != '+' && strand[0] != '-') || strand[1] || s1 < 1 || s2 < 1 || e1 < s1 ||
+            e2 < s2 || e1 - s1 != e2 - s2 || e1 > UINT32_MAX || e2 > UINT32_MAX) {
+            msg("%s line %ld: not a segment 'name1 start1 end1 name2 start2 end2 strand2 [score]' with 1-based "
+                "intervals of equal length",
+                path, lineno);
+            fclose(f);
+            free(line);
+            return -1;
+        }
+        if (n == scap) {
+            scap = scap ? 2 * scap : 1024;
+            segs = realloc(segs, scap * sizeof *segs);
+        }
+        segs[n].name1 = xstrdup(n1);
+        segs[n].name2 = xstrdup(n2);
+        segs[n].start1 = (uint32_t)s1;
+        segs[n].end1 = (uint32_t)e1;
+        segs[n].start2 = (uint32_t)s2;
+        segs[n].end2 = (uint32_t)e2;
+        segs[n].strand = strand[0];
+        segs[n].score = (int32_t)sc;
+        n++;
+    }
+    fclose(f);
+    free(line);
+    *out = segs;
+    return (long)n;
+}
+
+/* general fields */
+enum { F_SCORE, F_NAME1, F_STRAND1, F_SIZE1, F_START1, F_ZSTART1, F_END1, F_NAME2, F_STRAND2, F_SIZE2, F_START2,
+       F_ZSTART2, F_END2, F_START2P, F_ZSTART2P, F_END2P, F_IDENTITY, F_IDFRAC, F_IDPCT, F_COVERAGE, F_COVFRAC,
+       F_COVPCT, F_CIGAR, F_N };
+static const char *const field_names[F_N] = {
+    "score", "name1", "strand1", "size1", "start1", "zstart1", "end1", "name2", "strand2", "size2", "start2",
+    "zstart2", "end2", "start2+", "zstart2+", "end2+", "identity", "idfrac", "id%", "coverage", "covfrac", "cov%",
+    "cigar"};
+/* the header names LASTZ writes for them (identity and coverage take two columns) */
+static const char *const field_headers[F_N] = {
+    "score", "name1", "strand1", "size1", "start1", "zstart1", "end1", "name2", "strand2", "size2", "start2",
+    "zstart2", "end2", "start2+", "zstart2+", "end2+", "identity\tidPct", "idfrac", "id%", "coverage\tcovPct",
+    "covfrac", "cov%", "cigar"};
+
+static int nuc_bits(char c)
+{
+    switch (c) {
+    case 'A': case 'a': return 0;
+    case 'C': case 'c': return 1;
+    case 'G': case 'g': return 2;
+    case 'T': case 't': return 3;
+    default: return -1;
+    }
+}
+
+typedef struct {
+    int fields[64];
+    int n_fields;
+    int header;
+    int cigar_format;
+    int axt;            /* --format=axt */
+    int maf;            /* --format=maf (2: maf-, without the job header) */
+    uint64_t number;    /* axt's alignment number */
+} out_spec;
+
+static void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, const char *qs, char strand,
+                            const gale_lastz_alignment *a)
+{
+    if (os->axt) {
+        /* axt (axt.c print_axt_align): number, target interval, query interval on its strand
+         * (1-based), strand, score; then the two gapped rows and a blank line */
+        const uint32_t height = a->end1 - a->beg1 + 1, width = a->end2 - a->beg2 + 1;
+        fprintf(out, "%" PRIu64 " %s %u %u %s %u %u %c %d\n", os->number++, t->name, a->beg1, a->beg1 + height - 1,
+                q->name, a->beg2, a->beg2 + width - 1, strand, a->score);
+        for (int row = 0; row < 2; row++) {
+            const char *p1 = t->seq + a->beg1 - 1, *p2 = qs + a->beg2 - 1;
+            for (uint32_t k = 0; k < a->n_ops; k++) {
+                const uint32_t op = GALE_CIGAR_OP(a->cigar[k]), len = GALE_CIGAR_LEN(a->cigar[k]);
+                for (uint32_t j = 0; j < len; j++) {
+                    if (op == GALE_CIGAR_MATCH) fputc(row == 0 ? p1[j] : p2[j], out);
+                    else if (op == GALE_CIGAR_INS) fputc(row == 0 ? '-' : p2[j], out);
+                    else fputc(row == 0 ? p1[j] : '-', out);
+                }
+                if (op != GALE_CIGAR_INS) p1 += len;
+                if (op != GALE_CIGAR_DEL) p2 += len;
+            }
+            fputs(row == 0 ? "\n" : "\n\n", out);
+        }
+        return;
+    }
+    if (os->maf) {
+        /* maf (maf.c print_maf_align): names padded to one width, start (its width from the
+         * 1-based starts, as lastz computes it), length, strand, sequence size, gapped row */
+        const uint32_t len1 = a->end1 + 1 - a->beg1, len2 = a->end2 + 1 - a->beg2;
+        const int nl1 = (int)strlen(t->name), nl2 = (int)strlen(q->name);
+        const int nameW = nl1 >= nl2 ? nl1 : nl2;
+        char b1[24], b2[24];
+        int startW, endW, lenW, w1, w2;
+        w1 = snprintf(b1, sizeof b1, "%u", a->beg1);
+        w2 = snprintf(b2, sizeof b2, "%u", a->beg2);
+        startW = w1 >= w2 ? w1 : w2;
+        w1 = snprintf(b1, sizeof b1, "%u", len1);
+        w2 = snprintf(b2, sizeof b2, "%u", len2);
+        endW = w1 >= w2 ? w1 : w2;
+        w1 = snprintf(b1, sizeof b1, "%zu", t->len);
+        w2 = snprintf(b2, sizeof b2, "%zu", q->len);
+        lenW = w1 >= w2 ? w1 : w2;
+        fprintf(out, "a score=%d\n", a->score);
+        for (int row = 0; row < 2; row++) {
+            const char *p1 = t->seq + a->beg1 - 1, *p2 = qs + a->beg2 - 1;
+            if (row == 0)
+                fprintf(out, "s %s%*s%*u %*u + %*zu ", t->name, nameW + 1 - nl1, " ", startW, a->beg1 - 1, endW, len1,
+                        lenW, t->len);
+            else
+                fprintf(out, "s %s%*s%*u %*u %c %*zu ", q->name, nameW + 1 - nl2, " ", startW, a->beg2 - 1, endW, len2,
+                        strand, lenW, q->len);
+            for (uint32_t k = 0; k < a->n_ops; k++) {
+                const uint32_t op = GALE_CIGAR_OP(a->cigar[k]), len = GALE_CIGAR_LEN(a->cigar[k]);
+                for (uint32_t j = 0; j < len; j++) {
+                    if (op == GALE_CIGAR_MATCH) fputc(row == 0 ? p1[j] : p2[j], out);
+                    else if (op == GALE_CIGAR_INS) fputc(row == 0 ? '-' : p2[j], out);
+                    else fputc(row == 0 ? p1[j] : '-', out);
+                }
+                if (op != GALE_CIGAR_INS) p1 += len;
+                if (op != GALE_CIGAR_DEL) p2 += len;
+            }
+            fputs(row == 0 ? "\n" : "\n\n", out);
+        }
+        return;
+    }
+    if (os->cigar_format) {
+        /* cigar: the query's interval on the plus strand (start > end on minus), then the target's */
+        uint32_t qb = a->beg2 - 1, qe = a->end2;
+        if (strand == '-') {
+            qb = (uint32_t)q->len - (a->beg2 - 1);
+            qe = (uint32_t)q->len - a->end2;
+        }
+        fprintf(out, "cigar: %s %u %u %c %s %u %u + %d", q->name, qb, qe, strand, t->name, a->beg1 - 1, a->end1,
+                a->score);
+        for (uint32_t k = 0; k < a->n_ops; k++)
+            fprintf(out, " %c %u", GALE_CIGAR_STR[GALE_CIGAR_OP(a->cigar[k])], GALE_CIGAR_LEN(a->cigar[k]));
+        fputc('\n', out);
+        return;
+    }
+    /* identity (alignment_identity: ACGT pairs of the substitution runs, case folded) and
+     * coverage (of the shorter sequence) */
+    uint32_t id_num = 0, id_den = 0, cov_num, cov_den;
+    {
+        const char *s1 = t->seq + a->beg1 - 1, *s2 = qs + a->beg2 - 1;
+        for (uint32_t k = 0; k < a->n_ops; k++) {
+            const uint32_t op = GALE_CIGAR_OP(a->cigar[k]), len = GALE_CIGAR_LEN(a->cigar[k]);
+            if (op == GALE_CIGAR_MATCH) {
+                for (uint32_t j = 0; j < len; j++) {
+                    const int c1 = nuc_bits(s1[j]), c2 = nuc_bits(s2[j]);
+                    if (c1 >= 0 && c2 >= 0) {
+                        id_den++;
+                        if (c1 == c2) id_num++;
+                    }
+                }
+                s1 += len;
+                s2 += len;
+            } else if (op == GALE_CIGAR_INS) {
+                s2 += len;
+            } else {
+                s1 += len;
+            }
+        }
+    }
+    if (t->len < q->len) {
+        cov_num = a->end1 + 1 - a->beg1;
+        cov_den = (uint32_t)t->len;
+    } else {
+        cov_num = a->end2 + 1 - a->beg2;
+        cov_den = (uint32_t)q->len;
+    }
+    for (int k = 0; k < os->n_fields; k++) {
+        const uint32_t qlen = (uint32_t)q->len;
+        /* plus-strand query coordinates (start2+ ...) */
+        const uint32_t zs2p = strand == '-' ? qlen - a->end2 : a->beg2 - 1;
+        const uint32_t e2p = strand == '-' ? qlen - (a->beg2 - 1) : a->end2;
+        if (k) fputc('\t', out);
+        switch (os->fields[k]) {
+        case F_SCORE: fprintf(out, "%d", a->score); break;
+        case F_NAME1: fputs(t->name, out); break;
+        case F_STRAND1: fputc('+', out); break;
+        case F_SIZE1: fprintf(out, "%zu", t->len); break;
+        case F_START1: fprintf(out, "%u", a->beg1); break;
+        case F_ZSTART1: fprintf(out, "%u", a->beg1 - 1); break;
+        case F_END1: fprintf(out, "%u", a->end1); break;
+        case F_NAME2: fputs(q->name, out); break;
+        case F_STRAND2: fputc(strand, out); break;
+        case F_SIZE2: fprintf(out, "%zu", q->len); break;
+        case F_START2: fprintf(out, "%u", a->beg2); break;
+        case F_ZSTART2: fprintf(out, "%u", a->beg2 - 1); break;
+        case F_END2: fprintf(out, "%u", a->end2); break;
+        case F_START2P: fprintf(out, "%u", zs2p + 1); break;
+        case F_ZSTART2P: fprintf(out, "%u", zs2p); break;
+        case F_END2P: fprintf(out, "%u", e2p); break;
+        case F_IDENTITY:
+            fprintf(out, "%u/%u\t", id_num, id_den);
+            if (id_den) fprintf(out, "%.1f%%", 100.0 * id_num / id_den);
+            else fputs("NA", out);
+            break;
+        case F_IDFRAC: fprintf(out, "%u/%u", id_num, id_den); break;
+        case F_IDPCT:
+            if (id_den) fprintf(out, "%.1f%%", 100.0 * id_num / id_den);
+            else fputs("NA", out);
+            break;
+        case F_COVERAGE:
+            fprintf(out, "%u/%u\t", cov_num, cov_den);
+            if (cov_den) fprintf(out, "%.1f%%", 100.0 * cov_num / cov_den);
+            else fputs("NA", out);
+            break;
+        case F_COVFRAC: fprintf(out, "%u/%u", cov_num, cov_den); break;
+        case F_COVPCT:
+            if (cov_den) fprintf(out, "%.1f%%", 100.0 * cov_num / cov_den);
+            else fputs("NA", out);
+            break;
+        case F_CIGAR:
+            for (uint32_t j = 0; j < a->n_ops; j++)
+                fprintf(out, "%u%c", GALE_CIGAR_LEN(a->cigar[j]), GALE_CIGAR_STR[GALE_CIGAR_OP(a->cigar[j])]);
+            break;
+        }
+    }
+    fputc('\n', out);
+}
+
+static int parse_format(const char *v, out_spec *os)
+{
+    static const int defaults[] = {F_SCORE, F_NAME1, F_STRAND1, F_SIZE1, F_ZSTART1, F_END1, F_NAME2, F_STRAND2,
+                                   F_SIZE2, F_ZSTART2, F_END2, F_IDENTITY, F_COVERAGE};
+    memset(os, 0, sizeof *os);
+    if (strcmp(v, "cigar") == 0) {
+        os->cigar_format = 1;
+        return 0;
+    }
+    if (strcmp(v, "axt") == 0) {
+        os->axt = 1;
+        return 0;
+    }
+    if (strcmp(v, "maf") == 0 || strcmp(v, "maf-") == 0) {
+        os->maf = v[3] ? 2 : 1;
+        return 0;
+    }
+    if (strncmp(v, "general", 7) != 0) return -1;
+    v += 7;
+    os->header = 1;
+    if (*v == '-') {
+        os->header = 0;
+        v++;
+    }
+    if (*v == 0) {
+        memcpy(os->fields, defaults, sizeof defaults);
+        os->n_fields = (int)(sizeof defaults / sizeof defaults[0]);
+        return 0;
+    }
+    if (*v != ':') return -1;
+    v++;
+    while (*v) {
+        const char *e = strchr(v, ',');
+        size_t len = e ? (size_t)(e - v) : strlen(v);
+        int f;
+        for (f = 0; f < F_N; f++)
+            if (strlen(field_names[f]) == len && strncmp(field_names[f], v, len) == 0) break;
+        if (f == F_N || os->n_fields == 64) return -1;
+        os->fields[os->n_fields++] = f;
+        v += len;
+        if (*v == ',') v++;
+    }
+    return os->n_fields ? 0 : -1;
+}
+
+int cmd_lastz(int argc, char **argv)
+{
+    const char *paths[2] = {NULL, NULL}, *segpath = NULL, *format = NULL;
+    int npaths = 0, rc = EXIT_FAIL, strands = 3;
+    gale_lastz_params p;
+    int have_ydrop = 0;
+    out_spec os;
+    record *t = NULL, *q = NULL;
+    seg_line *segs = NULL;
+    long nt = 0, nq = 0, ns = 0;
+    gale_ctx *ctx = NULL;
+    gale_lastz_params_init(&p);
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k];
+        int64_t v;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage_lastz(stdout);
+            return stdout_status();
+        } else if (strncmp(a, "--segments=", 11) == 0) {
+            segpath = a + 11;
+        } else if (strncmp(a, "--anchors=", 10) == 0) { /* lastz's older name of --segments */
+            segpath = a + 10;
+        } else if (strncmp(a, "--format=", 9) == 0) {
+            format = a + 9;
+        } else if (strncmp(a, "--gap=", 6) == 0) {
+            int o, e, used = 0;
+            if (sscanf(a + 6, "%d,%d%n", &o, &e, &used) != 2 || a[6 + used] || o < 0 || e < 0)
+                return bad_value(CMD, "--gap", a + 6, "expected OPEN,EXTEND (non-negative)");
+            p.gap_open = o;
+            p.gap_extend = e;
+        } else if (strncmp(a, "--ydrop=", 8) == 0) {
+            if (option_number(CMD, "--ydrop", a + 8, 0, 1 << 28, &v)) return EXIT_USAGE;
+            p.ydrop = (int32_t)v;
+            have_ydrop = 1;
+        } else if (strncmp(a, "--gappedthresh=", 15) == 0) {
+            if (option_number(CMD, "--gappedthresh", a + 15, INT32_MIN, INT32_MAX, &v)) return EXIT_USAGE;
+            p.gapped_thresh = (int32_t)v;
+        } else if (strcmp(a, "--noytrim") == 0) {
+            p.flags |= GALE_LASTZ_NOYTRIM;
+        } else if (strcmp(a, "--allgappedbounds") == 0) {
+            p.flags |= GALE_LASTZ_ALLBOUNDS;
+        } else if (strcmp(a, "--notrivial") == 0) {
+            p.flags |= GALE_LASTZ_NOTRIVIAL;
+        } else if (strncmp(a, "--allocate:traceback=", 21) == 0) {
+            if (option_number(CMD, "--allocate:traceback", a + 21, 0, INT32_MAX, &v)) return EXIT_USAGE;
+            if (v != 0 && v < 16) return bad_value(CMD, "--allocate:traceback", a + 21, "0 or at least 16 bytes");
+            p.traceback_bytes = (uint64_t)v;
+        } else if (strncmp(a, "--strand=", 9) == 0) {
+            if (strcmp(a + 9, "both") == 0) strands = 3;
+            else if (strcmp(a + 9, "plus") == 0) strands = 1;
+            else if (strcmp(a + 9, "minus") == 0) strands = 2;
+            else return bad_value(CMD, "--strand", a + 9, "expected both, plus or minus");
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error(CMD, "unknown or unsupported option '%s'", a);
+        } else if (npaths < 2) {
+            paths[npaths++] = a;
+        } else {
+            return usage_error(CMD, "more than two sequence files ('%s')", a);
+        }
+    }
+    if (npaths < 2) return usage_error(CMD, "expected TARGET and QUERY files");
+    if (!segpath) return usage_error(CMD, "--segments=FILE is required (gale lastz runs the gapped stage from anchors)");
+    if (!format) /* lastz's default is lav: writing something else in its place would not be lastz's bytes */
+        return usage_error(CMD, "--format is required: lastz's default format (lav) is not written yet");
+    if (parse_format(format, &os)) return bad_value(CMD, "--format", format, "expected general[-][:fields], cigar, axt, maf or maf-");
+    for (int k = 0; k < 2; k++)
+        if (strchr(paths[k], '['))
+            return usage_error(CMD, "%s: LASTZ's file actions ([...]) are not supported yet", paths[k]);
+    if (!have_ydrop) p.ydrop = p.gap_open + 300 * p.gap_extend; /* LASTZ's default */
+
+    if ((nt = read_fasta(paths[0], &t)) < 0 || (nq = read_fasta(paths[1], &q)) < 0 ||
+        (ns = read_segments(segpath, &segs)) < 0)
+        goto done;
+    if (nt != 1) {
+        msg("%s: %ld records; the target must have exactly one (lastz's [multiple] is not supported yet)", paths[0], nt);
+        goto done;
+    }
+    for (long k = 0; k < ns; k++)
+        if (!(strands & (segs[k].strand == '+' ? 1 : 2))) {
+            /* lastz stops there too ("extra segments in file") */
+            msg("%s: segment %ld is on the %c strand, which --strand excludes", segpath, k + 1, segs[k].strand);
+            goto done;
+        }
+    {
+        gale_status st = gale_ctx_create(&ctx, NULL);
+        if (st != GALE_OK) {
+            gale_msg("creating the context", st);
+            goto done;
+        }
+    }
+    if (os.maf == 1) printf("##maf version=1 scoring=gale.v%s\n", gale_version_string());
+    if (os.axt || os.maf == 1) {
+        /* axt's and maf's job header (axt.c print_axt_job_header, maf.c): the program and its option arguments
+         * (lastz names itself here: gale writes its own name), the thresholds, drops and scores.
+         * With --segments lastz takes no --hspthresh or --xdrop: they show their defaults
+         * (3000; 10 times the A-A score). */
+        printf("# gale.v%s", gale_version_string());
+        for (int k = 1; k < argc; k++)
+            if (argv[k][0] == '-') printf(" %s", argv[k]);
+        printf(" ");
+        printf("\n#\n# hsp_threshold      = %d\n# gapped_threshold   = %d\n# x_drop             = %d\n"
+               "# y_drop             = %d\n# gap_open_penalty   = %d\n# gap_extend_penalty = %d\n",
+               3000, p.gapped_thresh, 10 * p.matrix[0][0], p.ydrop, p.gap_open,
+               p.gap_extend);
+        printf("#        A    C    G    T\n");
+        for (int r = 0; r < 4; r++)
+            printf("#   %c %4d %4d %4d %4d\n", "ACGT"[r], p.matrix[r][0], p.matrix[r][1], p.matrix[r][2], p.matrix[r][3]);
+    }
+    if (os.header) {
+        fputc('#', stdout);
+        for (int k = 0; k < os.n_fields; k++) fprintf(stdout, "%s%s", k ? "\t" : "", field_headers[os.fields[k]]);
+        fputc('\n', stdout);
+    }
+    for (long r = 0; r < nq; r++) {
+        for (int s = 0; s < 2; s++) {
+            const char strand = s == 0 ? '+' : '-';
+            gale_lastz_anchor *an;
+            size_t n = 0;
+            char *qs;
+            gale_lastz_result *res = NULL;
+            gale_status st;
+            if (!(strands & (1 << s))) continue;
+            an = malloc(((size_t)ns + 1) * sizeof *an);
+            for (long k = 0; k < ns; k++) {
+                const seg_line *g = &segs[k];
+                if (g->strand != strand) continue;
+                if (strcmp(g->name2, q[r].name) != 0 && strcmp(g->name2, "*") != 0) continue;
+                if (strcmp(g->name1, t[0].name) != 0 && strcmp(g->name1, "*") != 0) {
+                    msg("%s: segment %ld names target '%s', not '%s'", segpath, k + 1, g->name1, t[0].name);
+                    free(an);
+                    goto done;
+                }
+                if (g->end1 > t[0].len || g->end2 > q[r].len) {
+                    msg("%s: segment %ld runs past the end of '%s' or '%s'", segpath, k + 1, g->name1, g->name2);
+                    free(an);
+                    goto done;
+                }
+                an[n].pos1 = g->start1 - 1;
+                an[n].pos2 = g->start2 - 1;
+                an[n].length = g->end1 + 1 - g->start1;
+                an[n].score = g->score;
+                n++;
+            }
+            qs = malloc(q[r].len + 1);
+            for (size_t k = 0; k < q[r].len; k++)
+                qs[k] = s == 0 ? q[r].seq[k] : complement(q[r].seq[q[r].len - 1 - k]);
+            p.flags = (p.flags & ~GALE_LASTZ_MINUS) | (s ? GALE_LASTZ_MINUS : 0);
+            st = gale_lastz_extend(ctx, t[0].seq, (int64_t)t[0].len, qs, (int64_t)q[r].len, an, n, &p, &res);
+            free(an);
+            if (st != GALE_OK) {
+                free(qs);
+                gale_msg("gapped extension", st);
+                goto done;
+            }
+            if (gale_lastz_result_truncations(res))
+                msg("warning: %" PRIu64 " extensions of %s%c were cut where LASTZ's traceback memory ran out "
+                    "(as lastz does; --allocate:traceback=0 lifts it)",
+                    gale_lastz_result_truncations(res), q[r].name, strand);
+            for (size_t k = 0; k < gale_lastz_result_count(res); k++) {
+                gale_lastz_alignment a;
+                a.size = sizeof a;
+                gale_lastz_result_get(res, k, &a);
+                write_alignment(stdout, &os, &t[0], &q[r], qs, strand, &a);
+            }
+            gale_lastz_result_free(res);
+            free(qs);
+        }
+    }
+    rc = stdout_status();
+done:
+    gale_ctx_destroy(ctx);
+    for (long k = 0; k < nt; k++) { free(t[k].name); free(t[k].seq); }
+    for (long k = 0; k < nq; k++) { free(q[k].name); free(q[k].seq); }
+    for (long k = 0; k < ns; k++) { free(segs[k].name1); free(segs[k].name2); }
+    free(t);
+    free(q);
+    free(segs);
+    return rc;
+}
