@@ -32,9 +32,20 @@ constexpr bool result_ok() {
 
 // ---- shared parameters and encoding ------------------------------------------------
 
-int64_t encode_dna5(const void *, const char *in, int64_t n, uint8_t *out) { return encode_bases(in, n, out); }
+// The alphabet policy (gale.h, GALE_N_DNA5) decides the codes: GALE_N_BYTES keeps
+// one code per byte (encode_bytes), the folding policies share Dna5's codes.
+template <class P>
+int policy_encoding(const void *params) {
+    return as<P>(params).n_policy == GALE_N_BYTES ? 1 : 0;
+}
+template <class P>
+int64_t encode_policy(const void *params, const char *in, int64_t n, uint8_t *out) {
+    return policy_encoding<P>(params) ? encode_bytes(in, n, out) : encode_bases(in, n, out);
+}
 
-constexpr ParamSpec kNPolicy = {GALE_P_N_POLICY, "n_policy", GALE_N_DNA5, GALE_N_DNA5, GALE_N_MISMATCH};
+constexpr ParamSpec kNPolicy = {GALE_P_N_POLICY, "n_policy", GALE_N_DNA5, GALE_N_DNA5, GALE_N_BYTES};
+// WFA's kernels do not compare bytes yet: the folding policies only.
+constexpr ParamSpec kNPolicyFolded = {GALE_P_N_POLICY, "n_policy", GALE_N_DNA5, GALE_N_DNA5, GALE_N_MISMATCH};
 
 // ---- GALE_XDROP: SeqAn's gapped X-drop (lib/cpu/xdrop.cpp, cuda/xdrop.cu) -------
 
@@ -106,7 +117,7 @@ static_assert(sizeof(XdropParams) <= kParamsBytes, "XdropParams too large");
 
 const KindDef kXdrop = {
     GALE_XDROP, "xdrop", kShapePair, kXdropParams, sizeof kXdropParams / sizeof kXdropParams[0], true,
-    xdrop_configure, nullptr, xdrop_validate, encode_dna5, xdrop_estimate,
+    xdrop_configure, nullptr, xdrop_validate, encode_policy<XdropParams>, policy_encoding<XdropParams>, xdrop_estimate,
     sizeof(XdropResult), offsetof(XdropResult, flags), offsetof(XdropResult, cells),
     xdrop_cpu, xdrop_scratch_free, xdrop_fill, nullptr,
     GALE_GPU_KIND(kXdropGpu),
@@ -116,7 +127,7 @@ const KindDef kXdrop = {
 
 // The parameters both WFA kinds share, after the penalties.
 #define GALE_WFA_COMMON_PARAMS                                                                          \
-    kNPolicy, {GALE_P_SCOPE, "scope", GALE_SCOPE_ALIGNMENT, GALE_SCOPE_SCORE, GALE_SCOPE_ALIGNMENT},       \
+    kNPolicyFolded, {GALE_P_SCOPE, "scope", GALE_SCOPE_ALIGNMENT, GALE_SCOPE_SCORE, GALE_SCOPE_ALIGNMENT},       \
         {GALE_P_PATTERN_BEGIN_FREE, "pattern_begin_free", 0, 0, kMaxTaskLen},                                  \
         {GALE_P_PATTERN_END_FREE, "pattern_end_free", 0, 0, kMaxTaskLen},                                      \
         {GALE_P_TEXT_BEGIN_FREE, "text_begin_free", 0, 0, kMaxTaskLen},                                        \
@@ -246,7 +257,7 @@ static_assert(sizeof(WfaParams) <= kParamsBytes, "WfaParams too large");
 
 const KindDef kWfa = {
     GALE_WFA, "wfa", kShapePair, kWfaParams, sizeof kWfaParams / sizeof kWfaParams[0], false,
-    wfa_configure, wfa_check, wfa_validate, encode_dna5, wfa_estimate,
+    wfa_configure, wfa_check, wfa_validate, encode_policy<WfaParams>, policy_encoding<WfaParams>, wfa_estimate,
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
@@ -254,7 +265,7 @@ const KindDef kWfa = {
 
 const KindDef kEdit = {
     GALE_EDIT, "edit", kShapePair, kEditParams, kWfaCommon, false,
-    edit_configure, wfa_check, wfa_validate, encode_dna5, wfa_estimate,
+    edit_configure, wfa_check, wfa_validate, encode_policy<WfaParams>, policy_encoding<WfaParams>, wfa_estimate,
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),

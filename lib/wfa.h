@@ -134,7 +134,7 @@ struct WfaResult {
 
 // Do two encoded bases match? (N per the policy, as in X-drop.)
 GALE_HD bool wfa_match(uint8_t a, uint8_t b, int32_t n_policy) {
-    return a == b && (a != kBaseN || n_policy == GALE_N_DNA5);
+    return a == b && (a != kBaseN || n_policy != GALE_N_MISMATCH);
 }
 
 // Begin/end-free lengths of one task: the parameters clamped to its lengths.
