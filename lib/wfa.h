@@ -79,13 +79,14 @@
 // depends on the backend.
 //
 // Memory of one alignment: the bounds are documented once, in gale.h
-// (GALE_P_MEMORY_LIMIT). How lib/cpu/wfa.cpp keeps to them: an offset array holds
-// the diagonals -m - 1 .. n + 16 that the cell loops touch (about 1.5 W + 60 while
-// the range W is narrower, with slack to grow into); the codes are kept in 1 MiB
-// blocks (never copied on growth) plus one staging row, and the row that would take
-// them past the limit is not stored (the alignment is then recomputed in low-memory
-// mode, after the abandoned attempt's codes are freed); a half of a low-memory split
-// where one sequence is empty is a single gap and runs without codes.
+// (GALE_P_MEMORY_LIMIT). How the CPU kernel (lib/cpu/wfa*.cpp, lib/cpu/wfa_core.h)
+// keeps to them: an offset array holds the diagonals -m - 1 .. n + 16 that the cell
+// loops touch (about 1.5 W + 60 while the range W is narrower, with slack to grow
+// into); the codes are kept in 1 MiB blocks (never copied on growth) plus one
+// staging row, and the row that would take them past the limit is not stored (the
+// alignment is then recomputed in low-memory mode, after the abandoned attempt's
+// codes are freed); a half of a low-memory split where one sequence is empty is a
+// single gap and runs without codes.
 #ifndef GALE_WFA_H
 #define GALE_WFA_H
 
