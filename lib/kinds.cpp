@@ -44,8 +44,6 @@ int64_t encode_policy(const void *params, const char *in, int64_t n, uint8_t *ou
 }
 
 constexpr ParamSpec kNPolicy = {GALE_P_N_POLICY, "n_policy", GALE_N_DNA5, GALE_N_DNA5, GALE_N_BYTES};
-// WFA's kernels do not compare bytes yet: the folding policies only.
-constexpr ParamSpec kNPolicyFolded = {GALE_P_N_POLICY, "n_policy", GALE_N_DNA5, GALE_N_DNA5, GALE_N_MISMATCH};
 
 // ---- GALE_XDROP: SeqAn's gapped X-drop (lib/cpu/xdrop.cpp, cuda/xdrop.cu) -------
 
@@ -127,7 +125,7 @@ const KindDef kXdrop = {
 
 // The parameters both WFA kinds share, after the penalties.
 #define GALE_WFA_COMMON_PARAMS                                                                          \
-    kNPolicyFolded, {GALE_P_SCOPE, "scope", GALE_SCOPE_ALIGNMENT, GALE_SCOPE_SCORE, GALE_SCOPE_ALIGNMENT},       \
+    kNPolicy, {GALE_P_SCOPE, "scope", GALE_SCOPE_ALIGNMENT, GALE_SCOPE_SCORE, GALE_SCOPE_ALIGNMENT},       \
         {GALE_P_PATTERN_BEGIN_FREE, "pattern_begin_free", 0, 0, kMaxTaskLen},                                  \
         {GALE_P_PATTERN_END_FREE, "pattern_end_free", 0, 0, kMaxTaskLen},                                      \
         {GALE_P_TEXT_BEGIN_FREE, "text_begin_free", 0, 0, kMaxTaskLen},                                        \
