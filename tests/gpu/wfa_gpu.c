@@ -272,10 +272,12 @@ static size_t add_random(tu_rng *r, wbatch **set, size_t *nset, long npairs)
             char *h, *v;
             int64_t hl, vl;
             if (tu_range(r, 0, 9) < 2) rate = 0.0;
-            /* GALE_N_BYTES reads lower case and IUPAC codes as bytes: more of them there */
-            if (tu_range(r, 0, 9) < (b->npol == GALE_N_BYTES ? 6 : 3)) opts |= TU_LOWER;
+            /* GALE_N_BYTES reads lower case and IUPAC codes as bytes: more of them there,
+             * lower case over the same part of both (tu_lower_both says why) */
+            if (b->npol != GALE_N_BYTES && tu_range(r, 0, 9) < 3) opts |= TU_LOWER;
             if (tu_range(r, 0, 9) < (b->npol == GALE_N_BYTES ? 4 : 2)) opts |= TU_NRUNS;
             make_pair(r, len, rate, opts, &h, &hl, &v, &vl);
+            if (b->npol == GALE_N_BYTES && tu_range(r, 0, 9) < 6) tu_lower_both(r, h, hl, v, vl);
             if (tu_range(r, 0, 19) == 0) { /* very different lengths */
                 if (tu_next(r) & 1) hl = tu_range(r, 0, hl);
                 else vl = tu_range(r, 0, vl);

@@ -390,13 +390,20 @@ Pair random_pair(Rng &r, int64_t len, double rate, bool flanks = true) {
     return q;
 }
 
-// GALE_N_BYTES: a soft-masked (lower-case) stretch, on both sequences or on one only,
-// and a few IUPAC codes, which that policy reads as bytes.
+// GALE_N_BYTES: a soft-masked (lower-case) stretch over the same part of both
+// sequences, or a short one (at most 40 bases) on the pattern only, and a few IUPAC
+// codes, which that policy reads as bytes. (A long stretch on one side only would be
+// a long run of mismatches: a penalty in the tens of thousands, whose wavefronts
+// would cost WFA2 and gale minutes.)
 void soft_mask(Rng &r, Pair &q) {
+    const bool one_side = r.chance(0.3);
+    const double a = r.unit(), b = a + (1 - a) * r.unit();
     for (std::string *s : {&q.pattern, &q.text}) {
-        if (s->empty() || (s == &q.text && r.chance(0.3))) continue;
-        const int64_t n = (int64_t)s->size(), a = r.range(0, n - 1), b = r.range(a, n);
-        for (int64_t j = a; j < b; ++j) (*s)[(size_t)j] = (char)tolower((unsigned char)(*s)[(size_t)j]);
+        if (s->empty() || (one_side && s == &q.text)) continue;
+        const int64_t n = (int64_t)s->size();
+        int64_t lo = (int64_t)(a * (double)n), hi = std::min<int64_t>(n, (int64_t)(b * (double)n));
+        if (one_side) hi = std::min<int64_t>(hi, lo + r.range(1, 40));
+        for (int64_t j = lo; j < hi; ++j) (*s)[(size_t)j] = (char)tolower((unsigned char)(*s)[(size_t)j]);
         static const char iupac[] = "NRYSWKMBDHVUnryswkmbdhvu";
         for (auto &c : *s)
             if (r.chance(0.01)) c = iupac[r.range(0, (int64_t)sizeof iupac - 2)];

@@ -778,8 +778,13 @@ Pair random_pair(tu_rng *r, int npol) {
     }
     if (h.size() > 2000) h.resize(2000);
     if (v.size() > 2000) v.resize(2000);
-    // GALE_N_BYTES: mostly so, it reads them differently.
-    if (tu_range(r, 0, 3) == 0 || (npol == GALE_N_BYTES && tu_range(r, 0, 3) != 0)) {
+    if (npol == GALE_N_BYTES) {  // mostly decorated, which it reads differently; lower case on both alike
+        if (tu_range(r, 0, 3) != 0) tu_lower_both(r, &h[0], (int64_t)h.size(), &v[0], (int64_t)v.size());
+        if (tu_next(r) & 1) {
+            tu_decorate(r, &h[0], (int64_t)h.size(), 0, 0, TU_NRUNS);
+            tu_decorate(r, &v[0], (int64_t)v.size(), 0, 0, TU_NRUNS);
+        }
+    } else if (tu_range(r, 0, 3) == 0) {
         const int opts = (tu_next(r) & 1 ? TU_LOWER : 0) | (tu_next(r) & 1 ? TU_NRUNS : 0);
         tu_decorate(r, &h[0], (int64_t)h.size(), 0, 0, opts);
         tu_decorate(r, &v[0], (int64_t)v.size(), 0, 0, opts);
