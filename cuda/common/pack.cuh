@@ -67,7 +67,7 @@ inline int64_t mask_array_bytes(int64_t bases, bool bytes) { return bytes ? 0 : 
 // pack_bases, or with mask == nullptr the codes as they are.
 inline void store_bases(const uint8_t *in, int64_t n, int64_t at, uint32_t *code, uint32_t *mask) {
     if (!mask) {
-        memcpy(reinterpret_cast<uint8_t *>(code) + at, in, (size_t)n);
+        if (n > 0) memcpy(reinterpret_cast<uint8_t *>(code) + at, in, (size_t)n);  // an empty one may be NULL
         return;
     }
     pack_bases(in, n, at, code, mask);
