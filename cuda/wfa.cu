@@ -5,7 +5,8 @@
 // After WFA-GPU (Aguado-Puig et al.): one group of threads per alignment with the
 // threads across the diagonals of each wavefront; the backtrace code bytes of
 // lib/wfa.h written as the wavefronts are computed; bases compared 16 at a time
-// from 2-bit packed sequences (an N mask is read only for tasks that hold an N);
+// from 2-bit packed sequences (an N mask is read only for tasks that hold an N;
+// under GALE_N_BYTES one byte per base, 4 compared at a time);
 // persistent groups take the next alignment off an atomic counter. Groups are a
 // warp (4 independent warps per block) for wavefronts up to kWarpCap diagonals,
 // else a block of 256 threads (pick_group). The backtrace is walked on the GPU by
@@ -202,9 +203,11 @@ struct Chunk : ChunkIO {
     size_t off_code = 0, off_mask = 0, off_task = 0, off_ops = 0;
 };
 
-size_t task_slot_bytes(const PairTask &t, const Est &e, bool trace) {
+// bytes: GALE_N_BYTES, one byte per base and no mask (common/pack.cuh).
+size_t task_slot_bytes(const PairTask &t, const Est &e, bool trace, bool bytes) {
     const int64_t bases = pack_round(t.h_len) + pack_round(t.v_len);
-    return (size_t)(bases / 4 + bases / 8) + sizeof(Task) + sizeof(Out) + (trace ? (size_t)e.max_ops * 4 : 0);
+    return (size_t)(code_array_bytes(bases, bytes) + mask_array_bytes(bases, bytes)) + sizeof(Task) + sizeof(Out) +
+           (trace ? (size_t)e.max_ops * 4 : 0);
 }
 
 // Phase 1 of the pool's query (common/device.cuh): every byte of a slot's work
@@ -219,6 +222,7 @@ public:
     WfaRun(Device *dev, GpuJob &job)
         : dev_(dev), job_(job), tasks_(job.tasks), results_(static_cast<WfaResult *>(job.results)),
           p_(*static_cast<const WfaParams *>(job.params)), q_(make_pen(p_)), trace_(p_.scope == 1),
+          bytes_(p_.n_policy == GALE_N_BYTES),
           bt_(trace_ ? kBtCodes : kBtNone) {}
 
     void run() {
@@ -282,6 +286,7 @@ private:
     const WfaParams &p_;
     const Pen q_;
     const bool trace_;  // GALE_SCOPE_ALIGNMENT: a backtrace (codes)
+    const bool bytes_;  // GALE_N_BYTES: one byte per base on the device, no N mask (common/pack.cuh)
     const int bt_;      // BtMode
     // configure
     WorkArea work_[kSlots]{};
@@ -417,7 +422,7 @@ void WfaRun::estimate_shape(uint64_t key, std::vector<Range> &ring, Est &e, Est 
         sh.code_cap = x.cells;
         shape_layout(sh, q_, bt_);
         x.bytes = sh.bytes;
-        x.gpu = sh.bytes <= work_bytes_ && task_slot_bytes(t, x, trace_) + kSlack + 16 * 1024 <= slot_bytes_;
+        x.gpu = sh.bytes <= work_bytes_ && task_slot_bytes(t, x, trace_, bytes_) + kSlack + 16 * 1024 <= slot_bytes_;
     };
     e.s_limit = (int32_t)nd.s_reached;
     e.klo = nd.klo;
@@ -482,7 +487,7 @@ bool WfaRun::plan(Chunk &c, const Slot &s, std::vector<size_t> &rescue) {
         const PairTask &t = tasks_[ti];
         const Est &e = E(ti);
         if (e.off16 != off16) break;
-        const size_t need = task_slot_bytes(t, e, trace_);
+        const size_t need = task_slot_bytes(t, e, trace_, bytes_);
         const size_t tb = (size_t)(pack_round(t.h_len) + pack_round(t.v_len));
         if (bytes + need + 64 > slot_bytes_ || bases + tb >= ((size_t)1 << 31) - 1024) break;
         if (!c.tasks.empty() && bases + tb > (launched_ == 0 ? kMaxChunkBases / 8 : kMaxChunkBases)) break;
@@ -507,8 +512,9 @@ bool WfaRun::plan(Chunk &c, const Slot &s, std::vector<size_t> &rescue) {
     c.off16 = off16;
     const size_t nt = c.tasks.size();
     c.off_code = 0;
-    c.off_mask = align_up(c.off_code + bases / 4 + 16, 256);
-    c.off_task = align_up(c.off_mask + bases / 8 + 16, 256);
+    // + 16 (+ 64 bytes): the padding words the windows read past the last sequence (fill)
+    c.off_mask = align_up(c.off_code + (size_t)code_array_bytes((int64_t)bases, bytes_) + (bytes_ ? 64 : 16), 256);
+    c.off_task = align_up(c.off_mask + (size_t)mask_array_bytes((int64_t)bases, bytes_) + 16, 256);
     c.in_bytes = c.off_task + nt * sizeof(Task);
     c.out_at = align_up(c.in_bytes, 256);
     c.off_ops = align_up(c.out_at + nt * sizeof(Out), 256);
@@ -525,7 +531,7 @@ bool WfaRun::plan(Chunk &c, const Slot &s, std::vector<size_t> &rescue) {
 // Packs the sequences and writes the task records into the slot's staging.
 void WfaRun::fill(Chunk &c, char *host) {
     uint32_t *code = reinterpret_cast<uint32_t *>(host + c.off_code);
-    uint32_t *mask = reinterpret_cast<uint32_t *>(host + c.off_mask);
+    uint32_t *mask = bytes_ ? nullptr : reinterpret_cast<uint32_t *>(host + c.off_mask);
     Task *tasks = reinterpret_cast<Task *>(host + c.off_task);
     const size_t nt = c.tasks.size();
     int64_t at = 0;
@@ -551,16 +557,21 @@ void WfaRun::fill(Chunk &c, char *host) {
         x.pad = 0;
     }
     // The padding words read past the last sequence by the 16-base windows.
-    for (int w = 0; w < 4; ++w) code[(size_t)at / 16 + w] = 0;
-    for (int w = 0; w < 4; ++w) mask[(size_t)at / 32 + w] = 0;
+    if (bytes_) {
+        std::memset(reinterpret_cast<char *>(code) + at, 0, 64);
+    } else {
+        for (int w = 0; w < 4; ++w) code[(size_t)at / 16 + w] = 0;
+        for (int w = 0; w < 4; ++w) mask[(size_t)at / 32 + w] = 0;
+    }
     // Split by tasks, but a 10 kbp chunk holds only ~3,000 of them: a few dozen
     // per thread already amortize the thread's start.
     parallel_for(nt, job_.pack_threads, 32, [&](size_t lo, size_t hi) {
         for (size_t j = lo; j < hi; ++j) {
             const PairTask &t = tasks_[c.tasks[j]];
             Task &x = tasks[j];
-            pack_bases(t.v, t.v_len, x.p0, code, mask);
-            pack_bases(t.h, t.h_len, x.t0, code, mask);
+            store_bases(t.v, t.v_len, x.p0, code, mask);
+            store_bases(t.h, t.h_len, x.t0, code, mask);
+            if (!mask) continue;  // GALE_N_BYTES: no N mask to read (has_n stays 0)
             uint32_t any = 0;
             for (int64_t w = x.p0 / 32; w < (x.t0 + pack_round(t.h_len)) / 32; ++w) any |= mask[w];
             x.has_n = any != 0;
@@ -576,7 +587,7 @@ void WfaRun::launch(Chunk &c, const Slot &s) {
     ka.outs = reinterpret_cast<Out *>(s.dev + c.out_at);
     ka.ops = reinterpret_cast<uint32_t *>(s.dev + c.off_ops);
     ka.code = reinterpret_cast<const uint32_t *>(s.dev + c.off_code);
-    ka.mask = reinterpret_cast<const uint32_t *>(s.dev + c.off_mask);
+    ka.mask = bytes_ ? nullptr : reinterpret_cast<const uint32_t *>(s.dev + c.off_mask);
     ka.n_tasks = (int)c.tasks.size();
     ka.counter = s.counters;
     ka.pen = q_;

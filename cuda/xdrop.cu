@@ -14,7 +14,8 @@
 //  - what no tier holds is rescued on the CPU by the caller.
 // Kernels are persistent: resident groups take extensions off a counter, so long
 // and short extensions mix without tail waits.
-// Sequences travel 2-bit packed with an N mask (cuda/common/pack.cuh); the cell
+// Sequences travel 2-bit packed with an N mask, under GALE_N_BYTES one byte per
+// base (cuda/common/pack.cuh); the cell
 // update uses the DPX instruction viaddmax (cuda/common/dpx.cuh).
 #include <algorithm>
 #include <climits>
@@ -107,7 +108,9 @@ __device__ __forceinline__ int32_t cell_subst(uint8_t vb, uint8_t hb, const Xdro
     return vb == hb ? p.match : p.mismatch;
 }
 
-__device__ __forceinline__ uint8_t h_n_code(const XdropParams &p) { return p.n_policy == 0 ? kBaseN : kBaseN + 1; }
+__device__ __forceinline__ uint8_t h_n_code(const XdropParams &p) {
+    return p.n_policy == GALE_N_MISMATCH ? kBaseN + 1 : kBaseN;
+}
 
 // One extension, step for step as xdrop_extend_cpu. buf holds 3 * cap cells. Polls the
 // cancel word with the group's cancel (once per kCancelPollWork cells).
@@ -324,10 +327,14 @@ size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
 bool side_wanted(const XdropParams &p, int side) { return p.direction & (side == 0 ? 1 : 2); }
 
+// GALE_N_BYTES: the chunk keeps one byte per base, not 2 bits and an N mask (common/pack.cuh).
+bool bytes_policy(const XdropParams &p) { return p.n_policy == GALE_N_BYTES; }
+
 // Bytes a task needs in a slot (packed bases + per-extension records).
-size_t task_bytes(const XdropTask &t, int n_ext) {
+size_t task_bytes(const XdropTask &t, int n_ext, bool bytes) {
     int64_t bases = pack_round(t.h_len) + pack_round(t.v_len);
-    return (size_t)(bases / 4 + bases / 8) + (size_t)n_ext * (sizeof(Ext) + sizeof(ExtOut) + kTierCount * sizeof(int));
+    return (size_t)(code_array_bytes(bases, bytes) + mask_array_bytes(bases, bytes)) +
+           (size_t)n_ext * (sizeof(Ext) + sizeof(ExtOut) + kTierCount * sizeof(int));
 }
 
 // A side goes to the GPU when it is asked for and has bases on both sequences
@@ -394,7 +401,7 @@ struct XdropFlow {
         while (next < job.n && c.tasks.size() < kMaxChunkTasks) {
             const XdropTask &t = tasks[next];
             const int ns = n_sides(t, params);
-            const size_t need = task_bytes(t, ns);
+            const size_t need = task_bytes(t, ns, bytes_policy(params));
             if (t.h_len + t.v_len >= ((int64_t)1 << 31) - 64 || need + kSlack > s.bytes) {
                 rescue.push_back(next++);
                 continue;
@@ -409,8 +416,8 @@ struct XdropFlow {
         }
         c.n_ext = c.sides.size();
         c.off_code = 0;
-        c.off_mask = align_up(c.off_code + bases / 4, 256);
-        c.off_ext = align_up(c.off_mask + bases / 8, 256);
+        c.off_mask = align_up(c.off_code + (size_t)code_array_bytes((int64_t)bases, bytes_policy(params)), 256);
+        c.off_ext = align_up(c.off_mask + (size_t)mask_array_bytes((int64_t)bases, bytes_policy(params)), 256);
         c.in_bytes = c.off_ext + c.n_ext * sizeof(Ext);
         c.out_at = align_up(c.in_bytes, 256);
         c.out_bytes = c.n_ext * sizeof(ExtOut);
@@ -423,7 +430,7 @@ struct XdropFlow {
     // narrow kernels compute it, so it is split over the context's threads.
     void fill(Chunk &c, char *host) {
         uint32_t *code = reinterpret_cast<uint32_t *>(host + c.off_code);
-        uint32_t *mask = reinterpret_cast<uint32_t *>(host + c.off_mask);
+        uint32_t *mask = bytes_policy(params) ? nullptr : reinterpret_cast<uint32_t *>(host + c.off_mask);
         Ext *exts = reinterpret_cast<Ext *>(host + c.off_ext);
         const size_t nt = c.tasks.size();
         std::vector<int64_t> h_at(nt), v_at(nt);
@@ -438,8 +445,8 @@ struct XdropFlow {
         auto pack_range = [&](size_t lo, size_t hi) {
             for (size_t k = lo; k < hi; ++k) {
                 const XdropTask &t = tasks[c.tasks[k]];
-                pack_bases(t.h, t.h_len, h_at[k], code, mask);
-                pack_bases(t.v, t.v_len, v_at[k], code, mask);
+                store_bases(t.h, t.h_len, h_at[k], code, mask);
+                store_bases(t.v, t.v_len, v_at[k], code, mask);
             }
         };
         const size_t workers = std::min<size_t>(std::max(job.pack_threads, 1), (size_t)(at >> 22) + 1);  // ~4 Mbases each
@@ -464,7 +471,8 @@ struct XdropFlow {
         const int n = (int)c.n_ext;
         if (n == 0) return;
         const uint32_t *code = reinterpret_cast<const uint32_t *>(s.dev + c.off_code);
-        const uint32_t *mask = reinterpret_cast<const uint32_t *>(s.dev + c.off_mask);
+        const uint32_t *mask =
+            bytes_policy(params) ? nullptr : reinterpret_cast<const uint32_t *>(s.dev + c.off_mask);
         const Ext *exts = reinterpret_cast<const Ext *>(s.dev + c.off_ext);
         ExtOut *outs = reinterpret_cast<ExtOut *>(s.dev + c.out_at);
         int *list = reinterpret_cast<int *>(s.dev + c.off_list);

@@ -247,7 +247,7 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
 #define GALE_P_XDROP     200 /* X of the X-drop; default 100; [0, 2^29] */
 #define GALE_P_DIRECTION 201 /* GALE_DIR_*; default GALE_DIR_BOTH */
 /* 300s: alphabet */
-#define GALE_P_N_POLICY  300 /* GALE_N_*; default GALE_N_DNA5 */
+#define GALE_P_N_POLICY  300 /* GALE_N_*; default GALE_N_DNA5; see GALE_N_DNA5 below */
 
 /* 400s: wavefront alignment (GALE_WFA, GALE_EDIT, GALE_INDEL, GALE_WFA_LINEAR) */
 #define GALE_P_SCOPE   400 /* GALE_SCOPE_*; default GALE_SCOPE_ALIGNMENT */
@@ -312,16 +312,26 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
 #define GALE_DIR_RIGHT 2
 #define GALE_DIR_BOTH  3
 
-/* How the alphabet is read (every kind). In both policies case is folded and the
- * IUPAC ambiguity codes (R Y S W K M B D H V, and N) are read as N; U is read
- * as T. Any other byte is rejected by gale_batch_add with GALE_E_INPUT.
- *   GALE_N_DNA5:     as SeqAn's Dna5 (what BELLA computes): N matches N and
- *                    mismatches A, C, G, T.
- *   GALE_N_MISMATCH: N mismatches everything, N included.
- * For GALE_WFA / GALE_EDIT, GALE_N_DNA5 equals WFA2-lib (which compares bytes)
- * on upper-case A C G T N input. */
+/* How the alphabet is read (every kind). Every policy accepts the same bytes:
+ * A C G T U N and the IUPAC ambiguity codes R Y S W K M B D H V, either case; any
+ * other byte is rejected by gale_batch_add with GALE_E_INPUT.
+ *   GALE_N_DNA5:     as SeqAn's Dna5 (what BELLA's SeqAn path computes): case is
+ *                    folded, U is read as T, the IUPAC codes as N; N matches N and
+ *                    mismatches A, C, G, T. The default: it reads soft-masked
+ *                    (lower-case) and ambiguous input as the bases they stand for.
+ *   GALE_N_MISMATCH: folded as GALE_N_DNA5, but N mismatches everything, N included.
+ *   GALE_N_BYTES:    bytes compared exactly, nothing folded: a matches a only, A
+ *                    only A, R only R, N only N (since 0.6). This is how WFA2-lib,
+ *                    SeqAn's char alphabet (String<char>) and LOGAN's GPU kernel
+ *                    compare letters: gale's results equal theirs on any input under
+ *                    this policy, and under GALE_N_DNA5 on upper-case A C G T N
+ *                    input, where the policies agree.
+ * The policy decides how the batch stores its sequences: GALE_N_BYTES cannot be
+ * set, nor left for another policy, while the batch holds tasks or registered
+ * sequences (GALE_E_STATE; gale_batch_reset empties it). */
 #define GALE_N_DNA5     0
 #define GALE_N_MISMATCH 1
+#define GALE_N_BYTES    2 /* since 0.6 */
 
 GALE_API gale_status gale_batch_set(gale_batch *batch, int param, int64_t value);
 GALE_API gale_status gale_batch_get(const gale_batch *batch, int param, int64_t *value);

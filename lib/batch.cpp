@@ -149,16 +149,19 @@ void batch_set(gale_batch *b, int param, int64_t v) {
              (long long)v);
     int64_t &slot = b->values[(size_t)(p - b->kind->params)];
     const int64_t old = slot;
+    const int old_encoding = b->kind->encoding ? b->kind->encoding(b->params) : 0;
     slot = v;
     configure(b);
-    if (b->kind->check) {
-        try {
-            b->kind->check(b->params);
-        } catch (...) {  // undone: the batch keeps its last valid parameters
-            slot = old;
-            configure(b);
-            throw;
-        }
+    try {
+        if (b->kind->check) b->kind->check(b->params);
+        if (b->kind->encoding && b->kind->encoding(b->params) != old_encoding &&
+            (!b->tasks.empty() || !b->seqs.empty()))
+            fail(GALE_E_STATE, "%s = %lld would change how the batch stores its sequences: set it before adding "
+                 "tasks or sequences (or after gale_batch_reset)", p->name, (long long)v);
+    } catch (...) {  // undone: the batch keeps its last valid parameters
+        slot = old;
+        configure(b);
+        throw;
     }
 }
 

@@ -75,9 +75,14 @@ struct KindDef {
     void (*validate)(const PairTask &t, const void *params, size_t index);
     // Encodes n input bytes into the codes the kernels read (every sequence of the
     // batch, inline or registered, goes through it once); returns the index of the
-    // first byte it refuses, or -1. Today's kinds share encode_dna5 (lib/sequence.h:
-    // A C G T 0..3, N and IUPAC 4); a kind that reads other bytes brings its own.
+    // first byte it refuses, or -1. Today's kinds encode by their alphabet policy
+    // (lib/sequence.h: encode_bases, or encode_bytes under GALE_N_BYTES); a kind that
+    // reads other bytes brings its own.
     int64_t (*encode)(const void *params, const char *in, int64_t n, uint8_t *out);
+    // Which encoding encode applies under these parameters (nullptr: always the same
+    // one). The stored codes cannot follow a change of it, so batch_set refuses a
+    // parameter change that alters it while the batch holds sequences (GALE_E_STATE).
+    int (*encoding)(const void *params);
     // Estimated DP cells of a task: splits a batch across devices (and CPU threads)
     // by work, not by task count. Only ratios matter.
     uint64_t (*estimate_cells)(const PairTask &t, const void *params);

@@ -32,9 +32,18 @@ constexpr bool result_ok() {
 
 // ---- shared parameters and encoding ------------------------------------------------
 
-int64_t encode_dna5(const void *, const char *in, int64_t n, uint8_t *out) { return encode_bases(in, n, out); }
+// The alphabet policy (gale.h, GALE_N_DNA5) decides the codes: GALE_N_BYTES keeps
+// one code per byte (encode_bytes), the folding policies share Dna5's codes.
+template <class P>
+int policy_encoding(const void *params) {
+    return as<P>(params).n_policy == GALE_N_BYTES ? 1 : 0;
+}
+template <class P>
+int64_t encode_policy(const void *params, const char *in, int64_t n, uint8_t *out) {
+    return policy_encoding<P>(params) ? encode_bytes(in, n, out) : encode_bases(in, n, out);
+}
 
-constexpr ParamSpec kNPolicy = {GALE_P_N_POLICY, "n_policy", GALE_N_DNA5, GALE_N_DNA5, GALE_N_MISMATCH};
+constexpr ParamSpec kNPolicy = {GALE_P_N_POLICY, "n_policy", GALE_N_DNA5, GALE_N_DNA5, GALE_N_BYTES};
 
 // ---- GALE_XDROP: SeqAn's gapped X-drop (lib/cpu/xdrop.cpp, cuda/xdrop.cu) -------
 
@@ -106,7 +115,7 @@ static_assert(sizeof(XdropParams) <= kParamsBytes, "XdropParams too large");
 
 const KindDef kXdrop = {
     GALE_XDROP, "xdrop", kShapePair, kXdropParams, sizeof kXdropParams / sizeof kXdropParams[0], true,
-    xdrop_configure, nullptr, xdrop_validate, encode_dna5, xdrop_estimate,
+    xdrop_configure, nullptr, xdrop_validate, encode_policy<XdropParams>, policy_encoding<XdropParams>, xdrop_estimate,
     sizeof(XdropResult), offsetof(XdropResult, flags), offsetof(XdropResult, cells),
     xdrop_cpu, xdrop_scratch_free, xdrop_fill, nullptr,
     GALE_GPU_KIND(kXdropGpu),
@@ -297,7 +306,7 @@ static_assert(sizeof(WfaParams) <= kParamsBytes, "WfaParams too large");
 
 const KindDef kWfa = {
     GALE_WFA, "wfa", kShapePair, kWfaParams, sizeof kWfaParams / sizeof kWfaParams[0], false,
-    wfa_configure, wfa_check, wfa_validate, encode_dna5, wfa_estimate,
+    wfa_configure, wfa_check, wfa_validate, encode_policy<WfaParams>, policy_encoding<WfaParams>, wfa_estimate,
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
@@ -305,17 +314,15 @@ const KindDef kWfa = {
 
 const KindDef kEdit = {
     GALE_EDIT, "edit", kShapePair, kEditParams, kWfaCommon, false,
-    edit_configure, wfa_check, wfa_validate, encode_dna5, wfa_estimate,
+    edit_configure, wfa_check, wfa_validate, encode_policy<WfaParams>, policy_encoding<WfaParams>, wfa_estimate,
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
 };
 
-// ---- the table ---------------------------------------------------------------------
-
 const KindDef kIndel = {
     GALE_INDEL, "indel", kShapePair, kEditParams, kWfaCommon, false,
-    indel_configure, wfa_check, wfa_validate, encode_dna5, wfa_estimate,
+    indel_configure, wfa_check, wfa_validate, encode_policy<WfaParams>, policy_encoding<WfaParams>, wfa_estimate,
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
@@ -323,11 +330,13 @@ const KindDef kIndel = {
 
 const KindDef kWfaLinear = {
     GALE_WFA_LINEAR, "wfa_linear", kShapePair, kLinearParams, sizeof kLinearParams / sizeof kLinearParams[0], false,
-    linear_configure, wfa_check, wfa_validate, encode_dna5, wfa_estimate,
+    linear_configure, wfa_check, wfa_validate, encode_policy<WfaParams>, policy_encoding<WfaParams>, wfa_estimate,
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
 };
+
+// ---- the table ---------------------------------------------------------------------
 
 const KindDef *const kKinds[] = {&kXdrop, &kWfa, &kEdit, &kIndel, &kWfaLinear};
 constexpr size_t kNumKinds = sizeof kKinds / sizeof kKinds[0];

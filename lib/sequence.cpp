@@ -30,7 +30,29 @@ struct Table {
 
 const Table table;
 
+// GALE_N_BYTES: A C G T N as in Table, then every other byte Table accepts, in this order.
+struct ByteTable {
+    uint8_t code[256];
+    ByteTable() {
+        for (int i = 0; i < 256; ++i) code[i] = kBaseInvalid;
+        const char *order = "ACGTNURYSWKMBDHVacgtunryswkmbdhv";
+        for (int i = 0; order[i]; ++i) code[(unsigned char)order[i]] = (uint8_t)i;
+        static_assert(sizeof "ACGTNURYSWKMBDHVacgtunryswkmbdhv" - 1 == kByteCodes, "one code per valid byte");
+    }
+};
+
+const ByteTable byte_table;
+
 }  // namespace
+
+int64_t encode_bytes(const char *in, int64_t n, uint8_t *out) {
+    for (int64_t i = 0; i < n; ++i) {
+        const uint8_t c = byte_table.code[(unsigned char)in[i]];
+        if (c == kBaseInvalid) return i;
+        out[i] = c;
+    }
+    return -1;
+}
 
 uint8_t encode_base(unsigned char c) { return table.code[c]; }
 

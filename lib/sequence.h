@@ -1,4 +1,5 @@
-// Base encoding shared by every kind: bytes to codes 0..3 (A C G T) and 4 (N).
+// Base encoding shared by every kind: bytes to codes 0..3 (A C G T) and 4 (N), or
+// under GALE_N_BYTES one code per byte (0..31).
 #ifndef GALE_SEQUENCE_H
 #define GALE_SEQUENCE_H
 
@@ -25,6 +26,13 @@ uint8_t encode_base(unsigned char c);
 
 // Encodes n bytes into out; returns the index of the first invalid byte, or -1.
 int64_t encode_bases(const char *in, int64_t n, uint8_t *out);
+
+// Under GALE_N_BYTES (bytes compared exactly): the same bytes are valid, each with a
+// code of its own, so that equal codes are equal bytes. A C G T N keep their codes
+// 0..4; U and the other upper-case IUPAC codes, then the lower-case letters, take
+// 5..31 (kByteCodes in all). Returns as encode_bases.
+constexpr int kByteCodes = 32;
+int64_t encode_bytes(const char *in, int64_t n, uint8_t *out);
 
 }  // namespace gale
 

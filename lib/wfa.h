@@ -165,7 +165,7 @@ struct WfaResult {
 
 // Do two encoded bases match? (N per the policy, as in X-drop.)
 GALE_HD bool wfa_match(uint8_t a, uint8_t b, int32_t n_policy) {
-    return a == b && (a != kBaseN || n_policy == GALE_N_DNA5);
+    return a == b && (a != kBaseN || n_policy != GALE_N_MISMATCH);
 }
 
 // The score gale reports for the kernels' least penalty s of a pattern of m and a

@@ -41,13 +41,14 @@ constexpr uint8_t kBaseN = 4;             // encoded bases: A C G T = 0..3, N = 
 
 struct XdropParams {
     int32_t match = 1, mismatch = -1, gap = -1, xdrop = 100;
-    int32_t n_policy = GALE_N_DNA5;   // or GALE_N_MISMATCH
+    int32_t n_policy = GALE_N_DNA5;   // or GALE_N_MISMATCH, GALE_N_BYTES
     int32_t direction = GALE_DIR_BOTH;
 };
 
-// Substitution score of two encoded bases.
+// Substitution score of two encoded bases (lib/sequence.h: Dna5 codes 0..4, or under
+// GALE_N_BYTES one code per byte, so that equal codes are equal bytes).
 GALE_HD int32_t xdrop_subst(uint8_t a, uint8_t b, const XdropParams &p) {
-    bool same = (a == b) && (a != kBaseN || p.n_policy == GALE_N_DNA5);
+    bool same = (a == b) && (a != kBaseN || p.n_policy != GALE_N_MISMATCH);
     return same ? p.match : p.mismatch;
 }
 

@@ -1,6 +1,7 @@
 // 2-bit packed bases with a 1-bit N mask: 16 bases per 32-bit code word and
 // 32 per mask word. A base reads back as 0..3 (A C G T) or 4 (N), the codes
-// of lib/sequence.h. Sequences start on a 32-base boundary.
+// of lib/sequence.h. Sequences start on a 32-base boundary. (GALE_N_BYTES: one
+// byte per base, below.)
 #ifndef GALE_CUDA_PACK_CUH
 #define GALE_CUDA_PACK_CUH
 
@@ -57,9 +58,25 @@ inline void pack_bases(const uint8_t *in, int64_t n, int64_t at, uint32_t *code,
     }
 }
 
+// Under GALE_N_BYTES a base's code is one of lib/sequence.h's kByteCodes, more than
+// 2 bits and an N bit hold: a chunk then keeps one byte per base in its code array
+// and has no mask (nullptr), and base_at reads the byte. Sizes of the two arrays
+// for `bases` bases (a multiple of kPackAlign):
+inline int64_t code_array_bytes(int64_t bases, bool bytes) { return bytes ? bases : bases / 4; }
+inline int64_t mask_array_bytes(int64_t bases, bool bytes) { return bytes ? 0 : bases / 8; }
+// pack_bases, or with mask == nullptr the codes as they are.
+inline void store_bases(const uint8_t *in, int64_t n, int64_t at, uint32_t *code, uint32_t *mask) {
+    if (!mask) {
+        if (n > 0) memcpy(reinterpret_cast<uint8_t *>(code) + at, in, (size_t)n);  // an empty one may be NULL
+        return;
+    }
+    pack_bases(in, n, at, code, mask);
+}
+
 #if defined(__CUDACC__)
 __device__ __forceinline__ uint8_t base_at(const uint32_t *__restrict__ code, const uint32_t *__restrict__ mask,
                                            int32_t i) {
+    if (!mask) return __ldg(reinterpret_cast<const uint8_t *>(code) + i);  // GALE_N_BYTES
     uint32_t n = (__ldg(mask + (i >> 5)) >> (i & 31)) & 1u;
     uint32_t c = (__ldg(code + (i >> 4)) >> ((i & 15) * 2)) & 3u;
     return n ? 4 : (uint8_t)c;

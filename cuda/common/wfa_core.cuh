@@ -125,6 +125,7 @@ GALE_HD StepRanges step_ranges(const Pen &q, int32_t s, int32_t m, int32_t n, co
 
 // Sequences of one task in the chunk's 2-bit packed arrays (cuda/common/pack.cuh):
 // pattern bases at [p0, p0 + m), text bases at [t0, t0 + n). Positions are 32-bit.
+// Under GALE_N_BYTES mask is nullptr and code holds one byte per base (pack.cuh).
 struct Seqs {
     const uint32_t *code, *mask;
     uint32_t p0, t0;
@@ -136,6 +137,11 @@ struct Seqs {
 GALE_WFA_DEV uint32_t win16(const uint32_t *code, uint32_t pos) {
     const uint32_t w = pos >> 4;
     return funnel_r(code[w], code[w + 1], (pos & 15u) * 2u);
+}
+// 4 byte codes from base position pos (GALE_N_BYTES), the first in the low byte.
+GALE_WFA_DEV uint32_t win4_bytes(const uint32_t *code, uint32_t pos) {
+    const uint32_t w = pos >> 2;
+    return funnel_r(code[w], code[w + 1], (pos & 3u) * 8u);
 }
 // The N bits of 16 bases from pos (bit i: base pos + i is N).
 GALE_WFA_DEV uint32_t nbits16(const uint32_t *mask, uint32_t pos) {
@@ -149,6 +155,19 @@ GALE_WFA_DEV uint32_t nbits16(const uint32_t *mask, uint32_t pos) {
 // says whether the extension may go on (all 16 matched).
 GALE_WFA_DEV int32_t extend_step_lim(const Seqs &q, int32_t h, int32_t k, int32_t lim, bool &more) {
     const int32_t rem = lim - h;
+    if (!q.mask) {  // GALE_N_BYTES: equal codes are equal bytes; 16 bases as 4 words of 4
+        int32_t first = 16;
+        for (uint32_t j = 0; j < 16; j += 4) {
+            const uint32_t d = win4_bytes(q.code, q.p0 + (uint32_t)(h - k) + j) ^ win4_bytes(q.code, q.t0 + (uint32_t)h + j);
+            if (d) {
+                first = (int32_t)j + ((ffs32(d) - 1) >> 3);
+                break;
+            }
+        }
+        const int32_t adv = imin(first, rem);
+        more = adv == 16;
+        return h + adv;
+    }
     uint32_t x = win16(q.code, q.p0 + (uint32_t)(h - k)) ^ win16(q.code, q.t0 + (uint32_t)h);
     x = (x | (x >> 1)) & 0x55555555u;
     int32_t first = x ? (ffs32(x) - 1) >> 1 : 16;

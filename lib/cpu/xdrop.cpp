@@ -39,10 +39,10 @@ bool extend(const uint8_t *h, const uint8_t *v, const XdropSpan &s, const XdropP
     // Locals, not p's fields: stores to the int32 anti-diagonals could alias them.
     const int32_t gap = p.gap, X = p.xdrop;
     // Substitution scores by table: a branch on match/mismatch would be mispredicted
-    // on every edit.
-    int32_t subst[8][8];
-    for (uint8_t a = 0; a < 8; ++a)
-        for (uint8_t b = 0; b < 8; ++b) subst[a][b] = xdrop_subst(a, b, p);
+    // on every edit. kByteCodes rows: every code of every policy (lib/sequence.h).
+    int32_t subst[kByteCodes][kByteCodes];
+    for (uint8_t a = 0; a < kByteCodes; ++a)
+        for (uint8_t b = 0; b < kByteCodes; ++b) subst[a][b] = xdrop_subst(a, b, p);
     a2.vals[0] = 0;
     a3.vals[0] = a3.vals[1] = (-gap > X) ? kUndef : gap;  // anti-diagonal 1
 
@@ -73,7 +73,7 @@ bool extend(const uint8_t *h, const uint8_t *v, const XdropSpan &s, const XdropP
         for (int64_t col = minCol; col < maxCol; ++col) {
             const int64_t row = d - col;
             const uint8_t vb = vp[STEP * (col - 1)], hb = hp[STEP * (row - 1)];
-            const int32_t s = subst[vb & 7][hb & 7];
+            const int32_t s = subst[vb & (kByteCodes - 1)][hb & (kByteCodes - 1)];
             const int32_t t = std::max(std::max(p2[col - 1], p2[col]) + gap, p1[col - 1] + s);
             const bool keep = t >= floor;  // dropped: strictly below best - X
             p3[col] = keep ? t : kUndef;

@@ -2,8 +2,8 @@
 //
 // Code written against LOGAN (logan.cuh / logan_functions.cuh with seed.cuh and
 // score.cuh) compiles against this header unchanged: the same SeedL,
-// ScoringSchemeL and ExtensionDirectionL types, the same getters and setters,
-// and
+// ScoringSchemeL, ExtensionDirectionL and loganResult types, the same getters
+// and setters, and
 //
 //   void extendSeedL(std::vector<SeedL> &seeds, ExtensionDirectionL direction,
 //                    std::vector<std::string> &target, std::vector<std::string> &query,
@@ -146,6 +146,15 @@ inline void setScoreGap(ScoringSchemeL &me, int const &value) {
 inline int score(ScoringSchemeL const &me, char valH, char valV) {
     return valH == valV ? scoreMatch(me) : scoreMismatch(me);
 }
+
+// LOGAN's result record (logan.cuh): BELLA keeps one per pair, fills score
+// from res[i] and seed from the updated seeds, and reads strand ("n" or "c")
+// when it prints an overlap. Not used by extendSeedL itself.
+struct loganResult {
+    int score;
+    std::string strand;
+    SeedL seed;
+};
 
 namespace gale_bella {
 

@@ -86,6 +86,11 @@ X1=GGGGTTTTAAAACCCCGAGATCTCTAGAGCTCGAGCATGCAAGCTTGCATGCCTGCAGGTCGACTCTAGAGGATCCC
 } > "$TMP/edge.tsv"
 compare "edge pairs" "$TMP/edge.tsv"
 compare "edge pairs, N mismatches" "$TMP/edge.tsv" --n-mismatch
+compare "edge pairs, bytes compared exactly" "$TMP/edge.tsv" --bytes
+compare "edge pairs, bytes, mismatch < gap" "$TMP/edge.tsv" --bytes --match 2 --mismatch -3 --gap -2 -x 50
+"$GALE" xdrop -q --bytes "$TMP/edge.tsv" > "$TMP/b.out" || fail "gale --bytes failed"
+"$GALE" xdrop -q "$TMP/edge.tsv" > "$TMP/a.out" || fail "gale failed"
+differ_file "$TMP/a.out" "$TMP/b.out" "--bytes changes results on the edge pairs (lower case, IUPAC codes)"
 compare "edge pairs, mismatch < gap" "$TMP/edge.tsv" --match 2 --mismatch -3 --gap -2 -x 50
 compare "edge pairs, X = 0" "$TMP/edge.tsv" -x 0
 compare "edge pairs, X = 3" "$TMP/edge.tsv" -x 3

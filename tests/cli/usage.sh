@@ -42,6 +42,7 @@ expect 2 "--device -1" xdrop --device -1 "$EXAMPLE"
 expect 2 "--batch-size 0" xdrop --batch-size 0 "$EXAMPLE"
 expect 2 "-o empty" xdrop -o "" "$EXAMPLE"
 expect 2 "--n-mismatch with a value" xdrop --n-mismatch=1 "$EXAMPLE"
+expect 2 "--n-mismatch and --bytes (two policies)" xdrop --n-mismatch --bytes "$EXAMPLE"
 # a usage error wins over a bad input file and writes no -o file
 expect 2 "bad option, missing input" xdrop --gap 0 "$TMP/missing.tsv"
 expect 2 "bad option with -o" xdrop --gap 0 -o "$TMP/never.tsv" "$EXAMPLE"
@@ -72,7 +73,7 @@ grep -q 'xdrop' "$TMP/stdout" || fail "gale --help does not list xdrop"
 expect 0 "gale -h" -h
 expect 0 "gale xdrop --help" xdrop --help
 grep -q '^Usage: gale xdrop' "$TMP/stdout" || fail "gale xdrop --help: no usage on stdout"
-for o in -k -x --match --mismatch --gap --backend --threads --device --quiet --n-mismatch -o --version; do
+for o in -k -x --match --mismatch --gap --backend --threads --device --quiet --n-mismatch --bytes -o --version; do
     grep -q -- "$o" "$TMP/stdout" || fail "gale xdrop --help does not describe $o"
 done
 pass "gale xdrop --help describes every option"

@@ -168,6 +168,10 @@ pass "one-base gap: score -8, a 1D between matches"
 run_ok "$TMP/edge_nm.tsv" "edge pairs, --n-mismatch" --n-mismatch "$TMP/edge.seq"
 grep -q -x '4	-16	4=4X' "$TMP/edge_nm.tsv" || { cat "$TMP/edge_nm.tsv" >&2; fail "--n-mismatch: N vs N must mismatch"; }
 pass "--n-mismatch: N against N is a mismatch (4 x 4)"
+run_ok "$TMP/edge_by.tsv" "edge pairs, --bytes" --bytes "$TMP/edge.seq"
+grep -q -x '4	-32	8X' "$TMP/edge_by.tsv" && grep -q -x '6	-12	3X' "$TMP/edge_by.tsv" && grep -q -x '3	-4	1X' "$TMP/edge_by.tsv" ||
+    { cat "$TMP/edge_by.tsv" >&2; fail "--bytes: acgt vs ACGT, RYKM vs NNNN and U vs T must mismatch"; }
+pass "--bytes: bytes compared exactly (acgtRYKM/ACGTNNNN 8X, UUU/TTT 3X)"
 run_ok "$TMP/edge_ed.tsv" "edge pairs, --edit" --edit "$TMP/edge.seq"
 printf '0\t0\n1\t4\n2\t5\n3\t1\n4\t0\n5\t1\n6\t0\n' > "$TMP/edge_ed.want"
 cut -f1-2 "$TMP/edge_ed.tsv" > "$TMP/edge_ed.got"

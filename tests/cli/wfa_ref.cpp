@@ -2,7 +2,7 @@
 //
 //   wfa_ref [--edit] [--mismatch X] [--gap-open O] [--gap-extend E]
 //           [--gap-open2 O2 --gap-extend2 E2] [--ends-free PB,PE,TB,TE]
-//           [--n-mismatch] [--score-only] --check GALE_TSV  PATTERNS TEXTS | PAIRS.seq
+//           [--n-mismatch | --bytes] [--score-only] --check GALE_TSV  PATTERNS TEXTS | PAIRS.seq
 //
 // Reads the same pairs as gale (plain text only: two FASTA/FASTQ files, record i
 // with record i, or WFA2-lib's .seq format), aligns each with WFA2-lib (default
@@ -25,7 +25,8 @@
 // Alphabet: gale folds case, reads U as T and the IUPAC codes as N; WFA2-lib
 // compares bytes. The sequences are mapped the same way before WFA2-lib sees
 // them; with --n-mismatch an N of the text becomes a byte no pattern base has,
-// so N mismatches everything, N included.
+// so N mismatches everything, N included; with --bytes (gale's GALE_N_BYTES) they
+// go to WFA2-lib as they are.
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -45,7 +46,7 @@
 namespace {
 
 struct Opts {
-    bool edit = false, n_mismatch = false, score_only = false;
+    bool edit = false, n_mismatch = false, bytes = false, score_only = false;
     long long x = 4, o = 6, e = 2, o2 = 0, e2 = 0;
     bool two_piece = false;
     long long free_len[4] = {0, 0, 0, 0};
@@ -299,6 +300,7 @@ int main(int argc, char **argv)
         };
         if (a == "--edit") o.edit = true;
         else if (a == "--n-mismatch") o.n_mismatch = true;
+        else if (a == "--bytes") o.bytes = true;
         else if (a == "--score-only") o.score_only = true;
         else if (a == "--mismatch") o.x = to_ll(val(), a);
         else if (a == "--gap-open") o.o = to_ll(val(), a);
@@ -358,8 +360,11 @@ int main(int argc, char **argv)
             break;
         }
         ++lineno;
-        const std::string p = map_seq(pairs[i].pattern, false, o.n_mismatch);
-        const std::string t = map_seq(pairs[i].text, true, o.n_mismatch);
+        // --bytes: WFA2-lib gets the bytes as they are (map_seq only checks them)
+        const std::string p = o.bytes ? (map_seq(pairs[i].pattern, false, false), pairs[i].pattern)
+                                      : map_seq(pairs[i].pattern, false, o.n_mismatch);
+        const std::string t = o.bytes ? (map_seq(pairs[i].text, true, false), pairs[i].text)
+                                      : map_seq(pairs[i].text, true, o.n_mismatch);
         std::vector<std::string> f = split_tabs(line);
         if (f.size() != 7) {
             problem(i, "gale's line has " + std::to_string(f.size()) + " fields, expected 7 (run gale with --coords)");

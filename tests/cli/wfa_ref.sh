@@ -60,6 +60,8 @@ SCORINGS=(
     "--edit"
     "--n-mismatch"
     "--edit --n-mismatch"
+    "--bytes"
+    "--edit --bytes"
     "--ends-free 0,0,50,50"
     "--ends-free 40,40,0,0"
     "--ends-free 10,20,30,40"

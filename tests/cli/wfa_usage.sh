@@ -20,6 +20,7 @@ expect 2 "wfa without input" wfa
 expect 2 "wfa with three files" wfa "$SEQ" "$SEQ" "$SEQ"
 expect 2 "both inputs from stdin" wfa - -
 expect 2 "empty file name" wfa ""
+expect 2 "--n-mismatch and --bytes (two policies)" wfa --n-mismatch --bytes "$SEQ"
 expect 2 "unknown long option" wfa --frobnicate "$SEQ"
 expect 2 "unknown short option" wfa -Z "$SEQ"
 expect 2 "an xdrop option" wfa -k 17 "$SEQ"
@@ -110,7 +111,7 @@ grep -q '^  wfa ' "$TMP/stdout" || fail "gale --help does not list wfa"
 expect 0 "gale wfa --help" wfa --help
 grep -q '^Usage: gale wfa' "$TMP/stdout" || fail "gale wfa --help: no usage on stdout"
 for o in --mismatch --gap-open --gap-extend --gap-open2 --gap-extend2 --edit --score-only --ends-free \
-         --n-mismatch --memory-limit --format --coords --backend --threads --device --batch-size --batch-bases \
+         --n-mismatch --bytes --memory-limit --format --coords --backend --threads --device --batch-size --batch-bases \
          --output --quiet --help --version; do
     grep -q -- "$o" "$TMP/stdout" || fail "gale wfa --help does not describe $o"
 done

@@ -1,6 +1,6 @@
 // xdrop_ref - independent reference for `gale xdrop`, computed with SeqAn 2.4.
 //
-//   xdrop_ref [-k K] [-x X] [--match M] [--mismatch MM] [--gap G] [--n-mismatch] [--wide] FILE
+//   xdrop_ref [-k K] [-x X] [--match M] [--mismatch MM] [--gap G] [--n-mismatch | --bytes] [--wide] FILE
 //
 // (--wide forces the Wide score type described below, for a self-check.)
 //
@@ -9,7 +9,9 @@
 //   index score_left score_right score begH endH begV endV
 //
 // Everything here is SeqAn: sequences are Dna5String (case folded, other
-// codes read as N), strand `c` is done with seqan::reverseComplement and
+// codes read as N; with --bytes CharString, bytes compared exactly, strand `c`
+// complemented byte by byte as doc/cli.md says), strand `c` is done with
+// seqan::reverseComplement and
 // posH -> len(H) - posH - k (BELLA's transform), the seed is a Seed<Simple>,
 // and the two directions are computed exactly as seqan::extendSeed
 // [GappedXDrop] calls them: _extendSeedGappedXDropOneDirection on
@@ -38,6 +40,7 @@ namespace {
 struct Opts {
     long long k = 17, x = 100, match = 1, mismatch = -1, gap = -1;
     bool n_mismatch = false;
+    bool bytes = false;       // --bytes: CharString, bytes compared exactly (gale's GALE_N_BYTES)
     bool force_wide = false;  // --wide: use Wide64 even where int is sound (self-check)
     const char *file = nullptr;
 };
@@ -47,11 +50,11 @@ struct Opts {
 long long to_ll(const std::string &s, const std::string &what) { return cli_to_ll("xdrop_ref", 1, s, what); }
 
 // One pair, both directions, in score type T.
-template <typename T>
-galeref::RefResult run_pair(Opts const &o, Dna5String const &h, Dna5String const &v, long long posH, long long posV)
+template <typename T, typename TStr>
+galeref::RefResult run_pair(Opts const &o, TStr const &h, TStr const &v, long long posH, long long posV)
 {
     const int m = (int)o.match, mm = (int)o.mismatch, g = (int)o.gap;
-    if (o.n_mismatch)
+    if (o.n_mismatch && !o.bytes)
         return galeref::extend(h, v, posH, posH + o.k, posV, posV + o.k, galeref::DIR_BOTH,
                                galeref::matrix_score<T>(m, mm, g, mm), T(o.x));
     return galeref::extend(h, v, posH, posH + o.k, posV, posV + o.k, galeref::DIR_BOTH,
@@ -91,6 +94,7 @@ int main(int argc, char **argv)
         else if (a == "--mismatch") o.mismatch = val();
         else if (a == "--gap") o.gap = val();
         else if (a == "--n-mismatch") o.n_mismatch = true;
+        else if (a == "--bytes") o.bytes = true;
         else if (a == "--wide") o.force_wide = true;
         else if (!a.empty() && a[0] == '-') die("unknown option " + a);
         else if (!o.file) o.file = argv[i];
@@ -113,22 +117,36 @@ int main(int argc, char **argv)
         std::vector<std::string> f = split_tabs(line);
         if (f.size() != 5)
             die("line " + std::to_string(lineno) + ": expected 5 fields");
-        Dna5String v = f[0];
-        Dna5String h = f[2];
         long long posV = to_ll(f[1], "posV"), posH = to_ll(f[3], "posH");
-        if (posV < 0 || posH < 0 || posV + o.k > (long long)length(v) || posH + o.k > (long long)length(h))
+        if (posV < 0 || posH < 0 || posV + o.k > (long long)f[0].size() || posH + o.k > (long long)f[2].size())
             die("line " + std::to_string(lineno) + ": seed outside the sequences");
-        if (f[4] == "c") {
-            reverseComplement(h);
-            posH = (long long)length(h) - posH - o.k;
-        } else if (f[4] != "n") {
+        if (f[4] != "c" && f[4] != "n")
             die("line " + std::to_string(lineno) + ": bad strand");
-        }
+        if (f[4] == "c") posH = (long long)f[2].size() - posH - o.k;
         // int as BELLA where SeqAn's int arithmetic is sound, Wide64 elsewhere
         const bool wide = o.force_wide || !galeref::int_sound((int)o.match, (int)o.mismatch, (int)o.gap, o.x,
-                                                              (long long)length(h), (long long)length(v));
-        const galeref::RefResult r = wide ? run_pair<galeref::Wide64>(o, h, v, posH, posV)
-                                          : run_pair<int>(o, h, v, posH, posV);
+                                                              (long long)f[2].size(), (long long)f[0].size());
+        galeref::RefResult r;
+        if (o.bytes) {
+            // doc/cli.md: strand c complements every accepted byte, case kept (R <-> Y, ...)
+            CharString v = f[0], h = f[2];
+            if (f[4] == "c") {
+                static const std::string from = "ACGTUNRYSWKMBDHVacgtunryswkmbdhv",
+                                         to = "TGCAANYRSWMKVHDBtgcaanyrswmkvhdb";
+                std::string rc(f[2].rbegin(), f[2].rend());
+                for (char &c : rc) {
+                    size_t at = from.find(c);
+                    if (at == std::string::npos) die("line " + std::to_string(lineno) + ": bad byte in seqH");
+                    c = to[at];
+                }
+                h = rc;
+            }
+            r = wide ? run_pair<galeref::Wide64>(o, h, v, posH, posV) : run_pair<int>(o, h, v, posH, posV);
+        } else {
+            Dna5String v = f[0], h = f[2];
+            if (f[4] == "c") reverseComplement(h);
+            r = wide ? run_pair<galeref::Wide64>(o, h, v, posH, posV) : run_pair<int>(o, h, v, posH, posV);
+        }
         std::printf("%llu\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", index, r.score_left, r.score_right,
                     r.score_left + r.score_right + o.k, r.h_begin, r.h_end, r.v_begin, r.v_end);
         ++index;

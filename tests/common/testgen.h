@@ -333,6 +333,21 @@ static TU_UNUSED void tu_decorate(tu_rng *r, char *s, int64_t n, int64_t sb, int
     }
 }
 
+/* A soft-masked (lower-case) stretch over the same part of both sequences of a pair
+ * (the same fractions of their lengths): what GALE_N_BYTES reads differently from the
+ * folding policies, without the long runs of mismatches that independent stretches
+ * (TU_LOWER on each) give under it. */
+static TU_UNUSED void tu_lower_both(tu_rng *r, char *h, int64_t hn, char *v, int64_t vn)
+{
+    double a = tu_unif(r), b = a + (1.0 - a) * tu_unif(r);
+    char *s[2] = {h, v};
+    int64_t n[2] = {hn, vn}, i;
+    int k;
+    for (k = 0; k < 2; ++k)
+        for (i = (int64_t)(a * (double)n[k]); i < (int64_t)(b * (double)n[k]) && i < n[k]; ++i)
+            if (s[k][i] >= 'A' && s[k][i] <= 'Z') s[k][i] = (char)(s[k][i] - 'A' + 'a');
+}
+
 /* ------------------------------------------------------------------ */
 /* Pairs                                                                */
 /* ------------------------------------------------------------------ */

@@ -29,7 +29,7 @@
 typedef struct wc_params {
     int metric;                 /* WC_AFFINE, WC_AFFINE2P, WC_EDIT */
     int64_t x, o, e, o2, e2;    /* edit: ignored (all 1, opens 0) */
-    int n_policy;               /* GALE_N_DNA5 (0) or GALE_N_MISMATCH (1) */
+    int n_policy;               /* GALE_N_DNA5 (0), GALE_N_MISMATCH (1) or GALE_N_BYTES (2) */
     int64_t pb, pe, tb, te;     /* free lengths as given (clamped here) */
 } wc_params;
 
@@ -51,6 +51,7 @@ static WC_UNUSED int wc_code(char c)
 static WC_UNUSED int wc_match(char a, char b, int n_policy)
 {
     int x = wc_code(a), y = wc_code(b);
+    if (n_policy == 2) return a == b; /* GALE_N_BYTES: bytes compared exactly */
     return x == y && (x != 4 || n_policy == 0);
 }
 

@@ -8,7 +8,7 @@
  *            GALE_WFA one- and two-piece with random penalties, GALE_EDIT,
  *            GALE_INDEL, GALE_WFA_LINEAR, a match score 0 or negative (then free
  *            begins leave the task to the CPU, flagged GALE_RF_RESCUED); scope
- *            SCORE and ALIGNMENT; end-to-end and ends-free; both N policies;
+ *            SCORE and ALIGNMENT; end-to-end and ends-free; the three alphabet policies;
  *            lengths 0..~5,000 (0..600 with penalties above 10, 12, 5), divergence
  *            0..30%, lowercase, N and IUPAC runs;
  *            the expected error at its default or random, the memory limit at
@@ -241,7 +241,7 @@ static void random_settings(tu_rng *r, wbatch *b, int nb)
     if ((b->kind == GALE_WFA || b->kind == GALE_WFA_LINEAR) && b->x <= 10 && b->o <= 12 && tu_range(r, 0, 9) < 3)
         b->match = -tu_range(r, 1, 5);
     b->scope = (tu_next(r) & 1) ? GALE_SCOPE_ALIGNMENT : GALE_SCOPE_SCORE;
-    b->npol = (int)(tu_next(r) & 1);
+    b->npol = (int)tu_range(r, 0, 2); /* GALE_N_DNA5, GALE_N_MISMATCH, GALE_N_BYTES */
     b->pbf = b->pef = b->tbf = b->tef = 0;
     if (tu_range(r, 0, 2) == 0) {
         b->pbf = tu_range(r, 0, 3) ? tu_range(r, 0, 100) : 0;
@@ -287,9 +287,12 @@ static size_t add_random(tu_rng *r, wbatch **set, size_t *nset, long npairs)
             char *h, *v;
             int64_t hl, vl;
             if (tu_range(r, 0, 9) < 2) rate = 0.0;
-            if (tu_range(r, 0, 9) < 3) opts |= TU_LOWER;
-            if (tu_range(r, 0, 9) < 2) opts |= TU_NRUNS;
+            /* GALE_N_BYTES reads lower case and IUPAC codes as bytes: more of them there,
+             * lower case over the same part of both (tu_lower_both says why) */
+            if (b->npol != GALE_N_BYTES && tu_range(r, 0, 9) < 3) opts |= TU_LOWER;
+            if (tu_range(r, 0, 9) < (b->npol == GALE_N_BYTES ? 4 : 2)) opts |= TU_NRUNS;
             make_pair(r, len, rate, opts, &h, &hl, &v, &vl);
+            if (b->npol == GALE_N_BYTES && tu_range(r, 0, 9) < 6) tu_lower_both(r, h, hl, v, vl);
             if (tu_range(r, 0, 19) == 0) { /* very different lengths */
                 if (tu_next(r) & 1) hl = tu_range(r, 0, hl);
                 else vl = tu_range(r, 0, vl);

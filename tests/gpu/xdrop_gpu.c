@@ -7,7 +7,7 @@
  *
  *   xdrop_gpu cases    random pairs like the oracle's (lengths 1..10,000, edit
  *                      rates 0..30%, X 0..5000, random schemes including
- *                      mismatch < gap and large scores, both N policies, N runs,
+ *                      mismatch < gap and large scores, the three alphabet policies, N runs,
  *                      lowercase, all directions; >= 10,000 pairs at scale 1),
  *                      fixed edge cases, long pairs (200 kbp; a band wider than
  *                      any GPU block, with a huge X). Each batch runs on a CUDA
@@ -338,7 +338,7 @@ static int64_t random_params(tu_rng *r, cbatch *b)
         int64_t d = tu_range(r, 0, 99);
         b->dir = d < 70 ? GALE_DIR_BOTH : d < 85 ? GALE_DIR_LEFT : GALE_DIR_RIGHT;
     }
-    b->npol = (int)(tu_next(r) & 1);
+    b->npol = (int)tu_range(r, 0, 2); /* GALE_N_DNA5, GALE_N_MISMATCH, GALE_N_BYTES */
     return cap;
 }
 
@@ -431,7 +431,7 @@ static void add_edges(tu_rng *r, cset *s)
     nn = edge_seq(r, L, 2);
     for (sc = 0; sc < sizeof schemes / sizeof schemes[0]; ++sc) {
         for (dir = GALE_DIR_LEFT; dir <= GALE_DIR_BOTH; ++dir) {
-            for (pol = 0; pol < 2; ++pol) {
+            for (pol = 0; pol <= GALE_N_BYTES; ++pol) {
                 char label[96];
                 cbatch *c;
                 snprintf(label, sizeof label, "edges %lld/%lld/%lld X %lld dir %d npol %d", (long long)schemes[sc][0],

@@ -36,6 +36,12 @@
 // SeqAn<int> returns there). With Wide64 the marker is -2^62 - gap; it is mapped to
 // INT32_MIN - gap (and flagged) before comparing.
 //
+// GALE_N_BYTES
+// ------------
+// Bytes compared exactly: the sequences are seqan::CharString (String<char>) built from
+// the same bytes, with the Simple score, whose score(a, b) is match exactly when the two
+// chars are equal. That is SeqAn's char alphabet, what LOGAN's kernel compares.
+//
 // GALE_N_MISMATCH
 // ---------------
 // SeqAn's Dna5 Simple score says N == N is a match (Dna5 equality). For "N mismatches
@@ -145,11 +151,12 @@ MatrixScore<T> matrix_score(int match, int mismatch, int gap, int n_n) {
 
 // The per-direction calls of seqan::extendSeed [GappedXDrop], spelled out (same types: the
 // sequences are taken as const references, as extendSeed's TDatabase const & / TQuery const &).
-template <typename TScore, typename T>
-RefResult extend(seqan::Dna5String const &h, seqan::Dna5String const &v, long long h_begin, long long h_end,
+// TStr: seqan::Dna5String (GALE_N_DNA5, GALE_N_MISMATCH) or seqan::CharString (GALE_N_BYTES).
+template <typename TStr, typename TScore, typename T>
+RefResult extend(TStr const &h, TStr const &v, long long h_begin, long long h_end,
                  long long v_begin, long long v_end, int dir, TScore const &sc, T X) {
     using namespace seqan;
-    typedef Dna5String const TSeq;
+    typedef TStr const TSeq;
     Seed<Simple> seed((size_t)h_begin, (size_t)v_begin, (size_t)h_end, (size_t)v_end);
     RefResult r;
     const T undefined = std::numeric_limits<T>::min() - scoreGap(sc);
@@ -177,8 +184,8 @@ RefResult extend(seqan::Dna5String const &h, seqan::Dna5String const &v, long lo
 
 // The seed positions after SeqAn's public extendSeed(..., GappedXDrop()) (it returns no
 // scores). Used to check that extend() above calls SeqAn the way extendSeed does.
-template <typename TScore, typename T>
-void public_extend_seed(seqan::Dna5String const &h, seqan::Dna5String const &v, long long h_begin,
+template <typename TStr, typename TScore, typename T>
+void public_extend_seed(TStr const &h, TStr const &v, long long h_begin,
                         long long h_end, long long v_begin, long long v_end, int dir, TScore const &sc, T X,
                         long long out[4]) {
     using namespace seqan;

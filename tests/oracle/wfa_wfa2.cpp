@@ -14,9 +14,10 @@
 //      input (WFA2 gets the upper-case sequence with IUPAC codes as N).
 //   2. >= 10,000 fresh random pairs (GALE_TEST_SCALE scales the count), lengths
 //      0..20,000 (mostly short), divergence 0..30%, random penalties, all metrics,
-//      both spans, both scopes, both N policies (GALE_N_MISMATCH: WFA2 compares
-//      bytes, so there only the DP is a reference); seed printed, GALE_TEST_SEED
-//      reproduces.
+//      both spans, both scopes, the three alphabet policies (GALE_N_MISMATCH: WFA2
+//      compares bytes, so there only the DP is a reference; GALE_N_BYTES: WFA2 gets
+//      gale's very bytes, a third of those pairs with lower case and IUPAC codes);
+//      seed printed, GALE_TEST_SEED reproduces.
 //      About 4% of them (batches of their own) run under GALE_P_MEMORY_LIMIT = 1
 //      with longer, noisier pairs, both metrics and both spans in turn.
 //   3. low-memory mode forced (GALE_P_MEMORY_LIMIT = 1) on long noisy pairs: flag
@@ -34,6 +35,7 @@
 #include "wfa2_attr.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -129,13 +131,23 @@ struct Pair {
     std::string pattern, text;  // as given to gale
 };
 
+// GALE_N_BYTES runs of WFA2; those where the bytes are not the canonical sequences.
+long g_bytes_refs = 0, g_bytes_raw = 0;
+
 // WFA2-lib's penalty (positive) for one pair, or -1 where it is not a reference:
 // GALE_N_MISMATCH, two-piece with a zero gap open (WFA2 refuses those), empty input.
+// GALE_N_DNA5: WFA2 gets the canonical sequences (upper case, IUPAC codes as N);
+// GALE_N_BYTES: the very bytes gale gets (WFA2 compares bytes).
 int64_t wfa2_penalty(const Params &p, const Pair &q, bool score_only) {
-    if (p.n_policy != GALE_N_DNA5) return -1;
+    if (p.n_policy == GALE_N_MISMATCH) return -1;
     if (p.two() && (p.o == 0 || p.o2 == 0)) return -1;
     if (q.pattern.empty() || q.text.empty()) return -1;
-    const std::string P = canonical(q.pattern), T = canonical(q.text);
+    const bool bytes = p.n_policy == GALE_N_BYTES;
+    const std::string P = bytes ? q.pattern : canonical(q.pattern), T = bytes ? q.text : canonical(q.text);
+    if (bytes) {
+        ++g_bytes_refs;
+        g_bytes_raw += P != canonical(q.pattern) || T != canonical(q.text);
+    }
     wavefront_aligner_attr_t a = wfa2_attr(p.kind == GALE_EDIT, p.two(), p.x, p.o, p.e, p.o2, p.e2);
     a.alignment_scope = score_only ? compute_score : compute_alignment;
     a.memory_mode = wavefront_memory_high;
@@ -342,7 +354,8 @@ Params random_params(Rng &r, int kind) {
         }
     }
     p.scope = r.chance(0.5) ? GALE_SCOPE_ALIGNMENT : GALE_SCOPE_SCORE;
-    p.n_policy = r.chance(0.1) ? GALE_N_MISMATCH : GALE_N_DNA5;
+    const double u = r.unit();
+    p.n_policy = u < 0.1 ? GALE_N_MISMATCH : u < 0.35 ? GALE_N_BYTES : GALE_N_DNA5;
     return p;
 }
 
@@ -377,6 +390,26 @@ Pair random_pair(Rng &r, int64_t len, double rate, bool flanks = true) {
     return q;
 }
 
+// GALE_N_BYTES: a soft-masked (lower-case) stretch over the same part of both
+// sequences, or a short one (at most 40 bases) on the pattern only, and a few IUPAC
+// codes, which that policy reads as bytes. (A long stretch on one side only would be
+// a long run of mismatches: a penalty in the tens of thousands, whose wavefronts
+// would cost WFA2 and gale minutes.)
+void soft_mask(Rng &r, Pair &q) {
+    const bool one_side = r.chance(0.3);
+    const double a = r.unit(), b = a + (1 - a) * r.unit();
+    for (std::string *s : {&q.pattern, &q.text}) {
+        if (s->empty() || (one_side && s == &q.text)) continue;
+        const int64_t n = (int64_t)s->size();
+        int64_t lo = (int64_t)(a * (double)n), hi = std::min<int64_t>(n, (int64_t)(b * (double)n));
+        if (one_side) hi = std::min<int64_t>(hi, lo + r.range(1, 40));
+        for (int64_t j = lo; j < hi; ++j) (*s)[(size_t)j] = (char)tolower((unsigned char)(*s)[(size_t)j]);
+        static const char iupac[] = "NRYSWKMBDHVUnryswkmbdhvu";
+        for (auto &c : *s)
+            if (r.chance(0.01)) c = iupac[r.range(0, (int64_t)sizeof iupac - 2)];
+    }
+}
+
 void edge_cases() {
     std::vector<Pair> pairs = {
         {"", ""}, {"A", ""}, {"", "A"}, {"A", "A"}, {"A", "C"}, {"N", "N"}, {"NNNN", "NNNN"}, {"NNNN", "NN"},
@@ -387,7 +420,7 @@ void edge_cases() {
     for (int kind : {GALE_WFA, GALE_EDIT})
         for (int two = 0; two < (kind == GALE_WFA ? 2 : 1); ++two)
             for (int scope : {GALE_SCOPE_SCORE, GALE_SCOPE_ALIGNMENT})
-                for (int npol : {GALE_N_DNA5, GALE_N_MISMATCH})
+                for (int npol : {GALE_N_DNA5, GALE_N_MISMATCH, GALE_N_BYTES})
                     for (int fr = 0; fr < 4; ++fr) {
                         Params p;
                         p.kind = kind;
@@ -527,6 +560,7 @@ int main() {
             const double rate =
                 (big ? (kind == GALE_EDIT ? r.range(20, 30) : r.range(8, 20)) : r.range(0, lng ? 5 : 30)) / 100.0;
             pairs.push_back(random_pair(r, len, rate, !lng));
+            if (p.n_policy == GALE_N_BYTES && r.chance(0.33)) soft_mask(r, pairs.back());
             maxlen = std::max(maxlen, len);
         }
         if (tiny) {
@@ -629,6 +663,12 @@ int main() {
     printf("wfa_wfa2: memory limit boundary (%.1f s)\n", secs());
 
     REQUIRE_OK(gale_ctx_destroy(g_ctx));
+    printf("wfa_wfa2: GALE_N_BYTES: %ld WFA2 references, %ld of them on lower-case or IUPAC bytes\n", g_bytes_refs,
+           g_bytes_raw);
+    if (g_bytes_raw == 0) {
+        fprintf(stderr, "wfa_wfa2: no GALE_N_BYTES reference saw a lower-case or IUPAC byte (test bug)\n");
+        ++failures;
+    }
     if (failures) {
         fprintf(stderr, "wfa_wfa2: %d of %ld checks FAILED (%.1f s)\n", failures, checks, secs());
         return 1;

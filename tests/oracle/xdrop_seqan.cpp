@@ -4,7 +4,9 @@
 // direction, seqan::_extendSeedGappedXDropOneDirection called exactly as
 // seqan::extendSeed [GappedXDrop] calls it, on Dna5Strings built from the bytes gale gets;
 // SeqAn<int> where its arithmetic is sound, SeqAn<Wide64> (min() = -2^62) elsewhere;
-// GALE_N_MISMATCH through a SeqAn Dna5 score matrix whose N-N entry is the mismatch.
+// GALE_N_MISMATCH through a SeqAn Dna5 score matrix whose N-N entry is the mismatch;
+// GALE_N_BYTES on SeqAn's char alphabet (CharString, Simple score: bytes compared exactly),
+// a quarter of the random cases, mostly with lower case and ambiguity codes.
 //
 // Parts:
 //   1. alphabet: SeqAn's Dna5 table equals gale's documented policy on every byte of
@@ -69,7 +71,8 @@ struct Case {
 };
 
 const char *dir_name(int d) { return d == GALE_DIR_LEFT ? "LEFT" : d == GALE_DIR_RIGHT ? "RIGHT" : "BOTH"; }
-const char *npol_name(int n) { return n == GALE_N_DNA5 ? "N_DNA5" : "N_MISMATCH"; }
+const char *npol_name(int n) { return n == GALE_N_DNA5 ? "N_DNA5" : n == GALE_N_MISMATCH ? "N_MISMATCH" : "N_BYTES"; }
+const int kPolicies = 3;  // GALE_N_DNA5, GALE_N_MISMATCH, GALE_N_BYTES
 
 std::string random_bases(Rng &r, long long n) { return tu::bases(r, n); }
 
@@ -137,7 +140,8 @@ Params random_params(Rng &r) {
     else p.X = r.range(1001, 5000);
     u = r.unit();
     p.dir = u < 0.6 ? GALE_DIR_BOTH : u < 0.8 ? GALE_DIR_LEFT : GALE_DIR_RIGHT;
-    p.npol = r.chance(0.35) ? GALE_N_MISMATCH : GALE_N_DNA5;
+    u = r.unit();
+    p.npol = u < 0.30 ? GALE_N_MISMATCH : u < 0.55 ? GALE_N_BYTES : GALE_N_DNA5;
     return p;
 }
 
@@ -154,7 +158,8 @@ Case random_case(Rng &r) {
     double up = r.unit();
     long long pos = up < 0.08 ? 0 : up < 0.16 ? L - k : r.range(0, L - k);
     std::string v = random_bases(r, L);
-    double um = r.unit();
+    // GALE_N_BYTES: mostly lower case and ambiguity codes, what it reads differently.
+    double um = c.p.npol == GALE_N_BYTES ? 0.55 + 0.45 * r.unit() : r.unit();
     int mode = um < 0.70 ? 0 : um < 0.80 ? 1 : um < 0.90 ? 2 : 3;
     decorate(r, v, mode);
     std::string vl = v.substr(0, (size_t)pos), kmer = v.substr((size_t)pos, (size_t)k),
@@ -331,14 +336,15 @@ bool gale_finish(gale_batch *b, size_t n, std::vector<gale_result> &out, const c
 // ---------------------------------------------------------------------------------
 struct RefStats {
     long long int_runs = 0, wide_runs = 0, wide_checks = 0, matrix_checks = 0, public_checks = 0, undef_sides = 0;
+    long long bytes_runs = 0, bytes_differ = 0;  // GALE_N_BYTES cases; those where Dna5 gives another result
 };
 RefStats g_ref;
 uint64_t g_sample = 0;  // counter that picks the cases for the reference cross-checks
 
 // Runs SeqAn with score type T on c (Simple score, or the Dna5 matrix for N_MISMATCH /
 // when force_matrix is set; n_n is the matrix's N-N entry).
-template <typename T>
-RefResult ref_with(const Case &c, const seqan::Dna5String &H, const seqan::Dna5String &V, bool matrix, int n_n) {
+template <typename T, typename TStr>
+RefResult ref_with(const Case &c, const TStr &H, const TStr &V, bool matrix, int n_n) {
     if (matrix) {
         MatrixScore<T> sc = matrix_score<T>(c.p.match, c.p.mismatch, c.p.gap, n_n);
         return extend(H, V, c.hb, c.he, c.vb, c.ve, c.p.dir, sc, T(c.p.X));
@@ -347,8 +353,8 @@ RefResult ref_with(const Case &c, const seqan::Dna5String &H, const seqan::Dna5S
     return extend(H, V, c.hb, c.he, c.vb, c.ve, c.p.dir, sc, T(c.p.X));
 }
 
-template <typename T>
-void public_with(const Case &c, const seqan::Dna5String &H, const seqan::Dna5String &V, bool matrix, long long out[4]) {
+template <typename T, typename TStr>
+void public_with(const Case &c, const TStr &H, const TStr &V, bool matrix, long long out[4]) {
     if (matrix) {
         MatrixScore<T> sc = matrix_score<T>(c.p.match, c.p.mismatch, c.p.gap, c.p.mismatch);
         public_extend_seed(H, V, c.hb, c.he, c.vb, c.ve, c.p.dir, sc, T(c.p.X), out);
@@ -381,8 +387,9 @@ void print_case(const Case &c) {
 // The reference for c. Picks SeqAn<int> or SeqAn<Wide64> and, on a sample of cases,
 // checks the reference against itself: Wide64 vs int (where int is sound), matrix with
 // N-N = match vs Simple (N_DNA5), per-direction calls vs public extendSeed (positions).
-RefResult reference(const Case &c, const char *what) {
-    seqan::Dna5String H = c.h.c_str(), V = c.v.c_str();
+// GALE_N_BYTES runs on SeqAn's char alphabet (CharString), the others on Dna5String.
+template <typename TStr>
+RefResult reference_on(const Case &c, const TStr &H, const TStr &V, const char *what) {
     const bool matrix = c.p.npol == GALE_N_MISMATCH;
     const bool sound = int_sound(c.p.match, c.p.mismatch, c.p.gap, c.p.X, (long long)c.h.size(), (long long)c.v.size());
     const long long k = c.he - c.hb;
@@ -405,7 +412,7 @@ RefResult reference(const Case &c, const char *what) {
         ++g_ref.wide_runs;
         r = ref_with<Wide64>(c, H, V, matrix, c.p.mismatch);
     }
-    if (!matrix && pick % 8 == 3) {
+    if (c.p.npol == GALE_N_DNA5 && pick % 8 == 3) {
         ++g_ref.matrix_checks;
         RefResult m = sound ? ref_with<int>(c, H, V, true, c.p.match) : ref_with<Wide64>(c, H, V, true, c.p.match);
         if (!same(r, m)) {
@@ -428,6 +435,20 @@ RefResult reference(const Case &c, const char *what) {
     }
     g_ref.undef_sides += r.left_undef + r.right_undef;
     return r;
+}
+
+RefResult reference(const Case &c, const char *what) {
+    if (c.p.npol == GALE_N_BYTES) {
+        seqan::CharString H = c.h.c_str(), V = c.v.c_str();
+        RefResult r = reference_on(c, H, V, what);
+        // How often the policy matters: the same case read as Dna5 (SeqAn<Wide64>).
+        seqan::Dna5String H5 = c.h.c_str(), V5 = c.v.c_str();
+        ++g_ref.bytes_runs;
+        g_ref.bytes_differ += !same(r, ref_with<Wide64>(c, H5, V5, false, 0));
+        return r;
+    }
+    seqan::Dna5String H = c.h.c_str(), V = c.v.c_str();
+    return reference_on(c, H, V, what);
 }
 
 // Compares gale's result with the reference, field by field.
@@ -516,7 +537,7 @@ void test_alphabet(gale_ctx *ctx) {
             c.label = "alphabet pair";
             cases.push_back(c);
         }
-    for (int pol = 0; pol < 2; ++pol) {
+    for (int pol = 0; pol < kPolicies; ++pol) {
         Params p;
         p.X = 10, p.dir = GALE_DIR_RIGHT, p.npol = pol;
         std::vector<const Case *> ptrs;
@@ -532,7 +553,8 @@ void test_alphabet(gale_ctx *ctx) {
         for (size_t t = 0; t < cases.size(); ++t) {
             const Case &c = cases[t];
             int a = documented_code(c.h[0]), bb = documented_code(c.v[0]);
-            int expect = (a == bb && (a != 4 || pol == GALE_N_DNA5)) ? 1 : -1;
+            int expect = pol == GALE_N_BYTES ? (c.h[0] == c.v[0] ? 1 : -1)
+                                             : (a == bb && (a != 4 || pol == GALE_N_DNA5)) ? 1 : -1;
             if (res[t].score_right != expect)
                 fail_msg("alphabet (%s): h '%c' v '%c' scored %d, documented policy gives %d", npol_name(pol), c.h[0],
                          c.v[0], res[t].score_right, expect);
@@ -565,7 +587,7 @@ void test_alphabet(gale_ctx *ctx) {
     gale_batch_count(b, &count);
     if (count != 0) fail_msg("alphabet: %zu rejected tasks were added anyway", count);
     gale_batch_destroy(b);
-    printf("alphabet: %d accepted bytes checked against SeqAn's Dna5 table, %d x %d pairs x 2 policies, %d bytes "
+    printf("alphabet: %d accepted bytes checked against SeqAn's Dna5 table, %d x %d pairs x 3 policies, %d bytes "
            "rejected\n",
            n, n, n, rejected);
 }
@@ -719,7 +741,7 @@ void test_fixed(gale_ctx *ctx, Rng &r) {
     for (const S &s : schemes)
         for (long long X : xs)
             for (int d : dirs)
-                for (int pol = 0; pol < 2; ++pol) {
+                for (int pol = 0; pol < kPolicies; ++pol) {
                     Params p;
                     p.match = s.m, p.mismatch = s.mm, p.gap = s.g, p.X = X, p.dir = d, p.npol = pol;
                     for (auto &c : base) c.p = p;
@@ -749,19 +771,19 @@ void test_fixed(gale_ctx *ctx, Rng &r) {
         Case c = make(std::string(a.rbegin(), a.rend()) + a, std::string(b.rbegin(), b.rend()) + b,
                       (long long)a.size(), (long long)b.size(), 0, "SeqAn returns its undefined marker");
         for (int d : dirs)
-            for (int pol = 0; pol < 2; ++pol) {
+            for (int pol = 0; pol < kPolicies; ++pol) {
                 c.p.match = u.m, c.p.mismatch = u.mm, c.p.gap = u.g, c.p.X = u.X, c.p.dir = d, c.p.npol = pol;
                 run_case(ctx, c, "fixed undefined-score case");
                 ++n, ++n_undef;
             }
     }
-    // 2 policies x (1 + 1 + 2) sides per case: every one of them must have been undefined.
+    // kPolicies x (1 + 1 + 2) sides per case: every one of them must have been undefined.
     long long undef_sides = g_ref.undef_sides - undef_before;
-    if (undef_sides != (long long)(sizeof kUndefCases / sizeof *kUndefCases) * 8)
+    if (undef_sides != (long long)(sizeof kUndefCases / sizeof *kUndefCases) * 4 * kPolicies)
         fail_msg("fixed: the undefined-score cases gave %lld undefined sides in SeqAn, expected %lld (test bug)",
-                 undef_sides, (long long)(sizeof kUndefCases / sizeof *kUndefCases) * 8);
+                 undef_sides, (long long)(sizeof kUndefCases / sizeof *kUndefCases) * 4 * kPolicies);
     printf("fixed: %zu edge cases x %lld parameter sets + %lld undefined-score runs = %lld comparisons in %.1f s\n",
-           base.size(), (long long)(sizeof schemes / sizeof *schemes * (sizeof xs / sizeof *xs) * 3 * 2), n_undef, n,
+           base.size(), (long long)(sizeof schemes / sizeof *schemes * (sizeof xs / sizeof *xs) * 3 * kPolicies), n_undef, n,
            now_s() - t0);
 }
 
@@ -997,6 +1019,9 @@ int main() {
            "Simple %lld, extendSeed positions %lld; undefined end scores %lld\n",
            g_ref.int_runs, g_ref.wide_runs, g_ref.wide_checks, g_ref.matrix_checks, g_ref.public_checks,
            g_ref.undef_sides);
+    printf("GALE_N_BYTES: %lld reference runs on CharString, %lld of them with another result on Dna5String\n",
+           g_ref.bytes_runs, g_ref.bytes_differ);
+    if (only < 0 && g_ref.bytes_differ == 0) fail_msg("GALE_N_BYTES never gave another result than Dna5 (test bug)");
     printf("%s: %d failure(s), seed %" PRIu64 ", %.1f s\n", g_failures ? "FAILED" : "PASSED", g_failures, seed,
            now_s() - t0);
     return g_failures ? 1 : 0;

@@ -23,7 +23,8 @@
 //     k = 17, X = 7 (BELLA's default) and larger values;
 //   - extendSeedL(seeds, EXTEND_BOTHL, target, query, scoring, X, k, res, n, ngpus):
 //     res[i] and seeds[i] are BELLA's score and overlap.
-// The reference is BELLA's CPU path (alignSeqAn): Dna5String reads, the reverse
+// The reference is BELLA's SeqAn path (alignSeqAn; dead code in BELLA's shipped CPU
+// build, which calls Xavier - plugins/bella/README.md): Dna5String reads, the reverse
 // complement taken with SeqAn's Dna5StringReverseComplement, Score<int, Simple>(1,-1,-1),
 // and BELLA's extendSeed, which returns left + right + k where left/right are what
 // seqan::_extendSeedGappedXDropOneDirection returns on the prefixes / suffixes
@@ -271,10 +272,18 @@ std::vector<Res> run_plugin(const std::vector<Pair> &pairs, const std::vector<Sc
         extendSeedL(c.seeds, dir, c.target, c.query, scoring, X, K, res.data(), n, ngpus);
     else
         extendSeedL(c.seeds, dir, c.target, c.query, scoring, X, K, res.data(), n, ngpus, n_threads);
+    // Read back as BELLA's alignLogan does: one loganResult per pair (score from res,
+    // seed from the updated seeds).
+    std::vector<loganResult> kept(pairs.size());
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        kept[i].score = res[i];
+        kept[i].seed = c.seeds[i];
+    }
     std::vector<Res> out(pairs.size());
-    for (size_t i = 0; i < pairs.size(); ++i)
-        out[i] = Res{res[i], getBeginPositionH(c.seeds[i]), getBeginPositionV(c.seeds[i]),
-                     getEndPositionH(c.seeds[i]), getEndPositionV(c.seeds[i])};
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        const SeedL &s = kept[i].seed;
+        out[i] = Res{kept[i].score, getBeginPositionH(s), getBeginPositionV(s), getEndPositionH(s), getEndPositionV(s)};
+    }
     return out;
 }
 

@@ -412,7 +412,7 @@ static void test_params(gale_ctx *ctx)
         {GALE_P_GAP, "gap", -1, -(1 << 20), -1},
         {GALE_P_XDROP, "X", 100, 0, 1 << 29},
         {GALE_P_DIRECTION, "direction", GALE_DIR_BOTH, GALE_DIR_LEFT, GALE_DIR_BOTH},
-        {GALE_P_N_POLICY, "N policy", GALE_N_DNA5, GALE_N_DNA5, GALE_N_MISMATCH},
+        {GALE_P_N_POLICY, "N policy", GALE_N_DNA5, GALE_N_DNA5, GALE_N_BYTES},
     };
     static const int unknown_ids[] = {0, 1, 99, 103, 199, 202, 299, 301, 400, -1, -100, 1000, INT_MAX, INT_MIN};
     gale_batch *b = NULL;
@@ -459,8 +459,40 @@ static void test_params(gale_ctx *ctx)
     CHECK_ST(gale_batch_set(b, GALE_P_DIRECTION, 4), GALE_E_RANGE);
     CHECK_ST(gale_batch_set(b, GALE_P_N_POLICY, GALE_N_MISMATCH), GALE_OK);
     CHECK_ST(gale_batch_set(b, GALE_P_N_POLICY, GALE_N_DNA5), GALE_OK);
-    CHECK_ST(gale_batch_set(b, GALE_P_N_POLICY, 2), GALE_E_RANGE);
+    CHECK_ST(gale_batch_set(b, GALE_P_N_POLICY, GALE_N_BYTES), GALE_OK);
+    CHECK_ST(gale_batch_set(b, GALE_P_N_POLICY, 3), GALE_E_RANGE);
     CHECK_ST(gale_batch_set(b, GALE_P_N_POLICY, -1), GALE_E_RANGE);
+    /* gale.h: GALE_N_BYTES decides how the batch stores its sequences, so it is neither
+     * set nor left while the batch holds any (GALE_E_STATE, value kept); the folding
+     * policies store alike and switch freely. */
+    {
+        gale_task t;
+        gale_task_init(&t);
+        t.h = t.v = "ACGTacgtRN";
+        t.h_len = t.v_len = 10;
+        t.h_end = t.v_end = 2;
+        REQUIRE_OK(gale_batch_add(b, &t));
+        CHECK_ST(gale_batch_set(b, GALE_P_N_POLICY, GALE_N_DNA5), GALE_E_STATE);
+        CHECK_ST(gale_batch_set(b, GALE_P_N_POLICY, GALE_N_MISMATCH), GALE_E_STATE);
+        CHECK_ST(gale_batch_get(b, GALE_P_N_POLICY, &v), GALE_OK);
+        CHECK_EQ_I64(v, GALE_N_BYTES);
+        CHECK_ST(gale_batch_set(b, GALE_P_N_POLICY, GALE_N_BYTES), GALE_OK);
+        REQUIRE_OK(gale_batch_reset(b));
+        CHECK_ST(gale_batch_set(b, GALE_P_N_POLICY, GALE_N_DNA5), GALE_OK);
+        REQUIRE_OK(gale_batch_add(b, &t));
+        CHECK_ST(gale_batch_set(b, GALE_P_N_POLICY, GALE_N_MISMATCH), GALE_OK);
+        CHECK_ST(gale_batch_set(b, GALE_P_N_POLICY, GALE_N_BYTES), GALE_E_STATE);
+        CHECK_ST(gale_batch_get(b, GALE_P_N_POLICY, &v), GALE_OK);
+        CHECK_EQ_I64(v, GALE_N_MISMATCH);
+        REQUIRE_OK(gale_batch_reset(b));
+        {
+            uint32_t id = 0;
+            REQUIRE_OK(gale_batch_add_sequence(b, "ACGT", 4, &id)); /* a registered sequence counts too */
+        }
+        CHECK_ST(gale_batch_set(b, GALE_P_N_POLICY, GALE_N_BYTES), GALE_E_STATE);
+        REQUIRE_OK(gale_batch_reset(b));
+        CHECK_ST(gale_batch_set(b, GALE_P_N_POLICY, GALE_N_DNA5), GALE_OK);
+    }
     /* unknown parameter ids */
     for (i = 0; i < sizeof unknown_ids / sizeof unknown_ids[0]; ++i) {
         gale_status st = gale_batch_set(b, unknown_ids[i], 1);

@@ -93,7 +93,7 @@ std::string setting_text(const Setting &s) {
         snprintf(b, sizeof b, "affine x %lld o %lld e %lld", (long long)s.x, (long long)s.o, (long long)s.e);
     std::string t = b;
     snprintf(b, sizeof b, ", scope %s, N %s, free pb %lld pe %lld tb %lld te %lld",
-             s.scope == GALE_SCOPE_ALIGNMENT ? "alignment" : "score", s.npol == GALE_N_DNA5 ? "dna5" : "mismatch",
+             s.scope == GALE_SCOPE_ALIGNMENT ? "alignment" : "score", s.npol == GALE_N_DNA5 ? "dna5" : s.npol == GALE_N_MISMATCH ? "mismatch" : "bytes",
              (long long)s.pb, (long long)s.pe, (long long)s.tb, (long long)s.te);
     return t + b;
 }
@@ -120,6 +120,8 @@ std::string layout_text(const Layout &l) {
              (long long)l.before, (long long)l.after, l.text_first ? " text-first" : "", l.junk);
     return b;
 }
+
+std::vector<uint8_t> raw(const std::string &s) { return std::vector<uint8_t>(s.begin(), s.end()); }
 
 // The encoding of gale (sequence.h): case folded, U as T, N and IUPAC as 4.
 std::vector<uint8_t> encode(const std::string &s) {
@@ -154,7 +156,7 @@ void push_op(std::vector<uint32_t> &cig, uint32_t op, uint64_t len) {
         cig.push_back((uint32_t)(len << 4) | op);
 }
 
-bool base_match(uint8_t a, uint8_t b, int npol) { return a == b && (a != 4 || npol == 0); }
+bool base_match(uint8_t a, uint8_t b, int npol) { return a == b && (a != 4 || npol != GALE_N_MISMATCH); }
 
 // lib/wfa.h's replay: from (max(k0, 0), max(-k0, 0)) extend matches greedily,
 // then per op (in path order) apply it and extend again. False if an op does not
@@ -324,15 +326,24 @@ void emulate(const Setting &st, const std::vector<uint8_t> &P, const std::vector
     at += pack_round(lo.text_first ? m : n);
     const int64_t a_post = at;
     at += pack_round(lo.after);
-    std::vector<uint32_t> code((size_t)(at / 16 + 4), 0xdeadbeefu), mask((size_t)(at / 32 + 4), 0xdeadbeefu);
-    pack_bases(pre.data(), lo.before, a_pre, code.data(), mask.data());
+    // GALE_N_BYTES: one byte per base and no mask (cuda/common/pack.cuh), then 64 zero bytes.
+    const bool bytes = p.n_policy == GALE_N_BYTES;
+    std::vector<uint32_t> code(bytes ? (size_t)(at / 4 + 16) : (size_t)(at / 16 + 4), 0xdeadbeefu),
+        mask(bytes ? 0 : (size_t)(at / 32 + 4), 0xdeadbeefu);
+    uint32_t *mk = bytes ? nullptr : mask.data();
+    store_bases(pre.data(), lo.before, a_pre, code.data(), mk);
     const int64_t p0 = lo.text_first ? a_second : a_first, t0 = lo.text_first ? a_first : a_second;
-    pack_bases(P.data(), m, p0, code.data(), mask.data());
-    pack_bases(T.data(), n, t0, code.data(), mask.data());
-    pack_bases(post.data(), lo.after, a_post, code.data(), mask.data());
-    for (int w = 0; w < 4; ++w) code[(size_t)(at / 16) + w] = 0, mask[(size_t)(at / 32) + w] = 0;
+    store_bases(P.data(), m, p0, code.data(), mk);
+    store_bases(T.data(), n, t0, code.data(), mk);
+    store_bases(post.data(), lo.after, a_post, code.data(), mk);
     uint32_t any = 0;
-    for (int64_t w = a_first / 32; w < (a_second + pack_round(lo.text_first ? m : n)) / 32; ++w) any |= mask[(size_t)w];
+    if (bytes) {
+        memset(reinterpret_cast<char *>(code.data()) + at, 0, 64);
+    } else {
+        for (int w = 0; w < 4; ++w) code[(size_t)(at / 16) + w] = 0, mask[(size_t)(at / 32) + w] = 0;
+        for (int64_t w = a_first / 32; w < (a_second + pack_round(lo.text_first ? m : n)) / 32; ++w)
+            any |= mask[(size_t)w];
+    }
 
     Task t{};
     t.p0 = (uint32_t)p0;
@@ -348,7 +359,7 @@ void emulate(const Setting &st, const std::vector<uint8_t> &P, const std::vector
     t.ops_at = 0;
     t.has_n = any != 0;
     t.pad = 0;
-    const Seqs sq{code.data(), mask.data(), t.p0, t.t0, t.has_n, p.n_policy};
+    const Seqs sq{code.data(), mk, t.p0, t.t0, t.has_n, p.n_policy};
 
     Shape sh{};
     sh.cap = nd.khi - nd.klo + 1 + lo.cap_slack;
@@ -482,7 +493,10 @@ void run_batch(const Setting &st, const std::vector<Pair> &pairs, tu_rng *r, Cou
     const bool codes = st.scope == GALE_SCOPE_ALIGNMENT;
     std::vector<std::vector<Emu>> emus(pairs.size());
     for (size_t i = 0; i < pairs.size(); ++i) {
-        const std::vector<uint8_t> P = encode(pairs[i].v), T = encode(pairs[i].h);
+        // GALE_N_BYTES: the bytes themselves as codes (any one-to-one code gives the same
+        // comparisons as gale's own, lib/sequence.h).
+        const std::vector<uint8_t> P = st.npol == GALE_N_BYTES ? raw(pairs[i].v) : encode(pairs[i].v),
+                                   T = st.npol == GALE_N_BYTES ? raw(pairs[i].h) : encode(pairs[i].h);
         emus[i].resize(pairs[i].layouts.size());
         for (size_t j = 0; j < pairs[i].layouts.size(); ++j) {
             emulate(st, P, T, pairs[i].layouts[j], r, emus[i][j]);
@@ -706,7 +720,7 @@ void reach_cases(tu_rng *r, Counts &c) {
                 st.kind = pn.kind;
                 st.x = pn.x, st.o = pn.o, st.e = pn.e, st.o2 = pn.o2, st.e2 = pn.e2;
                 st.scope = scope ? GALE_SCOPE_ALIGNMENT : GALE_SCOPE_SCORE;
-                st.npol = (int)(tu_next(r) & 1);
+                st.npol = (int)tu_range(r, 0, 2);
                 st.pb = sp[0], st.pe = sp[1], st.tb = sp[2], st.te = sp[3];
                 run_batch(st, both_widths(hv, r), r, c, "reach");
             }
@@ -733,7 +747,7 @@ Setting random_setting(tu_rng *r) {
         }
     }
     s.scope = (tu_next(r) & 1) ? GALE_SCOPE_ALIGNMENT : GALE_SCOPE_SCORE;
-    s.npol = (int)(tu_next(r) & 1);
+    s.npol = (int)tu_range(r, 0, 2);  // GALE_N_DNA5, GALE_N_MISMATCH, GALE_N_BYTES
     if (tu_range(r, 0, 2) == 0) {  // ends-free: each length 0, small, or up to past the longest sequence
         int64_t *f[4] = {&s.pb, &s.pe, &s.tb, &s.te};
         for (int64_t *x : f) {
@@ -746,7 +760,7 @@ Setting random_setting(tu_rng *r) {
 
 // A pair: an ancestor mutated twice (divergence 0..40% in all), sometimes cut to
 // a window on one side or unrelated, sometimes with lowercase, N and IUPAC runs.
-Pair random_pair(tu_rng *r) {
+Pair random_pair(tu_rng *r, int npol) {
     Pair pr;
     const int64_t len = tu_range(r, 0, 19) == 0 ? tu_range(r, 0, 3) : tu_logrange(r, 1, 2000);
     const double rate = tu_unif(r) * 0.4;
@@ -764,7 +778,13 @@ Pair random_pair(tu_rng *r) {
     }
     if (h.size() > 2000) h.resize(2000);
     if (v.size() > 2000) v.resize(2000);
-    if (tu_range(r, 0, 3) == 0) {
+    if (npol == GALE_N_BYTES) {  // mostly decorated, which it reads differently; lower case on both alike
+        if (tu_range(r, 0, 3) != 0) tu_lower_both(r, &h[0], (int64_t)h.size(), &v[0], (int64_t)v.size());
+        if (tu_next(r) & 1) {
+            tu_decorate(r, &h[0], (int64_t)h.size(), 0, 0, TU_NRUNS);
+            tu_decorate(r, &v[0], (int64_t)v.size(), 0, 0, TU_NRUNS);
+        }
+    } else if (tu_range(r, 0, 3) == 0) {
         const int opts = (tu_next(r) & 1 ? TU_LOWER : 0) | (tu_next(r) & 1 ? TU_NRUNS : 0);
         tu_decorate(r, &h[0], (int64_t)h.size(), 0, 0, opts);
         tu_decorate(r, &v[0], (int64_t)v.size(), 0, 0, opts);
@@ -826,7 +846,7 @@ int main() {
         const Setting st = random_setting(&rng);
         std::vector<Pair> pairs;
         const long nb = std::min<long>(want - made, tu_range(&rng, 8, 48));
-        for (long i = 0; i < nb; ++i) pairs.push_back(random_pair(&rng));
+        for (long i = 0; i < nb; ++i) pairs.push_back(random_pair(&rng, st.npol));
         made += nb;
         run_batch(st, pairs, &rng, rnd, "random");
     }

@@ -48,7 +48,7 @@ typedef struct wfa_opts {
     const char *gap_opt;         /* first gap-affine option given (refused with gap-linear) */
     const char *metric_opt;      /* the option that chose the metric (two different ones: refused) */
     int have_o2, have_e2;
-    int score_only, n_mismatch, coords;
+    int score_only, n_mismatch, bytes, coords;
     int ends_free;
     int64_t free_len[4];         /* pattern begin, pattern end, text begin, text end */
     int64_t memory_limit;        /* MiB; 0 = the library's default */
@@ -69,6 +69,7 @@ enum {
     OPT_W_SCORE_ONLY,
     OPT_W_ENDS_FREE,
     OPT_W_NMISMATCH,
+    OPT_W_BYTES,
     OPT_W_MEMORY,
     OPT_W_COORDS,
     OPT_W_BATCH_BASES,
@@ -131,7 +132,10 @@ void usage_wfa(FILE *out)
         "                     pattern and TB/TE of the text may stay unaligned at no\n"
         "                     cost (default 0,0,0,0: end to end)\n"
         "  --n-mismatch       N (and other IUPAC codes) mismatch everything, N\n"
-        "                     included (default: N matches N, as WFA2-lib on bytes)\n"
+        "                     included (default: case folded, IUPAC codes as N, N\n"
+        "                     matches N)\n"
+        "  --bytes            compare bytes exactly, case and IUPAC codes as they are\n"
+        "                     (as WFA2-lib does)\n"
         "  --memory-limit MIB memory of one alignment's backtrace above which it is\n"
         "                     recomputed in low-memory (BiWFA) mode (default: the\n"
         "                     library's, 256)\n"
@@ -223,6 +227,7 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
         {"score-only",   no_argument,       NULL, OPT_W_SCORE_ONLY},
         {"ends-free",    required_argument, NULL, OPT_W_ENDS_FREE},
         {"n-mismatch",   no_argument,       NULL, OPT_W_NMISMATCH},
+        {"bytes",        no_argument,       NULL, OPT_W_BYTES},
         {"memory-limit", required_argument, NULL, OPT_W_MEMORY},
         {"format",       required_argument, NULL, 'F'},
         {"coords",       no_argument,       NULL, OPT_W_COORDS},
@@ -349,6 +354,9 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
         case OPT_W_NMISMATCH:
             o->n_mismatch = 1;
             break;
+        case OPT_W_BYTES:
+            o->bytes = 1;
+            break;
         case OPT_W_MEMORY:
             /* the upper bound is the library's (gale_batch_set); 0 would mean
              * its default here, so the CLI refuses it */
@@ -387,6 +395,8 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
         return usage_error("wfa", "wfa: PATTERNS and TEXTS cannot both be '-' (stdin)");
 
     /* combinations */
+    if (o->n_mismatch && o->bytes)
+        return usage_error("wfa", "wfa: --n-mismatch and --bytes are two alphabet policies: give one");
     if ((o->kind == GALE_EDIT || o->kind == GALE_INDEL) && o->penalty_opt)
         return usage_error("wfa", "%s does not apply to %s (a distance has no penalties)", o->penalty_opt,
                            o->kind == GALE_EDIT ? "edit distance" : "indel distance");
@@ -466,8 +476,9 @@ static int wfa_set_params(gale_batch *b, const wfa_opts *o)
     p[n].id = GALE_P_SCOPE;
     p[n].v = o->score_only ? GALE_SCOPE_SCORE : GALE_SCOPE_ALIGNMENT;
     p[n++].name = "--score-only";
-    p[n].id = GALE_P_N_POLICY; p[n].v = o->n_mismatch ? GALE_N_MISMATCH : GALE_N_DNA5;
-    p[n++].name = "--n-mismatch";
+    p[n].id = GALE_P_N_POLICY;
+    p[n].v = o->bytes ? GALE_N_BYTES : o->n_mismatch ? GALE_N_MISMATCH : GALE_N_DNA5;
+    p[n++].name = o->bytes ? "--bytes" : "--n-mismatch";
     if (o->ends_free) {
         p[n].id = GALE_P_PATTERN_BEGIN_FREE; p[n].v = o->free_len[0]; p[n++].name = "--ends-free (PB)";
         p[n].id = GALE_P_PATTERN_END_FREE;   p[n].v = o->free_len[1]; p[n++].name = "--ends-free (PE)";

@@ -56,7 +56,9 @@ void usage_xdrop(FILE *out)
         "  --mismatch N         mismatch score (default %d)\n"
         "  --gap N              linear gap score, negative (default %d)\n"
         "  --n-mismatch         N (and other IUPAC codes) mismatch everything, N\n"
-        "                       included (default: SeqAn Dna5, N matches N)\n",
+        "                       included (default: SeqAn Dna5, N matches N)\n"
+        "  --bytes              compare bytes exactly: case and IUPAC codes as they\n"
+        "                       are (SeqAn's char alphabet, LOGAN's kernel)\n",
         DEFAULT_K, DEFAULT_X, DEFAULT_MATCH, DEFAULT_MISMATCH, DEFAULT_GAP);
     usage_backend_opts(out, HELP_WIDTH);
     fprintf(out,
@@ -73,7 +75,7 @@ void usage_xdrop(FILE *out)
 
 typedef struct xdrop_opts {
     int64_t k, xdrop, match, mismatch, gap;
-    int n_mismatch;
+    int n_mismatch, bytes;
     common_opts com;
     int64_t batch_bases;
     const char *input;
@@ -84,6 +86,7 @@ enum {
     OPT_MISMATCH,
     OPT_GAP,
     OPT_NMISMATCH,
+    OPT_BYTES,
     OPT_BATCH_BASES
 };
 
@@ -97,6 +100,7 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
         {"mismatch",    required_argument, NULL, OPT_MISMATCH},
         {"gap",         required_argument, NULL, OPT_GAP},
         {"n-mismatch",  no_argument,       NULL, OPT_NMISMATCH},
+        {"bytes",       no_argument,       NULL, OPT_BYTES},
         {"batch-bases", required_argument, NULL, OPT_BATCH_BASES},
         COMMON_LONGOPTS,
         {NULL, 0, NULL, 0}
@@ -109,6 +113,7 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
     o->mismatch = DEFAULT_MISMATCH;
     o->gap = DEFAULT_GAP;
     o->n_mismatch = 0;
+    o->bytes = 0;
     common_opts_init(&o->com, DEFAULT_BATCH_SIZE);
     o->batch_bases = DEFAULT_BATCH_BASES;
     o->input = NULL;
@@ -141,6 +146,9 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
         case OPT_NMISMATCH:
             o->n_mismatch = 1;
             break;
+        case OPT_BYTES:
+            o->bytes = 1;
+            break;
         case OPT_BATCH_BASES:
             if (option_number("xdrop", "--batch-bases", optarg, 1, INT64_MAX, &v) != 0)
                 return EXIT_USAGE;
@@ -148,6 +156,8 @@ static int parse_xdrop_args(int argc, char **argv, xdrop_opts *o)
             break;
         }
     }
+    if (o->n_mismatch && o->bytes)
+        return usage_error("xdrop", "xdrop: --n-mismatch and --bytes are two alphabet policies: give one");
     if (optind >= argc)
         return usage_error("xdrop", "xdrop: missing input FILE ('-' for stdin)");
     if (argc - optind > 1)
@@ -183,8 +193,9 @@ static int set_params(gale_batch *b, const xdrop_opts *o)
     p[1].id = GALE_P_MISMATCH; p[1].v = o->mismatch; p[1].name = "--mismatch";
     p[2].id = GALE_P_GAP;      p[2].v = o->gap;      p[2].name = "--gap";
     p[3].id = GALE_P_XDROP;    p[3].v = o->xdrop;    p[3].name = "-x";
-    p[4].id = GALE_P_N_POLICY; p[4].v = o->n_mismatch ? GALE_N_MISMATCH : GALE_N_DNA5;
-    p[4].name = "--n-mismatch";
+    p[4].id = GALE_P_N_POLICY;
+    p[4].v = o->bytes ? GALE_N_BYTES : o->n_mismatch ? GALE_N_MISMATCH : GALE_N_DNA5;
+    p[4].name = o->bytes ? "--bytes" : "--n-mismatch";
     p[5].id = GALE_P_DIRECTION; p[5].v = GALE_DIR_BOTH; p[5].name = "direction";
     return set_param_values(b, p, 6, "xdrop");
 }

@@ -114,7 +114,7 @@ _PARAMS: Dict[int, Dict[str, Param]] = {
 _ENUMS: Dict[str, Dict[str, int]] = {
     "scope": {"score": _gale.SCOPE_SCORE, "alignment": _gale.SCOPE_ALIGNMENT},
     "direction": {"left": _gale.DIR_LEFT, "right": _gale.DIR_RIGHT, "both": _gale.DIR_BOTH},
-    "n_policy": {"dna5": _gale.N_DNA5, "mismatch": _gale.N_MISMATCH},
+    "n_policy": {"dna5": _gale.N_DNA5, "mismatch": _gale.N_MISMATCH, "bytes": _gale.N_BYTES},
 }
 
 

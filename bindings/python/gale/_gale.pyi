@@ -19,6 +19,7 @@ DIR_RIGHT: int
 DIR_BOTH: int
 N_DNA5: int
 N_MISMATCH: int
+N_BYTES: int
 P_SCOPE: int
 RF_RESCUED: int
 RF_LOWMEM: int

@@ -83,6 +83,20 @@ def test_parameters_by_name_and_enums(ctx, rng):
     assert np.array_equal(ctx.wfa(pats, texts, scope=gale._gale.SCOPE_SCORE).score, ctx.wfa(pats, texts).score)
 
 
+def test_n_policy_bytes_compares_bytes(cpu_ctx, rng):
+    # Soft-masked copies: the default folds case (edit distance 0), "bytes" does not.
+    pats, texts = random_pairs(rng, scaled(50), 100)
+    low = [t.lower() for t in texts]
+    folded = cpu_ctx.edit(low, texts)
+    exact = cpu_ctx.edit(low, texts, n_policy="bytes")
+    for i, t in enumerate(texts):
+        assert folded.score[i] == 0
+        assert exact.score[i] == sum(c != c.lower() for c in t)  # every upper-case base mismatches
+    assert cpu_ctx.edit(["RYKM"], ["NNNN"]).score[0] == 0  # IUPAC codes read as N: N matches N
+    assert cpu_ctx.edit(["RYKM"], ["NNNN"], n_policy="bytes").score[0] == 4
+    assert cpu_ctx.edit(["NNNN"], ["NNNN"], n_policy="bytes").score[0] == 0
+
+
 def test_xdrop_seeds_three_and_four_columns(ctx, rng):
     h, v, seeds = [], [], []
     for _ in range(scaled(100)):
