@@ -4,7 +4,7 @@
  *   gale xdrop [options] FILE
  *   gale wfa [options] PATTERNS TEXTS | PAIRS.seq
  *
- * main dispatches to the subcommands (subcommands.h: xdrop.c, wfa.c); they
+ * main dispatches to the subcommands (subcommands.h: xdrop.c, wfa.c, zdrop.c); they
  * share the common options (options.c), one input module (input.c: LOGAN TSV,
  * FASTA/FASTQ, .seq over htslib's BGZF streams) and the writers (output.c).
  * Under mpirun, the ranks split the input and rank 0 writes (ranks.c).
@@ -29,13 +29,15 @@ static void usage_main(FILE *out)
         "           LOGAN's demo format\n"
         "  wfa      wavefront alignment (gap-affine, two-piece or edit distance; WFA2-lib\n"
         "           scores) of pairs from FASTA/FASTQ files or a .seq file\n"
+        "  zdrop    ksw2's Z-drop extension (minimap2 2.24, bit for bit) of pairs from\n"
+        "           FASTA/FASTQ files or a query<TAB>target file\n"
         "\n"
         "Options:\n"
         "  -h, --help     show this help\n"
         "  --version      show the versions of gale, libgale and htslib\n"
         "\n"
-        "'gale xdrop --help' and 'gale wfa --help' describe the options of each\n"
-        "command. Manual: doc/cli.md.\n");
+        "'gale xdrop --help', 'gale wfa --help' and 'gale zdrop --help' describe the\n"
+        "options of each command. Manual: doc/cli.md.\n");
 }
 
 static const struct {
@@ -45,6 +47,7 @@ static const struct {
 } commands[] = {
     {"xdrop", cmd_xdrop, usage_xdrop},
     {"wfa", cmd_wfa, usage_wfa},
+    {"zdrop", cmd_zdrop, usage_zdrop},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

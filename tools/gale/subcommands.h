@@ -14,4 +14,7 @@ void usage_xdrop(FILE *out);
 int cmd_wfa(int argc, char **argv);
 void usage_wfa(FILE *out);
 
+int cmd_zdrop(int argc, char **argv);
+void usage_zdrop(FILE *out);
+
 #endif
