@@ -447,7 +447,7 @@ static_assert(sizeof(ZdropParams) <= kParamsBytes, "ZdropParams too large");
     {ID, NAME, kShapePair, PARAMS, sizeof PARAMS / sizeof PARAMS[0], false, CONFIGURE, zdrop_check,           \
      zdrop_validate, encode_dna5, zdrop_estimate, sizeof(ZdropResult), offsetof(ZdropResult, flags),          \
      offsetof(ZdropResult, cells), zdrop_cpu, zdrop_scratch_release, zdrop_fill, zdrop_cigar, zdrop_fill_fields, \
-     nullptr}
+     GALE_GPU_KIND(kZdropGpu)}
 const KindDef kExtz2 = GALE_ZD_KIND(GALE_ZDROP_EXTZ2, "zdrop_extz2", kExtz2Params, extz2_configure);
 const KindDef kExtd2 = GALE_ZD_KIND(GALE_ZDROP_EXTD2, "zdrop_extd2", kExtd2Params, extd2_configure);
 const KindDef kExts2 = GALE_ZD_KIND(GALE_ZDROP_EXTS2, "zdrop_exts2", kExts2Params, exts2_configure);

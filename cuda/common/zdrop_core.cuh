@@ -29,8 +29,10 @@
 
 #if defined(__CUDACC__)
 #define GALE_ZD_DEV __host__ __device__ __forceinline__
+#define GALE_ZD_GROUP __device__ __forceinline__  // calls the group's (device) functions
 #else
 #define GALE_ZD_DEV inline
+#define GALE_ZD_GROUP inline
 #endif
 
 namespace gale {
@@ -69,10 +71,13 @@ GALE_ZD_DEV int zd_w(const ZdropParams &p, int qlen, int tlen) {
     return p.w < 0 ? (tlen > qlen ? tlen : qlen) : p.w;
 }
 
-// Byte sizes of one task's regions; p_bytes bounds the backtrack codes (every
-// anti-diagonal's padded band, as if none stopped early).
+// Byte sizes of one task's regions; p bounds the backtrack codes: an anti-diagonal's
+// band holds at most min(qlen, tlen, w + 1) cells, padded to whole 16-cell blocks (at
+// most 30 more) and within the tlen_ * 16 columns.
 struct ZdLayout {
     uint64_t mem, H, rows, p, cigar;  // bytes of mem; H; off/off_end/prow (12 per row); p; CIGAR ops (4 each)
+    uint64_t work() const { return al(mem) + al(H) + al(rows) + al(p); }  // all but the CIGAR
+    static uint64_t al(uint64_t b) { return (b + 15) / 16 * 16; }
 };
 GALE_ZD_DEV size_t zd_blocks(int variant) { return variant == kZdExtz2 ? 6 : variant == kZdExtd2 ? 8 : 9; }
 inline ZdLayout zd_layout(const ZdropParams &p, int qlen, int tlen) {
@@ -82,16 +87,13 @@ inline ZdLayout zd_layout(const ZdropParams &p, int qlen, int tlen) {
     l.mem = (zd_blocks(p.variant) * tlen_ + qlen_ + 1) * 16;
     l.H = (p.flag & kZdApproxMax) ? 0 : tlen_ * 16 * 4;
     if (!(p.flag & kZdScoreOnly)) {
-        const int rows = qlen + tlen - 1, w = zd_w(p, qlen, tlen);
-        const bool banded = p.variant != kZdExts2;
-        uint64_t bytes = 0;
-        for (int r = 0; r < rows; ++r) {
-            const ZdBand b = zd_band(r, qlen, tlen, w, banded);
-            if (b.empty) break;
-            bytes += (uint64_t)(b.en - b.st + 1);
-        }
-        l.rows = (uint64_t)rows * 12;
-        l.p = bytes;
+        const uint64_t rows = (uint64_t)qlen + (uint64_t)tlen - 1;
+        uint64_t band = (uint64_t)(qlen < tlen ? qlen : tlen);
+        if (p.variant != kZdExts2 && p.w >= 0 && (uint64_t)p.w + 1 < band) band = (uint64_t)p.w + 1;
+        uint64_t width = band + 30;
+        if (width > tlen_ * 16) width = tlen_ * 16;
+        l.rows = rows * 12;
+        l.p = rows * width;
         l.cigar = (uint64_t)(qlen + tlen + 2) * 4;
     }
     return l;
@@ -167,7 +169,7 @@ GALE_ZD_DEV bool zd_apply_zdrop(ZdOut &ez, int32_t H, int r, int t, int zdrop, i
 // target are codes < m; mat is m x m. Every thread returns the same status; thread 0
 // has written out (and the CIGAR).
 template <int V, class G>
-GALE_ZD_DEV int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *mat, int qlen, const uint8_t *query,
+GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *mat, int qlen, const uint8_t *query,
                             int tlen, const uint8_t *target, const ZdMem &M, ZdOut &ez) {
     constexpr bool Z = V == kZdExtz2, D = V == kZdExtd2, S = V == kZdExts2;
     const int tid = g.tid();
