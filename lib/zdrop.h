@@ -22,6 +22,12 @@
 #include "arena.h"
 #include "sequence.h"
 
+#if defined(__CUDACC__)
+#define GALE_ZD_HD __host__ __device__ __forceinline__
+#else
+#define GALE_ZD_HD inline
+#endif
+
 namespace gale {
 
 enum ZdropVariant : int32_t { kZdExtz2 = 0, kZdExtd2 = 1, kZdExts2 = 2 };
@@ -55,6 +61,72 @@ struct ZdropOut {
     int32_t max, zdropped, max_q, max_t, mqe, mqe_t, mte, mte_q, score, reach_end;
     uint64_t cells;
 };
+
+// ---- what the CPU kernel and the CUDA kernel (cuda/common/zdrop_core.cuh) share -----
+
+// ksw2.h's ksw_push_cigar into a buffer of at least qlen + tlen ops; returns the count.
+GALE_ZD_HD int zdrop_push_cigar(uint32_t *c, int n, uint32_t op, int len) {
+    if (n == 0 || op != (c[n - 1] & 0xf)) c[n++] = (uint32_t)len << 4 | op;
+    else c[n - 1] += (uint32_t)len << 4;
+    return n;
+}
+
+// ksw2.h's ksw_backtrack with is_rot = 1 (every caller here), on anti-diagonal rows: row r's
+// codes are p[prow[r] + i - off[r]] for i in [off[r], off_end[r]]. Writes the CIGAR into
+// cigar (room for qlen + tlen + 2 ops) and returns its length.
+template <class Prow>
+GALE_ZD_HD int zdrop_backtrack(int is_rev, int min_intron_len, const int32_t *off, const int32_t *off_end,
+                               const Prow *prow, const uint8_t *p, int i0, int j0, uint32_t *cigar) {
+    int i = i0, j = j0, state = 0, n = 0;
+    while (i >= 0 && j >= 0) {
+        int force_state = -1;
+        const int r = i + j;
+        if (i < off[r]) force_state = 2;
+        if (i > off_end[r]) force_state = 1;
+        const uint32_t tmp = force_state < 0 ? p[prow[r] + (Prow)(i - off[r])] : 0;
+        if (state == 0) state = tmp & 7;  // ksw2: the H state, or the one that maximises it
+        else if (!(tmp >> (state + 2) & 1)) state = 0;
+        if (state == 0) state = tmp & 7;
+        if (force_state >= 0) state = force_state;
+        if (state == 0) n = zdrop_push_cigar(cigar, n, 0, 1), --i, --j;
+        else if (state == 1 || (state == 3 && min_intron_len <= 0)) n = zdrop_push_cigar(cigar, n, 2, 1), --i;
+        else if (state == 3 && min_intron_len > 0) n = zdrop_push_cigar(cigar, n, 3, 1), --i;
+        else n = zdrop_push_cigar(cigar, n, 1, 1), --j;
+    }
+    if (i >= 0) n = zdrop_push_cigar(cigar, n, min_intron_len > 0 && i >= min_intron_len ? 3 : 2, i + 1);
+    if (j >= 0) n = zdrop_push_cigar(cigar, n, 1, j + 1);
+    if (!is_rev)
+        for (int k = 0; k < n >> 1; ++k) {
+            const uint32_t x = cigar[k];
+            cigar[k] = cigar[n - 1 - k], cigar[n - 1 - k] = x;
+        }
+    return n;
+}
+
+// ksw2.h's ksw_apply_zdrop with is_rot = 1 (Quirk Q6, lib/cpu/zdrop.cpp): the maximum moves
+// on a strict '>', the test runs only down-right of it. Ez has ksw_extz_t's fields.
+template <class Ez>
+GALE_ZD_HD bool zdrop_apply(Ez &ez, int32_t H, int r, int t, int zdrop, int e) {
+    if (H > ez.max) {
+        ez.max = H, ez.max_t = t, ez.max_q = r - t;
+    } else if (t >= ez.max_t && r - t >= ez.max_q) {
+        const int tl = t - ez.max_t, ql = (r - t) - ez.max_q, l = tl > ql ? tl - ql : ql - tl;
+        if (zdrop >= 0 && ez.max - H > zdrop + l * e) {
+            ez.zdropped = 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+// ksw_reset_extz.
+template <class Ez>
+GALE_ZD_HD void zdrop_reset(Ez &ez) {
+    ez.max_q = ez.max_t = ez.mqe_t = ez.mte_q = -1;
+    ez.max = 0, ez.score = ez.mqe = ez.mte = kZdNegInf;
+    ez.zdropped = 0, ez.reach_end = 0;
+    ez.cells = 0;
+}
 
 struct ZdropScratch;  // per-thread buffers of the CPU kernel, kept between tasks
 ZdropScratch *zdrop_scratch_new();

@@ -27,11 +27,10 @@
 
 #include "zdrop.h"
 
+#define GALE_ZD_DEV GALE_ZD_HD  // lib/zdrop.h
 #if defined(__CUDACC__)
-#define GALE_ZD_DEV __host__ __device__ __forceinline__
 #define GALE_ZD_GROUP __device__ __forceinline__  // calls the group's (device) functions
 #else
-#define GALE_ZD_DEV inline
 #define GALE_ZD_GROUP inline
 #endif
 
@@ -118,52 +117,6 @@ struct ZdMem {
     uint32_t *cigar;
 };
 
-// ksw_backtrack (is_rot = 1) by one thread; returns the number of ops.
-GALE_ZD_DEV int zd_push(uint32_t *c, int n, uint32_t op, int len) {
-    if (n == 0 || op != (c[n - 1] & 0xf)) c[n++] = (uint32_t)len << 4 | op;
-    else c[n - 1] += (uint32_t)len << 4;
-    return n;
-}
-GALE_ZD_DEV int zd_backtrack(int is_rev, int min_intron_len, const ZdMem &m, int i0, int j0) {
-    int i = i0, j = j0, state = 0, n = 0;
-    while (i >= 0 && j >= 0) {
-        int force_state = -1;
-        const int r = i + j;
-        if (i < m.off[r]) force_state = 2;
-        if (i > m.off_end[r]) force_state = 1;
-        const uint32_t tmp = force_state < 0 ? m.p[m.prow[r] + (uint32_t)(i - m.off[r])] : 0;
-        if (state == 0) state = tmp & 7;
-        else if (!(tmp >> (state + 2) & 1)) state = 0;
-        if (state == 0) state = tmp & 7;
-        if (force_state >= 0) state = force_state;
-        if (state == 0) n = zd_push(m.cigar, n, 0, 1), --i, --j;
-        else if (state == 1 || (state == 3 && min_intron_len <= 0)) n = zd_push(m.cigar, n, 2, 1), --i;
-        else if (state == 3 && min_intron_len > 0) n = zd_push(m.cigar, n, 3, 1), --i;
-        else n = zd_push(m.cigar, n, 1, 1), --j;
-    }
-    if (i >= 0) n = zd_push(m.cigar, n, min_intron_len > 0 && i >= min_intron_len ? 3 : 2, i + 1);
-    if (j >= 0) n = zd_push(m.cigar, n, 1, j + 1);
-    if (!is_rev)
-        for (int k = 0; k < n >> 1; ++k) {
-            const uint32_t x = m.cigar[k];
-            m.cigar[k] = m.cigar[n - 1 - k], m.cigar[n - 1 - k] = x;
-        }
-    return n;
-}
-
-GALE_ZD_DEV bool zd_apply_zdrop(ZdOut &ez, int32_t H, int r, int t, int zdrop, int e) {
-    if (H > ez.max) {
-        ez.max = H, ez.max_t = t, ez.max_q = r - t;
-    } else if (t >= ez.max_t && r - t >= ez.max_q) {
-        const int tl = t - ez.max_t, ql = (r - t) - ez.max_q, l = tl > ql ? tl - ql : ql - tl;
-        if (zdrop >= 0 && ez.max - H > zdrop + l * e) {
-            ez.zdropped = 1;
-            return true;
-        }
-    }
-    return false;
-}
-
 // One task, by a group G of threads (G: size, tid(), sync(), shfl_up(v, carry),
 // last(v), max(int32), min(uint64), and stop(work): the cancel poll, uniform). query and
 // target are codes < m; mat is m x m. Every thread returns the same status; thread 0
@@ -181,9 +134,8 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
     int32_t H0 = 0, last_H0_t = 0;
     int long_thres = 0, long_diff = 0;
 
-    ez.max_q = ez.max_t = ez.mqe_t = ez.mte_q = -1;
-    ez.max = 0, ez.score = ez.mqe = ez.mte = kZdNegInf;
-    ez.zdropped = 0, ez.reach_end = 0, ez.n_cigar = 0, ez.status = kZdOk, ez.cells = 0;
+    zdrop_reset(ez);
+    ez.n_cigar = 0, ez.status = kZdOk;
     if (Z && (m <= 0 || qlen <= 0 || tlen <= 0)) return kZdOk;
     if (D && (m <= 1 || qlen <= 0 || tlen <= 0)) return kZdOk;
     if (S && (m <= 1 || qlen <= 0 || tlen <= 0 || q2 <= q + e)) return kZdOk;
@@ -489,7 +441,7 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
             g.sync();
             if (en0 == tlen - 1 && M.H[en0] > ez.mte) ez.mte = M.H[en0], ez.mte_q = r - en;  // Q1
             if (r - st0 == qlen - 1 && M.H[st0] > ez.mqe) ez.mqe = M.H[st0], ez.mqe_t = st0;
-            if (zd_apply_zdrop(ez, max_H, r, max_t, zdrop, zd_e)) break;
+            if (zdrop_apply(ez, max_H, r, max_t, zdrop, zd_e)) break;
             if (r == qlen + tlen - 2 && en0 == tlen - 1) ez.score = M.H[tlen - 1];
         } else {
             if (r > 0) {
@@ -502,11 +454,11 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
                 } else {
                     ++last_H0_t, H0 += hd(u8, last_H0_t);
                 }
-                if (Z && (flag & kZdApproxDrop) && zd_apply_zdrop(ez, H0, r, last_H0_t, zdrop, zd_e)) break;  // Q7
+                if (Z && (flag & kZdApproxDrop) && zdrop_apply(ez, H0, r, last_H0_t, zdrop, zd_e)) break;  // Q7
             } else {
                 H0 = hd(v8, 0) - qe, last_H0_t = 0;
             }
-            if (!Z && (flag & kZdApproxDrop) && zd_apply_zdrop(ez, H0, r, last_H0_t, zdrop, zd_e)) break;
+            if (!Z && (flag & kZdApproxDrop) && zdrop_apply(ez, H0, r, last_H0_t, zdrop, zd_e)) break;
             if (r == qlen + tlen - 2 && en0 == tlen - 1) ez.score = H0;
         }
         g.sync();  // every read of this anti-diagonal's H and bytes before the next one writes
@@ -519,12 +471,12 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
         const int rev_cigar = !!(flag & kZdRevCigar);
         const int intron = S ? long_thres : 0;
         if (!ez.zdropped && !(flag & kZdExtzOnly)) {
-            ez.n_cigar = zd_backtrack(rev_cigar, intron, M, tlen - 1, qlen - 1);
+            ez.n_cigar = zdrop_backtrack(rev_cigar, intron, M.off, M.off_end, M.prow, M.p, tlen - 1, qlen - 1, M.cigar);
         } else if (!S && !ez.zdropped && (flag & kZdExtzOnly) && ez.mqe + end_bonus > ez.max) {
             ez.reach_end = 1;
-            ez.n_cigar = zd_backtrack(rev_cigar, intron, M, ez.mqe_t, qlen - 1);
+            ez.n_cigar = zdrop_backtrack(rev_cigar, intron, M.off, M.off_end, M.prow, M.p, ez.mqe_t, qlen - 1, M.cigar);
         } else if (ez.max_t >= 0 && ez.max_q >= 0) {
-            ez.n_cigar = zd_backtrack(rev_cigar, intron, M, ez.max_t, ez.max_q);
+            ez.n_cigar = zdrop_backtrack(rev_cigar, intron, M.off, M.off_end, M.prow, M.p, ez.max_t, ez.max_q, M.cigar);
         }
     }
     return kZdOk;

@@ -55,7 +55,7 @@ struct ZdropScratch {
     std::vector<int32_t> H;     // the exact 32-bit scores of the last anti-diagonal
     std::vector<uint8_t> p;     // backtrack codes: anti-diagonal r from prow[r], columns off[r]..off_end[r]
     std::vector<uint64_t> prow;
-    std::vector<int> off, off_end;
+    std::vector<int32_t> off, off_end;
 };
 
 ZdropScratch *zdrop_scratch_new() { return new ZdropScratch(); }
@@ -165,57 +165,6 @@ inline V16 cvtsi32(int32_t v) {
 
 inline int32_t add32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }  // _mm_add_epi32
 
-// ---- ksw2.h's helpers ------------------------------------------------------------------
-
-void push_cigar(std::vector<uint32_t> &c, uint32_t op, int len) {
-    if (c.empty() || op != (c.back() & 0xf)) c.push_back((uint32_t)len << 4 | op);
-    else c.back() += (uint32_t)len << 4;
-}
-
-// ksw_backtrack with is_rot = 1 (every caller here), on the compact rows.
-void backtrack(int is_rev, int min_intron_len, const ZdropScratch &ws, int i0, int j0, std::vector<uint32_t> &cigar) {
-    int i = i0, j = j0, r, state = 0;
-    while (i >= 0 && j >= 0) {
-        int force_state = -1;
-        r = i + j;
-        if (i < ws.off[r]) force_state = 2;
-        if (i > ws.off_end[r]) force_state = 1;
-        const uint32_t tmp = force_state < 0 ? ws.p[ws.prow[r] + (uint64_t)(i - ws.off[r])] : 0;
-        if (state == 0) state = tmp & 7;
-        else if (!(tmp >> (state + 2) & 1)) state = 0;
-        if (state == 0) state = tmp & 7;
-        if (force_state >= 0) state = force_state;
-        if (state == 0) push_cigar(cigar, 0, 1), --i, --j;
-        else if (state == 1 || (state == 3 && min_intron_len <= 0)) push_cigar(cigar, 2, 1), --i;
-        else if (state == 3 && min_intron_len > 0) push_cigar(cigar, 3, 1), --i;
-        else push_cigar(cigar, 1, 1), --j;
-    }
-    if (i >= 0) push_cigar(cigar, min_intron_len > 0 && i >= min_intron_len ? 3 : 2, i + 1);
-    if (j >= 0) push_cigar(cigar, 1, j + 1);
-    if (!is_rev) std::reverse(cigar.begin(), cigar.end());
-}
-
-// ksw_apply_zdrop with is_rot = 1 (Q6).
-bool apply_zdrop(ZdropOut &ez, int32_t H, int r, int t, int zdrop, int e) {
-    if (H > ez.max) {
-        ez.max = H, ez.max_t = t, ez.max_q = r - t;
-    } else if (t >= ez.max_t && r - t >= ez.max_q) {
-        const int tl = t - ez.max_t, ql = (r - t) - ez.max_q, l = tl > ql ? tl - ql : ql - tl;
-        if (zdrop >= 0 && ez.max - H > zdrop + l * e) {
-            ez.zdropped = 1;
-            return true;
-        }
-    }
-    return false;
-}
-
-void reset(ZdropOut &ez) {
-    ez.max_q = ez.max_t = ez.mqe_t = ez.mte_q = -1;
-    ez.max = 0, ez.score = ez.mqe = ez.mte = kZdNegInf;
-    ez.zdropped = 0, ez.reach_end = 0;
-    ez.cells = 0;
-}
-
 // ---- the three functions, one template -------------------------------------------------
 
 template <int V>
@@ -233,7 +182,7 @@ bool run(const ZdropParams &P, int m, const int8_t *mat, int qlen, const uint8_t
     int long_thres = 0, long_diff = 0;
 
     cigar.clear();
-    reset(ez);
+    zdrop_reset(ez);
     if (Z && (m <= 0 || qlen <= 0 || tlen <= 0)) return true;
     if (D && (m <= 1 || qlen <= 0 || tlen <= 0)) return true;
     if (S && (m <= 1 || qlen <= 0 || tlen <= 0 || q2 <= q + e)) return true;  // Q11
@@ -632,7 +581,7 @@ bool run(const ZdropParams &P, int m, const int8_t *mat, int qlen, const uint8_t
             }
             if (en0 == tlen - 1 && H[en0] > ez.mte) ez.mte = H[en0], ez.mte_q = r - en;  // Q1: en, not en0
             if (r - st0 == qlen - 1 && H[st0] > ez.mqe) ez.mqe = H[st0], ez.mqe_t = st0;
-            if (apply_zdrop(ez, max_H, r, max_t, zdrop, zd_e)) break;
+            if (zdrop_apply(ez, max_H, r, max_t, zdrop, zd_e)) break;
             if (r == qlen + tlen - 2 && en0 == tlen - 1) ez.score = H[tlen - 1];
         } else {  // ksw2's approximate maximum, along one path
             if (r > 0) {
@@ -645,11 +594,11 @@ bool run(const ZdropParams &P, int m, const int8_t *mat, int qlen, const uint8_t
                 } else {
                     ++last_H0_t, H0 += hd(u8, last_H0_t);
                 }
-                if (Z && (flag & kZdApproxDrop) && apply_zdrop(ez, H0, r, last_H0_t, zdrop, zd_e)) break;  // Q7
+                if (Z && (flag & kZdApproxDrop) && zdrop_apply(ez, H0, r, last_H0_t, zdrop, zd_e)) break;  // Q7
             } else {
                 H0 = hd(v8, 0) - qe, last_H0_t = 0;
             }
-            if (!Z && (flag & kZdApproxDrop) && apply_zdrop(ez, H0, r, last_H0_t, zdrop, zd_e)) break;  // Q7
+            if (!Z && (flag & kZdApproxDrop) && zdrop_apply(ez, H0, r, last_H0_t, zdrop, zd_e)) break;  // Q7
             if (r == qlen + tlen - 2 && en0 == tlen - 1) ez.score = H0;
         }
         last_st = st, last_en = en;
@@ -658,13 +607,19 @@ bool run(const ZdropParams &P, int m, const int8_t *mat, int qlen, const uint8_t
     if (with_cigar) {
         const int rev_cigar = !!(flag & kZdRevCigar);
         const int intron = S ? long_thres : 0;
+        int i0 = -1, j0 = -1;
         if (!ez.zdropped && !(flag & kZdExtzOnly)) {
-            backtrack(rev_cigar, intron, ws, tlen - 1, qlen - 1, cigar);
+            i0 = tlen - 1, j0 = qlen - 1;
         } else if (!S && !ez.zdropped && (flag & kZdExtzOnly) && ez.mqe + end_bonus > ez.max) {
             ez.reach_end = 1;
-            backtrack(rev_cigar, intron, ws, ez.mqe_t, qlen - 1, cigar);
+            i0 = ez.mqe_t, j0 = qlen - 1;
         } else if (ez.max_t >= 0 && ez.max_q >= 0) {
-            backtrack(rev_cigar, intron, ws, ez.max_t, ez.max_q, cigar);
+            i0 = ez.max_t, j0 = ez.max_q;
+        }
+        if (i0 >= 0) {
+            cigar.resize((size_t)qlen + (size_t)tlen + 2);
+            cigar.resize((size_t)zdrop_backtrack(rev_cigar, intron, ws.off.data(), ws.off_end.data(), ws.prow.data(),
+                                                 ws.p.data(), i0, j0, cigar.data()));
         }
     }
     return true;
