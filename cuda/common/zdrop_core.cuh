@@ -467,17 +467,19 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
     if (zdropped_early) ez.zdropped = 1;
     ez.cells = cells;
     g.sync();
-    if (with_cigar && tid == 0) {
-        const int rev_cigar = !!(flag & kZdRevCigar);
-        const int intron = S ? long_thres : 0;
+    if (with_cigar) {  // where the CIGAR ends: on every thread (the same); thread 0 walks it
+        int i0 = -1, j0 = -1;
         if (!ez.zdropped && !(flag & kZdExtzOnly)) {
-            ez.n_cigar = zdrop_backtrack(rev_cigar, intron, M.off, M.off_end, M.prow, M.p, tlen - 1, qlen - 1, M.cigar);
+            i0 = tlen - 1, j0 = qlen - 1;
         } else if (!S && !ez.zdropped && (flag & kZdExtzOnly) && ez.mqe + end_bonus > ez.max) {
             ez.reach_end = 1;
-            ez.n_cigar = zdrop_backtrack(rev_cigar, intron, M.off, M.off_end, M.prow, M.p, ez.mqe_t, qlen - 1, M.cigar);
+            i0 = ez.mqe_t, j0 = qlen - 1;
         } else if (ez.max_t >= 0 && ez.max_q >= 0) {
-            ez.n_cigar = zdrop_backtrack(rev_cigar, intron, M.off, M.off_end, M.prow, M.p, ez.max_t, ez.max_q, M.cigar);
+            i0 = ez.max_t, j0 = ez.max_q;
         }
+        if (i0 >= 0 && tid == 0)
+            ez.n_cigar = zdrop_backtrack(!!(flag & kZdRevCigar), S ? long_thres : 0, M.off, M.off_end, M.prow, M.p,
+                                         i0, j0, M.cigar);
     }
     return kZdOk;
 }
