@@ -167,7 +167,9 @@ inline int32_t add32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uin
 
 // ---- the three functions, one template -------------------------------------------------
 
-template <int V>
+// MODE: 0 score only, 1 CIGAR with gaps left-aligned, 2 right-aligned (KSW_EZ_RIGHT): compile-time,
+// so that the cell loop has no branch on them (GCC at -O2 does not unswitch it).
+template <int V, int MODE>
 bool run(const ZdropParams &P, int m, const int8_t *mat, int qlen, const uint8_t *query, int tlen,
          const uint8_t *target, const uint8_t *junc, ZdropOut &ez, std::vector<uint32_t> &cigar, ZdropScratch &ws,
          const std::atomic<bool> *cancel) {
@@ -177,7 +179,8 @@ bool run(const ZdropParams &P, int m, const int8_t *mat, int qlen, const uint8_t
     const int8_t noncan = P.noncan, junc_bonus = P.junc_bonus;
     int w = P.w;
     const int qe = q + e;  // Q5: before extd2's swap
-    const bool with_cigar = !(flag & kZdScoreOnly), approx_max = (flag & kZdApproxMax) != 0;
+    constexpr bool with_cigar = MODE != 0;
+    const bool approx_max = (flag & kZdApproxMax) != 0;
     int32_t H0 = 0, last_H0_t = 0;
     int long_thres = 0, long_diff = 0;
 
@@ -242,7 +245,12 @@ bool run(const ZdropParams &P, int m, const int8_t *mat, int qlen, const uint8_t
         ws.off.resize(n_rows);
         ws.off_end.resize(n_rows);
         ws.prow.resize(n_rows);
-        ws.p.clear();
+        // every anti-diagonal's padded band: at most min(qlen, tlen, w + 1) cells and 30 of
+        // padding, within the tlen_ * 16 columns (grown once, kept for the next tasks)
+        uint64_t band = (uint64_t)std::min(qlen, tlen);
+        if (!S && (uint64_t)w + 1 < band) band = (uint64_t)w + 1;
+        const size_t need = (size_t)n_rows * (size_t)std::min<uint64_t>(band + 30, T);
+        if (ws.p.size() < need) ws.p.resize(need);
     }
     for (int t = 0; t < qlen; ++t) qr[t] = query[qlen - 1 - t];
     std::memcpy(sf, target, tlen);
@@ -363,11 +371,10 @@ bool run(const ZdropParams &P, int m, const int8_t *mat, int qlen, const uint8_t
         uint8_t *pr = nullptr;
         if (with_cigar) {
             ws.off[r] = st, ws.off_end[r] = en;
-            ws.prow[r] = ws.p.size();
-            ws.p.resize(ws.p.size() + (size_t)(en_ - st_ + 1) * 16);
+            ws.prow[r] = r ? ws.prow[r - 1] + (uint64_t)(ws.off_end[r - 1] - ws.off[r - 1] + 1) : 0;
             pr = ws.p.data() + ws.prow[r];
         }
-        const bool right = (flag & kZdRight) != 0;
+        constexpr bool right = MODE == 2;
         for (int tb = st_; tb <= en_; ++tb) {
             int8_t *xb = x + tb * 16, *vb = v + tb * 16, *ub = u + tb * 16, *yb = y + tb * 16;
             V16 z = load(s + tb * 16);
@@ -630,11 +637,17 @@ bool run(const ZdropParams &P, int m, const int8_t *mat, int qlen, const uint8_t
 bool zdrop_run(const ZdropParams &p, int m, const int8_t *mat, int qlen, const uint8_t *query, int tlen,
                const uint8_t *target, const uint8_t *junc, ZdropOut &out, std::vector<uint32_t> &cigar,
                ZdropScratch &ws, const std::atomic<bool> *cancel) {
+    const int mode = (p.flag & kZdScoreOnly) ? 0 : (p.flag & kZdRight) ? 2 : 1;
+#define GALE_ZD_RUN(V)                                                                                          \
+    return mode == 0   ? run<V, 0>(p, m, mat, qlen, query, tlen, target, junc, out, cigar, ws, cancel)       \
+           : mode == 1 ? run<V, 1>(p, m, mat, qlen, query, tlen, target, junc, out, cigar, ws, cancel)       \
+                       : run<V, 2>(p, m, mat, qlen, query, tlen, target, junc, out, cigar, ws, cancel)
     switch (p.variant) {
-    case kZdExtz2: return run<kZdExtz2>(p, m, mat, qlen, query, tlen, target, junc, out, cigar, ws, cancel);
-    case kZdExtd2: return run<kZdExtd2>(p, m, mat, qlen, query, tlen, target, junc, out, cigar, ws, cancel);
-    default: return run<kZdExts2>(p, m, mat, qlen, query, tlen, target, junc, out, cigar, ws, cancel);
+    case kZdExtz2: GALE_ZD_RUN(kZdExtz2);
+    case kZdExtd2: GALE_ZD_RUN(kZdExtd2);
+    default: GALE_ZD_RUN(kZdExts2);
     }
+#undef GALE_ZD_RUN
 }
 
 }  // namespace gale
