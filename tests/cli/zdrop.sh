@@ -84,6 +84,61 @@ gzip_to "$TMP/pairs.tsv" "$TMP/pairs.tsv.gz"
 "$GALE" zdrop -q --threads 2 --batch-size 7 - < "$TMP/pairs.tsv.gz" > "$TMP/gale.stdin.tsv" || fail "gale zdrop failed on stdin"
 same_file "$TMP/gale.stdin.tsv" "$TMP/ref.tsv" "PAIRS.tsv gzipped on stdin, batches of 7, 2 threads"
 
+# ---- SAM and PAF: the TSV's CIGAR, checked against the pairs by awk -------------------
+# For each pair: the CIGAR from the TSV (equal to ksw2's above) walked over the two
+# sequences gives the query and target ends, NM (mismatches in M, N and IUPAC counting as
+# mismatches, plus I and D bases; N ops are introns) and the matches; AS is ksw2's score
+# of that path (score end to end, mqe when it reaches the query's end, else max).
+check_sam_paf() {
+    local name=$1 flags=$2
+    shift 2
+    # shellcheck disable=SC2086
+    "$GALE" zdrop -q "$@" "$TMP/pairs.tsv" > "$TMP/z.tsv" || fail "$name: tsv"
+    # shellcheck disable=SC2086
+    "$GALE" zdrop -q -F sam "$@" "$TMP/pairs.tsv" > "$TMP/z.sam" || fail "$name: sam"
+    # shellcheck disable=SC2086
+    "$GALE" zdrop -q -F paf "$@" "$TMP/pairs.tsv" > "$TMP/z.paf" || fail "$name: paf"
+    if command -v samtools > /dev/null; then
+        samtools view -c "$TMP/z.sam" > "$TMP/z.count" 2> "$TMP/z.samerr" || { cat "$TMP/z.samerr" >&2; fail "$name: samtools cannot read the SAM"; }
+        [ "$(cat "$TMP/z.count")" -eq "$N" ] || fail "$name: samtools counts $(cat "$TMP/z.count") records, not $N"
+    fi
+    awk -F '\t' -v flags="$flags" -v pairs="$TMP/pairs.tsv" -v sam="$TMP/z.sam" -v paf="$TMP/z.paf" '
+    function code(b) { b = toupper(b); return b == "U" ? "T" : (b ~ /^[ACGT]$/ ? b : "N") }
+    {
+        getline pl < pairs; split(pl, P, "\t"); q = P[1]; t = P[2]
+        do { r = getline sl < sam } while (r > 0 && sl ~ /^@/)
+        getline fl < paf; split(sl, S, "\t"); split(fl, F, "\t")
+        cig = $12; qi = 0; ti = 0; nm = 0; mt = 0; al = 0; md = 0
+        if (cig != "*") {
+            c = cig
+            while (match(c, /^[0-9]+[MIDN]/)) {
+                len = substr(c, 1, RLENGTH - 1) + 0; op = substr(c, RLENGTH, 1); c = substr(c, RLENGTH + 1)
+                if (op == "M") { for (j = 1; j <= len; j++) { a = code(substr(q, qi + j, 1)); b = code(substr(t, ti + j, 1)); if (a == b && a != "N") mt++; else nm++ } qi += len; ti += len; al += len; md += len }
+                else if (op == "I") { nm += len; qi += len; al += len }
+                else if (op == "D") { nm += len; ti += len; al += len; md += len }
+                else ti += len
+            }
+        }
+        as = ($10 == 0 && flags !~ /x/) ? $9 : ($11 == 1 ? $5 : $2)
+        if (F[3] != 0 || F[4] != qi || F[8] != 0 || F[9] != ti || F[10] != mt || F[11] != al || F[2] != length(q) || F[7] != length(t)) { print "PAF line " NR ": " fl " (expected qend " qi " tend " ti " matches " mt " block " al ")"; bad++ }
+        if (fl !~ ("NM:i:" nm "\t") || fl !~ ("AS:i:" as "($|\t)")) { print "PAF line " NR ": NM/AS, expected NM " nm " AS " as ": " fl; bad++ }
+        mapped = length(t) > 0 && md > 0  # what gale wfa calls mapped: the CIGAR covers a target base
+        scig = cig (qi < length(q) ? (length(q) - qi) "S" : "")
+        if (!mapped && S[2] != 4) { print "SAM line " NR ": flag " S[2] ", expected 4 (unmapped)"; bad++ }
+        if (mapped && (S[2] != 0 || S[4] != 1 || S[6] != scig || sl !~ ("NM:i:" nm "\t"))) { print "SAM line " NR ": " S[2] " " S[6] " (expected " scig ", NM " nm ")"; bad++ }
+        if (sl !~ ("AS:i:" as "($|\t)")) { print "SAM line " NR ": AS, expected " as; bad++ }
+    }
+    END { exit bad > 0 }' "$TMP/z.tsv" > "$TMP/z.check" || { head -5 "$TMP/z.check" >&2; fail "$name: SAM/PAF differ from the TSV CIGAR"; }
+    pass "$name: SAM (samtools reads it) and PAF agree with the TSV's CIGAR and the sequences"
+}
+check_sam_paf "defaults" ""
+check_sam_paf "extension, end bonus" "x" --extz-only --end-bonus 10
+check_sam_paf "splice" "" --splice
+# --score-only has no alignment for SAM or PAF
+rc=0; "$GALE" zdrop -q --score-only -F sam "$TMP/pairs.tsv" > /dev/null 2> "$TMP/err" || rc=$?
+[ "$rc" -eq 2 ] || fail "--score-only -F sam: status $rc"
+pass "--score-only with SAM refused (2)"
+
 # ---- malformed input: the run fails (1), the message names file, line and record ----
 # expect_error NAME PATTERN ARGS...: gale zdrop ARGS exits 1 and stderr matches PATTERN
 expect_error() {

@@ -4,8 +4,9 @@
  * ksw2's Z-drop extension (minimap2 2.24's ksw_extz2_sse / ksw_extd2_sse /
  * ksw_exts2_sse, bit for bit: the GALE_ZDROP_* kinds) of query/target pairs from two
  * FASTA/FASTQ files (record i with record i) or one file of 'query<TAB>target' lines,
- * with minimap2's option letters, written as TSV in input order. Streamed as gale wfa
- * is (stream.c): three batches take turns (read, aligned, written).
+ * with minimap2's option letters, written as TSV, SAM or PAF in input order. Streamed as
+ * gale wfa is (stream.c): three batches take turns (read, aligned, written); SAM's records
+ * wait in a temporary file for the header (every target is a reference).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -40,6 +41,7 @@ typedef struct zdrop_opts {
     zd_value a, b, q, q2, e, e2, z, w, end_bonus, amb, noncan;
     int flag;                    /* GALE_ZD_* from the flag options */
     int splice;
+    int format;                  /* FMT_TSV, FMT_SAM, FMT_PAF */
     common_opts com;
     int64_t batch_bases;
     const char *in[2];
@@ -57,7 +59,8 @@ enum {
     OPT_Z_APPROX_DROP,
     OPT_Z_REV_CIGAR,
     OPT_Z_SPLICE,
-    OPT_Z_BATCH_BASES
+    OPT_Z_BATCH_BASES,
+    OPT_Z_FORMAT
 };
 
 void usage_zdrop(FILE *out)
@@ -78,6 +81,9 @@ void usage_zdrop(FILE *out)
         "  index max max_q max_t mqe mqe_t mte mte_q score zdropped reach_end cigar\n"
         "ksw_extz_t's fields (-1 and %d where ksw2 leaves them unset); the CIGAR with\n"
         "ksw2's operations M I D N (I consumes the query), '*' when empty.\n"
+        "With --format sam or paf, the alignment the CIGAR gives (from the first base of\n"
+        "both; the rest of the query soft-clipped in SAM), AS:i ksw2's score of it (score\n"
+        "end to end, mqe when it reaches the query's end, else max) and NM:i.\n"
         "\n"
         "Which function: --splice: ksw_exts2_sse; else ksw_extz2_sse when -O and -E give\n"
         "one piece (q = q2 and e = e2, minimap2's rule), ksw_extd2_sse otherwise (the\n"
@@ -101,7 +107,8 @@ void usage_zdrop(FILE *out)
         "  --approx-drop     approximate Z-drop (KSW_EZ_APPROX_DROP)\n"
         "  --rev-cigar       reversed CIGAR (KSW_EZ_REV_CIGAR)\n"
         "  --splice          spliced alignment: ksw_exts2_sse with GT-AG and CT-AC\n"
-        "                    introns and flanks scored (KSW_EZ_SPLICE_FOR|REV|FLANK)\n",
+        "                    introns and flanks scored (KSW_EZ_SPLICE_FOR|REV|FLANK)\n"
+        "  -F, --format F    tsv, sam or paf (default tsv)\n",
         GALE_ZD_NEG_INF);
     usage_backend_opts(out, HELP_WIDTH);
     fprintf(out,
@@ -148,6 +155,7 @@ static int parse_zdrop_args(int argc, char **argv, zdrop_opts *o)
         {"rev-cigar",   no_argument,       NULL, OPT_Z_REV_CIGAR},
         {"splice",      no_argument,       NULL, OPT_Z_SPLICE},
         {"batch-bases", required_argument, NULL, OPT_Z_BATCH_BASES},
+        {"format",      required_argument, NULL, 'F'},
         COMMON_LONGOPTS,
         {NULL, 0, NULL, 0}
     };
@@ -158,7 +166,7 @@ static int parse_zdrop_args(int argc, char **argv, zdrop_opts *o)
     o->batch_bases = ZD_DEFAULT_BATCH_BASES;
 
     opts_begin();
-    while ((c = next_opt(argc, argv, ":A:B:O:E:z:r:C:o:qh", longopts, "zdrop", usage_zdrop, &o->com, &rc)) !=
+    while ((c = next_opt(argc, argv, ":A:B:O:E:z:r:C:F:o:qh", longopts, "zdrop", usage_zdrop, &o->com, &rc)) !=
            OPTS_END) {
         zd_value *one = NULL;
         const char *name = NULL;
@@ -187,6 +195,12 @@ static int parse_zdrop_args(int argc, char **argv, zdrop_opts *o)
         case OPT_Z_APPROX_DROP: o->flag |= GALE_ZD_APPROX_DROP; break;
         case OPT_Z_REV_CIGAR: o->flag |= GALE_ZD_REV_CIGAR; break;
         case OPT_Z_SPLICE: o->splice = 1; break;
+        case 'F':
+            if (strcmp(optarg, "tsv") == 0) o->format = FMT_TSV;
+            else if (strcmp(optarg, "sam") == 0) o->format = FMT_SAM;
+            else if (strcmp(optarg, "paf") == 0) o->format = FMT_PAF;
+            else return bad_value("zdrop", "--format", optarg, "expected tsv, sam or paf");
+            break;
         case OPT_Z_BATCH_BASES: {
             int64_t v;
             if (option_number("zdrop", "--batch-bases", optarg, 1, INT64_MAX, &v) != 0)
@@ -216,6 +230,9 @@ static int parse_zdrop_args(int argc, char **argv, zdrop_opts *o)
     if (o->nin == 2 && strcmp(o->in[0], "-") == 0 && strcmp(o->in[1], "-") == 0)
         return usage_error("zdrop", "zdrop: QUERIES and TARGETS cannot both be '-' (stdin)");
 
+    if ((o->flag & GALE_ZD_SCORE_ONLY) && o->format != FMT_TSV)
+        return usage_error("zdrop", "--score-only computes no alignment, which %s needs: use the TSV output",
+                           o->format == FMT_SAM ? "SAM" : "PAF");
     /* minimap2's choice of function (align.c, mm_align_pair) */
     if (o->splice) {
         if (o->w.given)
@@ -255,8 +272,12 @@ typedef struct zdrop_run {
     out_file *out;
     int threads;
     zdrop_slot slot[STREAM_SLOTS + 1]; /* the last: another rank's chunk (stream.h) */
-    kstring_t line;
-    FILE *dest;               /* the output (rank 0), once open */
+    kstring_t line, cig, name, seq;   /* the writer's (main thread) */
+    kstring_t fill_name;              /* the reader thread's */
+    FILE *body;               /* SAM: the records, until the header can be written */
+    int collect_sq;           /* SAM on rank 0: every target of every chunk goes to sq */
+    sq_table sq;
+    FILE *dest;               /* the output (rank 0; SAM: body), once open */
     const char *destname;
     progress *pg;
     run_totals totals;
@@ -314,6 +335,17 @@ static void zdrop_add_error(void *self, const stream_chunk *c, size_t i, gale_st
                  gale_status_string(st), e);
 }
 
+/* The names SAM and PAF give a pair: the records' (FASTA/FASTQ), or for PAIRS.tsv (and
+ * empty names) the index and "target<index>", as gale wfa names .seq pairs. The made-up
+ * target name is written into buf (the calling thread's); NULL when out of memory. */
+static const char *target_name(kstring_t *buf, const pair_view *v, uint64_t index)
+{
+    if (v->tname && *v->tname)
+        return v->tname;
+    buf->l = 0;
+    return ksprintf(buf, "target%" PRIu64, index) < 0 ? NULL : buf->s;
+}
+
 static int zdrop_fill(void *self, stream_chunk *c)
 {
     zdrop_run *run = self;
@@ -327,7 +359,7 @@ static int zdrop_fill(void *self, stream_chunk *c)
             return EXIT_FAIL;
         run->opened = 1;
     }
-    if (c->skip) {
+    if (c->skip && !run->collect_sq) {
         n = pair_read_chunk(&run->rd, &sl->lc, &sl->raw, NULL, max, (size_t)o->batch_bases, run->threads);
         c->n = n > 0 ? (size_t)n : 0;
         c->check_only = pair_failing(&run->rd);
@@ -355,6 +387,20 @@ static int zdrop_fill(void *self, stream_chunk *c)
                      "query and target of %zu + %zu bases: ksw2 takes at most 2^31-1 in all", v->plen, v->tlen);
             return EXIT_FAIL;
         }
+        if (run->collect_sq && v->tlen > 0) {
+            uint64_t first = 0;
+            const char *tn = target_name(&run->fill_name, v, c->first + (uint64_t)i);
+            int r = tn ? sq_add(&run->sq, tn, v->t, v->tlen, v->recno, &first) : -1;
+            if (r > 0) {
+                in_mute_messages(0); /* rank 0 alone sees every reference (as gale wfa) */
+                in_error(pair_file(&run->rd, 1), v->tline, v->recno,
+                         "target name '%s' was given to a different sequence by record %" PRIu64
+                         " (SAM needs one sequence per reference name; rename it, or use --format tsv or paf)",
+                         tn, first);
+            }
+            if (r != 0)
+                return EXIT_FAIL;
+        }
         gale_task_init(task);
         task->v = v->p;
         task->v_len = (int64_t)v->plen;
@@ -365,6 +411,76 @@ static int zdrop_fill(void *self, stream_chunk *c)
     c->n = (size_t)n;
     c->check_only = pair_failing(&run->rd);
     return EXIT_OK;
+}
+
+/* A base as the alignment compares it: A C G T (U as T) in either case 0..3, else 4. */
+static int base_code(char b)
+{
+    switch (b) {
+    case 'A': case 'a': return 0;
+    case 'C': case 'c': return 1;
+    case 'G': case 'g': return 2;
+    case 'T': case 't': case 'U': case 'u': return 3;
+    default: return 4;
+    }
+}
+
+/* SAM or PAF of pair i: the CIGAR (ops) from the first base of both; -1 out of memory. */
+static int put_zdrop_aln(zdrop_run *run, const stream_chunk *c, size_t i, const gale_zdrop_result *z,
+                         const uint32_t *ops, size_t nops)
+{
+    const zdrop_opts *o = run->o;
+    const pair_view *v = &run->slot[c->slot].pv[i];
+    gale_result res;
+    aln_rec a;
+    char qn[32];
+    int64_t qi = 0, ti = 0;
+    size_t k;
+    memset(&res, 0, sizeof res);
+    memset(&a, 0, sizeof a);
+    run->cig.l = 0;
+    for (k = 0; k < nops; k++) {
+        const uint32_t op = GALE_CIGAR_OP(ops[k]), len = GALE_CIGAR_LEN(ops[k]);
+        uint32_t j;
+        kputuw(len, &run->cig);
+        kputc(GALE_CIGAR_STR[op], &run->cig);
+        if (op == GALE_CIGAR_MATCH) {
+            for (j = 0; j < len; j++) {
+                const int qb = base_code(v->p[qi + j]), tb = base_code(v->t[ti + j]);
+                if (qb == tb && qb < 4) a.sum.match++;
+                else a.sum.mismatch++;
+            }
+            qi += len, ti += len;
+        } else if (op == GALE_CIGAR_INS) {
+            a.sum.ins += len, a.sum.ins_runs++, qi += len;
+        } else if (op == GALE_CIGAR_DEL) {
+            a.sum.del += len, a.sum.del_runs++, ti += len;
+        } else {
+            ti += len; /* N: an intron, neither aligned nor an edit */
+        }
+    }
+    res.v_end = qi;
+    res.h_end = ti;
+    a.index = z->user;
+    a.res = &res;
+    a.cigar = run->cig.l ? run->cig.s : "";
+    /* ksw2's score of the path the CIGAR takes */
+    a.as_score = !z->zdropped && !(o->flag & GALE_ZD_EXTZ_ONLY) ? z->score : z->reach_end ? z->mqe : z->max;
+    a.plen = (int64_t)v->plen;
+    a.tlen = (int64_t)v->tlen;
+    if (v->pname && *v->pname) {
+        a.qname = v->pname;
+    } else {
+        snprintf(qn, sizeof qn, "%" PRIu64, z->user);
+        a.qname = qn;
+    }
+    a.tname = target_name(&run->name, v, z->user);
+    run->seq.l = 0;
+    if (!a.tname || kputsn(v->p, v->plen, &run->seq) < 0)
+        return -1;
+    a.seq = v->plen > 0 ? run->seq.s : NULL;
+    a.qual = v->qual && *v->qual ? v->qual : NULL;
+    return put_aln(&run->line, o->format, 0, &a);
 }
 
 static int zdrop_write(void *self, stream_chunk *c)
@@ -392,6 +508,15 @@ static int zdrop_write(void *self, stream_chunk *c)
             return EXIT_FAIL;
         }
         ln->l = 0;
+        if (run->o->format != FMT_TSV) {
+            if (put_zdrop_aln(run, c, i, &z, ops, nops) < 0) {
+                msg("out of memory");
+                return EXIT_FAIL;
+            }
+            if (fwrite(ln->s, 1, ln->l, fp) != ln->l)
+                goto werr;
+            continue;
+        }
         ksprintf(ln, "%" PRIu64 "\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t", z.user, z.max, z.max_q, z.max_t, z.mqe,
                  z.mqe_t, z.mte, z.mte_q, z.score, z.zdropped, z.reach_end);
         for (k = 0; k < nops; k++) {
@@ -442,8 +567,11 @@ static int zdrop_setup(void *self, gale_ctx **ctx, gale_batch *b[STREAM_SLOTS])
     }
     if (rc == 0 && ranks_me() == 0)
         rc = out_open(run->out, o->com.output);
-    run->dest = run->out->fp;
-    run->destname = run->out->display;
+    /* SAM needs every reference in its header, before the first record */
+    if (rc == 0 && ranks_me() == 0 && o->format == FMT_SAM && !(run->body = sam_body_file(run->out)))
+        rc = EXIT_FAIL;
+    run->dest = run->body ? run->body : run->out->fp;
+    run->destname = run->body ? "(temporary SAM file)" : run->out->display;
     return rc;
 }
 
@@ -470,6 +598,9 @@ int cmd_zdrop(int argc, char **argv)
     run.out = &out;
     run.threads = cli_threads(o.com.threads);
     progress_init(&pg, o.com.quiet || ranks_me() > 0);
+    run.collect_sq = o.format == FMT_SAM && ranks_me() == 0;
+    if (run.collect_sq && sq_init(&run.sq) != 0)
+        return EXIT_FAIL;
 
     ops.self = &run;
     ops.setup = zdrop_setup;
@@ -484,6 +615,14 @@ int cmd_zdrop(int argc, char **argv)
     if (rc == 0 && run.opened)
         rc = pair_close(&run.rd, 1);
     rc = ranks_agree(rc);
+    if (rc == 0 && run.body) { /* SAM: the header (every @SQ is known now), then the records */
+        char *cl = command_line(argc, argv);
+        if (!cl || write_sam_header(&run.sq, out.fp, cl) != 0 || copy_stream(run.body, out.fp) != 0) {
+            msg("%s: write error: %s", out.display, strerror(errno));
+            rc = EXIT_FAIL;
+        }
+        free(cl);
+    }
     rc = out_close(&out, rc);
     rc = ranks_totals(rc, &run.totals);
     if (rc == 0) {
@@ -492,6 +631,8 @@ int cmd_zdrop(int argc, char **argv)
     }
     if (run.opened)
         pair_close(&run.rd, 0);
+    if (run.body)
+        fclose(run.body);
     if (ctx) {
         st = gale_ctx_destroy(ctx);
         if (st != GALE_OK && rc == 0) {
@@ -505,5 +646,11 @@ int cmd_zdrop(int argc, char **argv)
         line_chunk_free(&run.slot[i].lc);
     }
     free(run.line.s);
+    free(run.cig.s);
+    free(run.name.s);
+    free(run.seq.s);
+    free(run.fill_name.s);
+    if (run.collect_sq)
+        sq_free(&run.sq);
     return rc;
 }
