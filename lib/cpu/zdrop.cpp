@@ -65,6 +65,15 @@ namespace {
 
 constexpr uint64_t kCancelPollCells = (uint64_t)1 << 16;
 
+// A worker keeps its buffers for the next task, except those over 64 MiB (an unbanded
+// 20 kbp pair's backtrack codes take 800 MB), which go when the task ends, as the WFA
+// kernel's do.
+constexpr size_t kKeepBytes = (size_t)64 << 20;
+template <class T>
+void trim(std::vector<T> &v) {
+    if (v.capacity() * sizeof(T) > kKeepBytes) std::vector<T>().swap(v);
+}
+
 // ---- SSE's byte lanes ---------------------------------------------------------------
 // One __m128i as 16 signed bytes; each function is the intrinsic it is named after
 // (SSE4.1's where ksw2's SSE4.1 path uses one). With GCC the lanes are a vector type, so
@@ -637,6 +646,10 @@ bool run(const ZdropParams &P, int m, const int8_t *mat, int qlen, const uint8_t
 bool zdrop_run(const ZdropParams &p, int m, const int8_t *mat, int qlen, const uint8_t *query, int tlen,
                const uint8_t *target, const uint8_t *junc, ZdropOut &out, std::vector<uint32_t> &cigar,
                ZdropScratch &ws, const std::atomic<bool> *cancel) {
+    struct Trim {  // on every way out, a cancelled task's too
+        ZdropScratch &ws;
+        ~Trim() { trim(ws.mem), trim(ws.H), trim(ws.p), trim(ws.prow), trim(ws.off), trim(ws.off_end); }
+    } trim_at_end{ws};
     const int mode = (p.flag & kZdScoreOnly) ? 0 : (p.flag & kZdRight) ? 2 : 1;
 #define GALE_ZD_RUN(V)                                                                                          \
     return mode == 0   ? run<V, 0>(p, m, mat, qlen, query, tlen, target, junc, out, cigar, ws, cancel)       \
