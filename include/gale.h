@@ -206,9 +206,9 @@ typedef struct gale_batch gale_batch;
 #define GALE_WFA   2 /* wavefront alignment, gap-affine or two-piece gap-affine (WFA2-lib scores) */
 #define GALE_EDIT  3 /* wavefront alignment, edit (Levenshtein) distance */
 /* Z-drop extension, minimap2 2.24's ksw2 bit for bit (since 0.6; see "Z-drop extension" below) */
-#define GALE_ZDROP_EXTZ2 4 /* ksw_extz2_sse: affine gaps */
-#define GALE_ZDROP_EXTD2 5 /* ksw_extd2_sse: two-piece affine gaps (minimap2's default for long reads) */
-#define GALE_ZDROP_EXTS2 6 /* ksw_exts2_sse: spliced alignment */
+#define GALE_ZDROP_EXTZ2 6 /* ksw_extz2_sse: affine gaps */
+#define GALE_ZDROP_EXTD2 7 /* ksw_extd2_sse: two-piece affine gaps (minimap2's default for long reads) */
+#define GALE_ZDROP_EXTS2 8 /* ksw_exts2_sse: spliced alignment */
 
 GALE_API gale_status gale_batch_create(gale_ctx *ctx, int kind, gale_batch **out);
 
@@ -237,7 +237,7 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
 #define GALE_P_PENALTY_GAP_EXTEND 112 /* e; default 2; [1, 4096] */
 #define GALE_P_PENALTY_GAP_OPEN2  113 /* o2; default 0; [0, 4096] */
 #define GALE_P_PENALTY_GAP_EXTEND2 114 /* e2; default 0 (one piece); [0, 4096] */
-#define GALE_P_PENALTY_N          115 /* Z-drop kinds (since 0.6): minimap2's sc_ambi, see below */
+#define GALE_P_PENALTY_N          117 /* Z-drop kinds (since 0.6): minimap2's sc_ambi, see below */
 /* 200s: extension */
 #define GALE_P_XDROP     200 /* X of the X-drop; default 100; [0, 2^29] */
 #define GALE_P_DIRECTION 201 /* GALE_DIR_*; default GALE_DIR_BOTH */
