@@ -207,6 +207,10 @@ typedef struct gale_batch gale_batch;
 #define GALE_EDIT  3 /* wavefront alignment, edit (Levenshtein) distance */
 #define GALE_INDEL 4 /* wavefront alignment, indel (LCS) distance: gaps only, no mismatch (since 0.6) */
 #define GALE_WFA_LINEAR 5 /* wavefront alignment, gap-linear (WFA2-lib scores; since 0.6) */
+/* Z-drop extension, minimap2 2.24's ksw2 bit for bit (since 0.6; see "Z-drop extension" below) */
+#define GALE_ZDROP_EXTZ2 6 /* ksw_extz2_sse: affine gaps */
+#define GALE_ZDROP_EXTD2 7 /* ksw_extd2_sse: two-piece affine gaps (minimap2's default for long reads) */
+#define GALE_ZDROP_EXTS2 8 /* ksw_exts2_sse: spliced alignment */
 
 GALE_API gale_status gale_batch_create(gale_ctx *ctx, int kind, gale_batch **out);
 
@@ -222,12 +226,14 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  * set only before submit (GALE_E_STATE otherwise). Out-of-range values and ids
  * that do not apply to the batch's kind give GALE_E_RANGE. */
 /* 100s: scoring */
-#define GALE_P_MATCH     100 /* match score;    X-drop default  1; [-2^20, 2^20] */
+#define GALE_P_MATCH     100 /* match score;    X-drop default  1; [-2^20, 2^20]; Z-drop: see below */
 #define GALE_P_MISMATCH  101 /* mismatch score; X-drop default -1; [-2^20, 2^20] */
 #define GALE_P_GAP       102 /* linear gap score (per base); default -1; [-2^20, -1] */
 /* 110s: penalties of GALE_WFA (positive numbers, as in WFA2-lib; match costs 0).
  * A gap of length L costs open + L * extend. Two-piece gap-affine: a gap costs
- * the smaller of the two pieces; it is on when GALE_P_GAP_EXTEND2 > 0. */
+ * the smaller of the two pieces; it is on when GALE_P_GAP_EXTEND2 > 0.
+ * The Z-drop kinds read the same ids as ksw2's arguments (since 0.6; bounds and
+ * defaults under "Z-drop extension" below). */
 #define GALE_P_PENALTY_MISMATCH   110 /* x; default 4; [1, 4096] */
 #define GALE_P_PENALTY_GAP_OPEN   111 /* o; default 6; [0, 4096] */
 #define GALE_P_PENALTY_GAP_EXTEND 112 /* e; default 2; [1, 4096] */
@@ -243,6 +249,7 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
 /* GALE_WFA_LINEAR's gap penalty per base (WFA2-lib's `indel`; since 0.6); default 2;
  * [1, 4096]. Its mismatch is GALE_P_PENALTY_MISMATCH. */
 #define GALE_P_PENALTY_INDEL      116
+#define GALE_P_PENALTY_N          117 /* Z-drop kinds (since 0.6): minimap2's sc_ambi, see below */
 /* 200s: extension */
 #define GALE_P_XDROP     200 /* X of the X-drop; default 100; [0, 2^29] */
 #define GALE_P_DIRECTION 201 /* GALE_DIR_*; default GALE_DIR_BOTH */
@@ -332,6 +339,57 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
 #define GALE_N_DNA5     0
 #define GALE_N_MISMATCH 1
 #define GALE_N_BYTES    2 /* since 0.6 */
+
+/* 500s: Z-drop extension (GALE_ZDROP_EXTZ2, _EXTD2, _EXTS2; since 0.6). Each kind takes
+ * the arguments its ksw2 function takes, under these ids (and the 100s/110s above):
+ *
+ *   ksw2 argument       id                          extz2  extd2  exts2   bounds
+ *   mat (simple)        GALE_P_MATCH (a)                2      2      1   [-128, 127]
+ *                       GALE_P_PENALTY_MISMATCH (b)     4      4      2   [-127, 128]
+ *                       GALE_P_PENALTY_N (sc_ambi)      1      1      1   [-127, 128]
+ *   q / gapo            GALE_P_PENALTY_GAP_OPEN         4      4      2   [0, 127]
+ *   e / gape            GALE_P_PENALTY_GAP_EXTEND       2      2      1   [0, 127] (exts2 [1, 127])
+ *   q2 / gapo2          GALE_P_PENALTY_GAP_OPEN2        -     24     32   [0, 127]
+ *   e2                  GALE_P_PENALTY_GAP_EXTEND2      -      1      -   [0, 127]
+ *   w                   GALE_P_BAND                   500    500      -   [-1, 2^30]; negative: no band
+ *   zdrop               GALE_P_ZDROP                  400    400    200   [-1, 2^30]; negative: no Z-drop
+ *   end_bonus           GALE_P_END_BONUS               -1     -1      -   [-2^30, 2^30]
+ *   noncan              GALE_P_NONCAN                   -      -      9   [0, 127]
+ *   flag                GALE_P_ZDROP_FLAGS              0      0  0x700   GALE_ZD_* bits
+ *   mat (5 x 5)         GALE_P_ZDROP_MATRIX             0      0      0   [0, 1]
+ *                       GALE_P_ZDROP_MAT(t, q)          0      0      0   [-128, 127]
+ * (defaults: minimap2 2.24's, its splice preset's for exts2). The matrix is 5 x 5
+ * (m = 5; A C G T = 0..3, N and every other accepted letter 4, as GALE_N_DNA5 reads
+ * them; GALE_P_N_POLICY does not apply): with GALE_P_ZDROP_MATRIX 0 it is minimap2's
+ * ksw_gen_simple_mat(5, mat, a, b, sc_ambi): a on the diagonal, -b off it, -sc_ambi in
+ * N's row and column; with 1 it is the 25 entries GALE_P_ZDROP_MAT(t, q), t the target
+ * (h) base, q the query (v) base. Without GALE_ZD_GENERIC_SC ksw2 reads only mat[0]
+ * (match), mat[1] (mismatch) and mat[24] (N; 0 there means -e, -e2 for extd2).
+ * The junction array and junc_bonus of ksw_exts2_sse are not yet taken: exts2 runs
+ * with junc = NULL, as minimap2 does without --junc-bed. */
+#define GALE_P_BAND          500
+#define GALE_P_ZDROP         501
+#define GALE_P_END_BONUS     502
+#define GALE_P_ZDROP_FLAGS   503
+#define GALE_P_NONCAN        504
+#define GALE_P_ZDROP_MATRIX  505
+#define GALE_P_ZDROP_MAT(t, q) (520 + 5 * (t) + (q)) /* t, q in 0..4: ids 520..544 */
+
+/* GALE_P_ZDROP_FLAGS: ksw2's KSW_EZ_* flags, the same bits, so that a ksw2 caller's flag
+ * word passes unchanged. extz2/extd2 take the first seven below, exts2 all ten (its
+ * EXTZ_ONLY has no end bonus: the CIGAR then ends at the maximum). Any other bit gives
+ * GALE_E_RANGE. */
+#define GALE_ZD_SCORE_ONLY   0x01  /* no CIGAR */
+#define GALE_ZD_RIGHT        0x02  /* right-align gaps */
+#define GALE_ZD_GENERIC_SC   0x04  /* use the whole matrix */
+#define GALE_ZD_APPROX_MAX   0x08  /* ksw2's approximate maximum */
+#define GALE_ZD_APPROX_DROP  0x10  /* ksw2's approximate Z-drop (with APPROX_MAX) */
+#define GALE_ZD_EXTZ_ONLY    0x40  /* extension only: no global score's CIGAR */
+#define GALE_ZD_REV_CIGAR    0x80  /* CIGAR reversed (for left extensions on reversed sequences) */
+#define GALE_ZD_SPLICE_FOR   0x100 /* exts2: GT-AG introns */
+#define GALE_ZD_SPLICE_REV   0x200 /* exts2: CT-AC introns */
+#define GALE_ZD_SPLICE_FLANK 0x400 /* exts2: score the flanking bases */
+#define GALE_ZD_NEG_INF (-0x40000000) /* KSW_NEG_INF: score, mqe, mte when not reached */
 
 GALE_API gale_status gale_batch_set(gale_batch *batch, int param, int64_t value);
 GALE_API gale_status gale_batch_get(const gale_batch *batch, int param, int64_t *value);
@@ -565,6 +623,41 @@ GALE_API gale_status gale_result_get_range(const gale_batch *batch, size_t first
  * as gale_result_get; GALE_E_RANGE for a batch whose kind has no CIGAR. For a
  * cancelled task (GALE_E_CANCELED, since 0.5) *cigar is set to NULL and *n_ops to 0. */
 GALE_API gale_status gale_result_cigar(const gale_batch *batch, size_t i, const uint32_t **cigar, size_t *n_ops);
+
+/* Z-drop extension (GALE_ZDROP_EXTZ2, _EXTD2, _EXTS2; since 0.6)
+ *
+ * Each task is one call of the kind's ksw2 function as minimap2 2.24 makes it and
+ * Debian's libminimap2-dev builds it (SSE4.1): query = v (the read), target = h; no
+ * seed (the seed fields must be 0). Every field of ksw2's ksw_extz_t is reproduced bit
+ * for bit, ksw2's quirks included (mte_q taken from the 16-cell-padded band end; with a
+ * band too narrow for the pair, scores that differ from their CIGAR's, or KSW_NEG_INF
+ * with zdropped set; 8-bit score differences that wrap at extreme parameters; ...):
+ * doc/zdrop.md lists them. Sequences of any length; scores in 32 bits as ksw2's.
+ *
+ * gale_result_zdrop gives the fields; gale_result_cigar the CIGAR, ksw2's ops (BAM's
+ * codes: M I D N, I consuming the query), empty with GALE_ZD_SCORE_ONLY. gale_result
+ * gives for these kinds: score = ksw2's score, score_left = max, h_end = max_t + 1,
+ * v_end = max_q + 1 (0 when ksw2 has -1), the begins 0, cells = cells computed. */
+typedef struct gale_zdrop_result {
+    size_t size;          /* sizeof(gale_zdrop_result): set by the caller, kept by gale */
+    uint32_t flags;       /* GALE_RF_* */
+    int32_t max;          /* ksw_extz_t.max: best score of the extension */
+    int32_t zdropped;     /* 1 if Z-drop (or a band too narrow for the pair) stopped it */
+    int32_t max_q, max_t; /* the best cell (query, target; -1 if none) */
+    int32_t mqe, mqe_t;   /* best score reaching the query's end, and the target position there */
+    int32_t mte, mte_q;   /* best score reaching the target's end, and ksw2's query position there */
+    int32_t score;        /* score reaching both ends; GALE_ZD_NEG_INF if not reached */
+    int32_t reach_end;    /* 1 if the CIGAR goes to the query's end (GALE_ZD_EXTZ_ONLY with end_bonus) */
+    int32_t reserved0;
+    uint64_t cells;       /* DP cells computed */
+    uint64_t user;        /* the task's user value */
+} gale_zdrop_result;
+
+/* Copies Z-drop result i into *out (out->size must be set; since 0.6). Errors as
+ * gale_result_get's, and GALE_E_RANGE for a batch of another kind. A cancelled task
+ * gives GALE_E_CANCELED with *out written zeroed but size, user and flags
+ * (GALE_RF_CANCELED), as gale_result_get. */
+GALE_API gale_status gale_result_zdrop(const gale_batch *batch, size_t i, gale_zdrop_result *out);
 
 typedef struct gale_stats {
     size_t size;          /* sizeof(gale_stats): set by the caller, kept by gale */

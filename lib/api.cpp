@@ -67,6 +67,7 @@ template <> constexpr const char *struct_name<gale_graph>() { return "gale_graph
 template <> constexpr const char *struct_name<gale_result>() { return "gale_result"; }
 template <> constexpr const char *struct_name<gale_stats>() { return "gale_stats"; }
 template <> constexpr const char *struct_name<gale_bounds>() { return "gale_bounds"; }
+template <> constexpr const char *struct_name<gale_zdrop_result>() { return "gale_zdrop_result"; }
 
 // A size no struct will ever reach is a `size` left unset: refused before any byte
 // past the library's struct is read or written.
@@ -440,6 +441,15 @@ GALE_API gale_status gale_result_cigar(const gale_batch *b, size_t i, const uint
         need(cigar, "cigar");
         need(n_ops, "n_ops");
         batch_cigar(b, i, cigar, n_ops);
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_result_zdrop(const gale_batch *b, size_t i, gale_zdrop_result *out) {
+    return guarded([&] {
+        live(b, "batch");
+        need_out_struct(out, "result");
+        batch_result_zdrop(b, i, out);
         return GALE_OK;
     });
 }

@@ -528,6 +528,28 @@ void batch_cigar(const gale_batch *b, size_t i, const uint32_t **cigar, size_t *
     *n_ops = (size_t)c.n;
 }
 
+void batch_result_zdrop(const gale_batch *b, size_t i, gale_zdrop_result *out) {
+    require_ended(b, true);
+    if (!b->kind->fill_zdrop) fail(GALE_E_RANGE, "%s results have no Z-drop fields (gale_result_zdrop)", b->kind->name);
+    if (i >= b->tasks.size()) fail(GALE_E_RANGE, "result index %zu out of range (%zu tasks)", i, b->tasks.size());
+    // As batch_results: the caller's size kept, the bytes past ours 0, a cancelled task
+    // written as one all the same.
+    const size_t size = out->size;
+    gale_zdrop_result o{};
+    const bool done = task_done(b, i);
+    if (done) {
+        b->kind->fill_zdrop(b->result(i), o);
+        o.flags = b->kind->flags(const_cast<void *>(b->result(i))) & ~kResultDone;
+    } else {
+        o.flags = GALE_RF_CANCELED;
+    }
+    o.size = size;
+    o.user = b->tasks[i].user;
+    std::memcpy(out, &o, sizeof o);
+    std::memset(reinterpret_cast<char *>(out) + sizeof o, 0, size - sizeof o);
+    if (!done) fail(GALE_E_CANCELED, "batch was cancelled before task %zu finished", i);
+}
+
 void batch_stats(const gale_batch *b, gale_stats *out) {
     require_ended(b, false);
     std::lock_guard<std::mutex> lock(b->mu);

@@ -126,6 +126,8 @@ gale_status batch_poll(gale_batch *b, int timeout_ms);
 void batch_cancel(gale_batch *b);
 void batch_results(const gale_batch *b, size_t first, size_t n, gale_result *out, size_t out_size);
 void batch_cigar(const gale_batch *b, size_t i, const uint32_t **cigar, size_t *n_ops);
+// gale_result_zdrop: *out's size is the caller's, at least sizeof(gale_zdrop_result).
+void batch_result_zdrop(const gale_batch *b, size_t i, gale_zdrop_result *out);
 void batch_stats(const gale_batch *b, gale_stats *out);
 
 }  // namespace gale

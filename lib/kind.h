@@ -103,6 +103,9 @@ struct KindDef {
     void (*fill)(const PairTask &t, const void *result, gale_result &out);
     // The result's CIGAR, or nullptr when the kind has none (gale_result_cigar refuses).
     VarSpan (*cigar)(const void *result);
+    // ksw2's fields (gale_result_zdrop: everything but size, user and flags), or nullptr
+    // when the kind has none (gale_result_zdrop refuses).
+    void (*fill_zdrop)(const void *result, gale_zdrop_result &out);
 
     // GPU side (cuda/X.cu), or nullptr: then a CUDA context computes the kind on its
     // CPU threads and flags the results GALE_RF_CPU. Set through GALE_GPU_KIND

@@ -16,6 +16,7 @@
 #include "kind.h"
 #include "wfa.h"
 #include "xdrop.h"
+#include "zdrop.h"
 
 namespace gale {
 
@@ -117,7 +118,7 @@ const KindDef kXdrop = {
     GALE_XDROP, "xdrop", kShapePair, kXdropParams, sizeof kXdropParams / sizeof kXdropParams[0], true,
     xdrop_configure, nullptr, xdrop_validate, encode_policy<XdropParams>, policy_encoding<XdropParams>, xdrop_estimate,
     sizeof(XdropResult), offsetof(XdropResult, flags), offsetof(XdropResult, cells),
-    xdrop_cpu, xdrop_scratch_free, xdrop_fill, nullptr,
+    xdrop_cpu, xdrop_scratch_free, xdrop_fill, nullptr, nullptr,
     GALE_GPU_KIND(kXdropGpu),
 };
 
@@ -308,7 +309,7 @@ const KindDef kWfa = {
     GALE_WFA, "wfa", kShapePair, kWfaParams, sizeof kWfaParams / sizeof kWfaParams[0], false,
     wfa_configure, wfa_check, wfa_validate, encode_policy<WfaParams>, policy_encoding<WfaParams>, wfa_estimate,
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
-    wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
+    wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar, nullptr,
     GALE_GPU_KIND(kWfaGpu),
 };
 
@@ -332,13 +333,205 @@ const KindDef kWfaLinear = {
     GALE_WFA_LINEAR, "wfa_linear", kShapePair, kLinearParams, sizeof kLinearParams / sizeof kLinearParams[0], false,
     linear_configure, wfa_check, wfa_validate, encode_policy<WfaParams>, policy_encoding<WfaParams>, wfa_estimate,
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
-    wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
+    wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar, nullptr,
     GALE_GPU_KIND(kWfaGpu),
 };
 
+// ---- GALE_ZDROP_EXTZ2, _EXTD2, _EXTS2: ksw2's Z-drop extension (lib/cpu/zdrop.cpp) ------
+
+// ksw2's int8_t arguments keep their C range; w and zdrop stay where ksw2's int
+// arithmetic on them ((r + w) >> 1, zdrop + l * e) cannot overflow.
+constexpr int64_t kZdBound = (int64_t)1 << 30;
+constexpr int32_t kZdFlagsZD = GALE_ZD_SCORE_ONLY | GALE_ZD_RIGHT | GALE_ZD_GENERIC_SC | GALE_ZD_APPROX_MAX |
+                               GALE_ZD_APPROX_DROP | GALE_ZD_EXTZ_ONLY | GALE_ZD_REV_CIGAR;
+constexpr int32_t kZdFlagsS = kZdFlagsZD | GALE_ZD_SPLICE_FOR | GALE_ZD_SPLICE_REV | GALE_ZD_SPLICE_FLANK;
+static_assert(GALE_ZD_SCORE_ONLY == kZdScoreOnly && GALE_ZD_RIGHT == kZdRight && GALE_ZD_GENERIC_SC == kZdGenericSc &&
+                  GALE_ZD_APPROX_MAX == kZdApproxMax && GALE_ZD_APPROX_DROP == kZdApproxDrop &&
+                  GALE_ZD_EXTZ_ONLY == kZdExtzOnly && GALE_ZD_REV_CIGAR == kZdRevCigar &&
+                  GALE_ZD_SPLICE_FOR == kZdSpliceFor && GALE_ZD_SPLICE_REV == kZdSpliceRev &&
+                  GALE_ZD_SPLICE_FLANK == kZdSpliceFlank && GALE_ZD_NEG_INF == kZdNegInf,
+              "gale.h's GALE_ZD_* are ksw2's values (lib/zdrop.h)");
+
+#define GALE_ZD_MAT_ENTRY(t, q) {GALE_P_ZDROP_MAT(t, q), "mat_" #t #q, 0, -128, 127}
+#define GALE_ZD_MAT_ROW(t)                                                                       \
+    GALE_ZD_MAT_ENTRY(t, 0), GALE_ZD_MAT_ENTRY(t, 1), GALE_ZD_MAT_ENTRY(t, 2), GALE_ZD_MAT_ENTRY(t, 3), \
+        GALE_ZD_MAT_ENTRY(t, 4)
+#define GALE_ZD_MATRIX                                                                                      \
+    {GALE_P_ZDROP_MATRIX, "matrix", 0, 0, 1}, GALE_ZD_MAT_ROW(0), GALE_ZD_MAT_ROW(1), GALE_ZD_MAT_ROW(2), \
+        GALE_ZD_MAT_ROW(3), GALE_ZD_MAT_ROW(4)
+
+// In id order; ksw2's names. zdrop_configure reads them by id.
+const ParamSpec kExtz2Params[] = {
+    {GALE_P_MATCH, "match", 2, -128, 127},
+    {GALE_P_PENALTY_MISMATCH, "mismatch_penalty", 4, -127, 128},
+    {GALE_P_PENALTY_GAP_OPEN, "q", 4, 0, 127},
+    {GALE_P_PENALTY_GAP_EXTEND, "e", 2, 0, 127},
+    {GALE_P_PENALTY_N, "sc_ambi", 1, -127, 128},
+    {GALE_P_BAND, "w", 500, -1, kZdBound},
+    {GALE_P_ZDROP, "zdrop", 400, -1, kZdBound},
+    {GALE_P_END_BONUS, "end_bonus", -1, -kZdBound, kZdBound},
+    {GALE_P_ZDROP_FLAGS, "flag", 0, 0, kZdFlagsZD},
+    GALE_ZD_MATRIX,
+};
+const ParamSpec kExtd2Params[] = {
+    {GALE_P_MATCH, "match", 2, -128, 127},
+    {GALE_P_PENALTY_MISMATCH, "mismatch_penalty", 4, -127, 128},
+    {GALE_P_PENALTY_GAP_OPEN, "q", 4, 0, 127},
+    {GALE_P_PENALTY_GAP_EXTEND, "e", 2, 0, 127},
+    {GALE_P_PENALTY_GAP_OPEN2, "q2", 24, 0, 127},
+    {GALE_P_PENALTY_GAP_EXTEND2, "e2", 1, 0, 127},
+    {GALE_P_PENALTY_N, "sc_ambi", 1, -127, 128},
+    {GALE_P_BAND, "w", 500, -1, kZdBound},
+    {GALE_P_ZDROP, "zdrop", 400, -1, kZdBound},
+    {GALE_P_END_BONUS, "end_bonus", -1, -kZdBound, kZdBound},
+    {GALE_P_ZDROP_FLAGS, "flag", 0, 0, kZdFlagsZD},
+    GALE_ZD_MATRIX,
+};
+// exts2: e >= 1 (ksw2 divides by it).
+const ParamSpec kExts2Params[] = {
+    {GALE_P_MATCH, "match", 1, -128, 127},
+    {GALE_P_PENALTY_MISMATCH, "mismatch_penalty", 2, -127, 128},
+    {GALE_P_PENALTY_GAP_OPEN, "q", 2, 0, 127},
+    {GALE_P_PENALTY_GAP_EXTEND, "e", 1, 1, 127},
+    {GALE_P_PENALTY_GAP_OPEN2, "q2", 32, 0, 127},
+    {GALE_P_PENALTY_N, "sc_ambi", 1, -127, 128},
+    {GALE_P_ZDROP, "zdrop", 200, -1, kZdBound},
+    {GALE_P_ZDROP_FLAGS, "flag", GALE_ZD_SPLICE_FOR | GALE_ZD_SPLICE_REV | GALE_ZD_SPLICE_FLANK, 0, kZdFlagsS},
+    {GALE_P_NONCAN, "noncan", 9, 0, 127},
+    GALE_ZD_MATRIX,
+};
+#undef GALE_ZD_MATRIX
+#undef GALE_ZD_MAT_ROW
+#undef GALE_ZD_MAT_ENTRY
+
+// values[] in the order of `specs`; the parameters a kind lacks keep ZdropParams' values.
+void zdrop_configure_from(const ParamSpec *specs, size_t n, int32_t variant, const int64_t *v, void *out) {
+    ZdropParams p;
+    p.variant = variant;
+    int64_t a = 0, b = 0, amb = 0, use_matrix = 0, m[25] = {};
+    for (size_t i = 0; i < n; ++i) {
+        const int id = specs[i].id;
+        switch (id) {
+        case GALE_P_MATCH: a = v[i]; break;
+        case GALE_P_PENALTY_MISMATCH: b = v[i]; break;
+        case GALE_P_PENALTY_N: amb = v[i]; break;
+        case GALE_P_PENALTY_GAP_OPEN: p.q = (int8_t)v[i]; break;
+        case GALE_P_PENALTY_GAP_EXTEND: p.e = (int8_t)v[i]; break;
+        case GALE_P_PENALTY_GAP_OPEN2: p.q2 = (int8_t)v[i]; break;
+        case GALE_P_PENALTY_GAP_EXTEND2: p.e2 = (int8_t)v[i]; break;
+        case GALE_P_BAND: p.w = (int32_t)v[i]; break;
+        case GALE_P_ZDROP: p.zdrop = (int32_t)v[i]; break;
+        case GALE_P_END_BONUS: p.end_bonus = (int32_t)v[i]; break;
+        case GALE_P_ZDROP_FLAGS: p.flag = (int32_t)v[i]; break;
+        case GALE_P_NONCAN: p.noncan = (int8_t)v[i]; break;
+        case GALE_P_ZDROP_MATRIX: use_matrix = v[i]; break;
+        default:
+            if (id >= GALE_P_ZDROP_MAT(0, 0) && id <= GALE_P_ZDROP_MAT(4, 4)) m[id - GALE_P_ZDROP_MAT(0, 0)] = v[i];
+        }
+    }
+    // minimap2's ksw_gen_simple_mat(5, mat, a, b, sc_ambi), or the 25 entries.
+    for (int t = 0; t < kZdAlphabet; ++t)
+        for (int q = 0; q < kZdAlphabet; ++q)
+            p.mat[t * kZdAlphabet + q] = (int8_t)(use_matrix ? m[t * kZdAlphabet + q]
+                                                  : t == kZdAlphabet - 1 || q == kZdAlphabet - 1 ? -amb
+                                                  : t == q ? a : -b);
+    new (out) ZdropParams(p);
+}
+void extz2_configure(const int64_t *v, void *out) {
+    zdrop_configure_from(kExtz2Params, sizeof kExtz2Params / sizeof kExtz2Params[0], kZdExtz2, v, out);
+}
+void extd2_configure(const int64_t *v, void *out) {
+    zdrop_configure_from(kExtd2Params, sizeof kExtd2Params / sizeof kExtd2Params[0], kZdExtd2, v, out);
+}
+void exts2_configure(const int64_t *v, void *out) {
+    zdrop_configure_from(kExts2Params, sizeof kExts2Params / sizeof kExts2Params[0], kZdExts2, v, out);
+}
+
+// The flag word: only ksw2's bits for the kind (the bounds let some others through).
+void zdrop_check(const void *params) {
+    const ZdropParams &p = as<ZdropParams>(params);
+    const int32_t allowed = p.variant == kZdExts2 ? kZdFlagsS : kZdFlagsZD;
+    if (p.flag & ~allowed)
+        fail(GALE_E_RANGE, "flag 0x%x has bits ksw2's %s does not take (0x%x)", (unsigned)p.flag,
+             p.variant == kZdExtz2 ? "ksw_extz2_sse" : p.variant == kZdExtd2 ? "ksw_extd2_sse" : "ksw_exts2_sse",
+             (unsigned)(p.flag & ~allowed));
+}
+
+// ksw2 counts anti-diagonals in an int (qlen + tlen - 1).
+void zdrop_validate(const PairTask &t, const void *, size_t index) {
+    if (t.h_len + t.v_len > (int64_t)INT32_MAX)
+        fail(GALE_E_LIMIT, "task %zu: ksw2 takes pairs of at most 2^31-1 bases in all (h %lld + v %lld)", index,
+             (long long)t.h_len, (long long)t.v_len);
+}
+
+// Cells: the band (2w + 1 wide, or the whole matrix) times the anti-diagonals, halved.
+uint64_t zdrop_estimate(const PairTask &t, const void *params) {
+    const ZdropParams &p = as<ZdropParams>(params);
+    const uint64_t m = (uint64_t)t.v_len, n = (uint64_t)t.h_len, shorter = std::min(m, n);
+    const uint64_t band = p.variant == kZdExts2 || p.w < 0 ? shorter : std::min<uint64_t>(shorter, (uint64_t)p.w + 1);
+    return 1 + (m + n) * std::max<uint64_t>(band, 1);
+}
+
+struct ZdropCpuScratch {
+    ZdropScratch *ws = zdrop_scratch_new();
+    std::vector<uint32_t> cigar;
+    ~ZdropCpuScratch() { zdrop_scratch_free(ws); }
+};
+
+bool zdrop_cpu(const PairTask &t, const void *params, void *result, void *&scratch, ResultArena &var,
+               const CpuCancel &cancel) {
+    if (!scratch) scratch = new ZdropCpuScratch();
+    ZdropCpuScratch &s = *static_cast<ZdropCpuScratch *>(scratch);
+    const ZdropParams &p = as<ZdropParams>(params);
+    ZdropOut o;
+    if (!zdrop_run(p, kZdAlphabet, p.mat, (int)t.v_len, t.v, (int)t.h_len, t.h, nullptr, o, s.cigar, *s.ws,
+                   cancel.flag))
+        return false;
+    ZdropResult &r = *static_cast<ZdropResult *>(result);
+    r.max = o.max, r.zdropped = o.zdropped, r.max_q = o.max_q, r.max_t = o.max_t, r.mqe = o.mqe,
+    r.mqe_t = o.mqe_t, r.mte = o.mte, r.mte_q = o.mte_q, r.score = o.score, r.reach_end = o.reach_end;
+    r.cells = o.cells;
+    r.cigar = var.put(s.cigar.data(), s.cigar.size());
+    return true;
+}
+
+void zdrop_scratch_release(void *s) { delete static_cast<ZdropCpuScratch *>(s); }
+
+void zdrop_fill(const PairTask &, const void *result, gale_result &o) {
+    const ZdropResult &r = *static_cast<const ZdropResult *>(result);
+    o.flags = r.flags;
+    o.score = r.score;
+    o.score_left = r.max;
+    o.h_end = r.max_t + 1;
+    o.v_end = r.max_q + 1;
+    o.cells = r.cells;
+}
+
+void zdrop_fill_fields(const void *result, gale_zdrop_result &o) {
+    const ZdropResult &r = *static_cast<const ZdropResult *>(result);
+    o.max = r.max, o.zdropped = r.zdropped, o.max_q = r.max_q, o.max_t = r.max_t, o.mqe = r.mqe, o.mqe_t = r.mqe_t,
+    o.mte = r.mte, o.mte_q = r.mte_q, o.score = r.score, o.reach_end = r.reach_end;
+    o.cells = r.cells;
+}
+
+VarSpan zdrop_cigar(const void *result) { return static_cast<const ZdropResult *>(result)->cigar; }
+
+static_assert(result_ok<ZdropResult>(), "ZdropResult must be trivially copyable, a multiple of 8 bytes");
+static_assert(sizeof(ZdropParams) <= kParamsBytes, "ZdropParams too large");
+
+#define GALE_ZD_KIND(ID, NAME, PARAMS, CONFIGURE)                                                              \
+    {ID, NAME, kShapePair, PARAMS, sizeof PARAMS / sizeof PARAMS[0], false, CONFIGURE, zdrop_check,           \
+     zdrop_validate, encode_dna5, zdrop_estimate, sizeof(ZdropResult), offsetof(ZdropResult, flags),          \
+     offsetof(ZdropResult, cells), zdrop_cpu, zdrop_scratch_release, zdrop_fill, zdrop_cigar, zdrop_fill_fields, \
+     GALE_GPU_KIND(kZdropGpu)}
+const KindDef kExtz2 = GALE_ZD_KIND(GALE_ZDROP_EXTZ2, "zdrop_extz2", kExtz2Params, extz2_configure);
+const KindDef kExtd2 = GALE_ZD_KIND(GALE_ZDROP_EXTD2, "zdrop_extd2", kExtd2Params, extd2_configure);
+const KindDef kExts2 = GALE_ZD_KIND(GALE_ZDROP_EXTS2, "zdrop_exts2", kExts2Params, exts2_configure);
+#undef GALE_ZD_KIND
+
 // ---- the table ---------------------------------------------------------------------
 
-const KindDef *const kKinds[] = {&kXdrop, &kWfa, &kEdit, &kIndel, &kWfaLinear};
+const KindDef *const kKinds[] = {&kXdrop, &kWfa, &kEdit, &kIndel, &kWfaLinear, &kExtz2, &kExtd2, &kExts2};
 constexpr size_t kNumKinds = sizeof kKinds / sizeof kKinds[0];
 
 // Per-thread scratch, one slot per entry of kKinds, freed when the thread ends.

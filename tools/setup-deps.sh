@@ -2,7 +2,7 @@
 # Installs gale's build and test dependencies on Debian 12 (needs root or sudo).
 # Nothing here is needed at run time: libgale itself depends only on libc/libstdc++.
 set -euo pipefail
-pkgs=(meson ninja-build pkg-config g++ gcc libhts-dev zlib1g-dev libseqan2-dev libwfa2-dev samtools python3 python3-numpy gzip
+pkgs=(meson ninja-build pkg-config g++ gcc libhts-dev zlib1g-dev libseqan2-dev libwfa2-dev libminimap2-dev samtools python3 python3-numpy gzip
       python3-dev python3-pytest python3-pip python3-venv unzip
       clang libclang-rt-dev llvm openmpi-bin libopenmpi-dev
       help2man debhelper dpkg-dev lintian abigail-tools

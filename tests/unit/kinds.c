@@ -16,7 +16,8 @@
 
 #include "gale.h"
 
-static const int kinds[] = {GALE_XDROP, GALE_WFA, GALE_EDIT, GALE_INDEL, GALE_WFA_LINEAR};
+static const int kinds[] = {GALE_XDROP,       GALE_WFA,         GALE_EDIT,       GALE_INDEL,
+                            GALE_WFA_LINEAR,  GALE_ZDROP_EXTZ2, GALE_ZDROP_EXTD2, GALE_ZDROP_EXTS2};
 
 /* What gale.h documents, written out here rather than read from the library. */
 typedef struct documented {
@@ -46,6 +47,32 @@ static const documented docs[] = {
     {GALE_EDIT, GALE_P_MEMORY_LIMIT, 256, 1, 1 << 20},
     {GALE_WFA, GALE_PX_WFA_GROUP_THREADS, 0, 0, 256},
     {GALE_EDIT, GALE_PX_WFA_UNITS_PER_SM, 0, 0, 64},
+    /* the Z-drop kinds' table in gale.h */
+    {GALE_ZDROP_EXTZ2, GALE_P_MATCH, 2, -128, 127},
+    {GALE_ZDROP_EXTZ2, GALE_P_PENALTY_MISMATCH, 4, -127, 128},
+    {GALE_ZDROP_EXTZ2, GALE_P_PENALTY_N, 1, -127, 128},
+    {GALE_ZDROP_EXTZ2, GALE_P_PENALTY_GAP_OPEN, 4, 0, 127},
+    {GALE_ZDROP_EXTZ2, GALE_P_PENALTY_GAP_EXTEND, 2, 0, 127},
+    {GALE_ZDROP_EXTZ2, GALE_P_BAND, 500, -1, 1 << 30},
+    {GALE_ZDROP_EXTZ2, GALE_P_ZDROP, 400, -1, 1 << 30},
+    {GALE_ZDROP_EXTZ2, GALE_P_END_BONUS, -1, -(1 << 30), 1 << 30},
+    {GALE_ZDROP_EXTZ2, GALE_P_ZDROP_MATRIX, 0, 0, 1},
+    {GALE_ZDROP_EXTZ2, GALE_P_ZDROP_MAT(4, 4), 0, -128, 127},
+    {GALE_ZDROP_EXTD2, GALE_P_MATCH, 2, -128, 127},
+    {GALE_ZDROP_EXTD2, GALE_P_PENALTY_GAP_OPEN2, 24, 0, 127},
+    {GALE_ZDROP_EXTD2, GALE_P_PENALTY_GAP_EXTEND2, 1, 0, 127},
+    {GALE_ZDROP_EXTD2, GALE_P_BAND, 500, -1, 1 << 30},
+    {GALE_ZDROP_EXTD2, GALE_P_ZDROP_MAT(0, 0), 0, -128, 127},
+    {GALE_ZDROP_EXTS2, GALE_P_MATCH, 1, -128, 127},
+    {GALE_ZDROP_EXTS2, GALE_P_PENALTY_MISMATCH, 2, -127, 128},
+    {GALE_ZDROP_EXTS2, GALE_P_PENALTY_GAP_OPEN, 2, 0, 127},
+    {GALE_ZDROP_EXTS2, GALE_P_PENALTY_GAP_EXTEND, 1, 1, 127},
+    {GALE_ZDROP_EXTS2, GALE_P_PENALTY_GAP_OPEN2, 32, 0, 127},
+    {GALE_ZDROP_EXTS2, GALE_P_ZDROP, 200, -1, 1 << 30},
+    {GALE_ZDROP_EXTS2, GALE_P_NONCAN, 9, 0, 127},
+    {GALE_ZDROP_EXTZ2, GALE_P_ZDROP_FLAGS, 0, 0, 0xdf},
+    {GALE_ZDROP_EXTD2, GALE_P_ZDROP_FLAGS, 0, 0, 0xdf},
+    {GALE_ZDROP_EXTS2, GALE_P_ZDROP_FLAGS, 0x700, 0, 0x7df},
 };
 
 static gale_ctx *make_ctx(void)
@@ -60,11 +87,19 @@ static void test_kinds_and_params(gale_ctx *ctx)
     size_t k, i, j;
     gale_bounds bd;
     CHECK(gale_kind_name(0) == NULL);
-    CHECK(gale_kind_name(6) == NULL);
+    CHECK(gale_kind_name(99) == NULL);
     CHECK(gale_kind_name(-1) == NULL);
     CHECK(strcmp(gale_kind_name(GALE_XDROP), "xdrop") == 0);
     CHECK(strcmp(gale_kind_name(GALE_WFA), "wfa") == 0);
     CHECK(strcmp(gale_kind_name(GALE_EDIT), "edit") == 0);
+    CHECK(strcmp(gale_kind_name(GALE_ZDROP_EXTZ2), "zdrop_extz2") == 0);
+    CHECK(strcmp(gale_kind_name(GALE_ZDROP_EXTD2), "zdrop_extd2") == 0);
+    CHECK(strcmp(gale_kind_name(GALE_ZDROP_EXTS2), "zdrop_exts2") == 0);
+    bd.size = sizeof bd;
+    CHECK_ST(gale_param_bounds(GALE_ZDROP_EXTZ2, GALE_P_PENALTY_GAP_OPEN2, &bd), GALE_E_RANGE);
+    CHECK_ST(gale_param_bounds(GALE_ZDROP_EXTS2, GALE_P_BAND, &bd), GALE_E_RANGE);
+    CHECK_ST(gale_param_bounds(GALE_ZDROP_EXTS2, GALE_P_END_BONUS, &bd), GALE_E_RANGE);
+    CHECK_ST(gale_param_bounds(GALE_ZDROP_EXTD2, GALE_P_NONCAN, &bd), GALE_E_RANGE);
     memset(&bd, 0, sizeof bd);
     bd.size = sizeof bd;
     CHECK_ST(gale_param_bounds(99, GALE_P_MATCH, &bd), GALE_E_RANGE);
@@ -119,7 +154,7 @@ static void test_kinds_and_params(gale_ctx *ctx)
         }
         /* What bounds alone cannot say: the experimental group shape takes 0, 32, 128 or
          * 256 (the CUDA kernel's groups); a refused value leaves the last valid one. */
-        if (kinds[k] != GALE_XDROP) {
+        if (kinds[k] == GALE_WFA || kinds[k] == GALE_EDIT) {
             int64_t v = -1;
             CHECK_ST(gale_batch_set(b, GALE_PX_WFA_GROUP_THREADS, 128), GALE_OK);
             CHECK_ST(gale_batch_set(b, GALE_PX_WFA_GROUP_THREADS, 64), GALE_E_RANGE);
@@ -127,6 +162,16 @@ static void test_kinds_and_params(gale_ctx *ctx)
             CHECK_ST(gale_batch_get(b, GALE_PX_WFA_GROUP_THREADS, &v), GALE_OK);
             CHECK_EQ_I64(v, 128);
             CHECK_ST(gale_batch_set(b, GALE_PX_WFA_GROUP_THREADS, 0), GALE_OK);
+        }
+        /* The Z-drop kinds' flag word takes ksw2's bits only (0x20 is none of them; the
+         * splice bits belong to exts2); a refused word leaves the last valid one. */
+        if (kinds[k] == GALE_ZDROP_EXTZ2 || kinds[k] == GALE_ZDROP_EXTD2 || kinds[k] == GALE_ZDROP_EXTS2) {
+            int64_t v = -1;
+            CHECK_ST(gale_batch_set(b, GALE_P_ZDROP_FLAGS, GALE_ZD_EXTZ_ONLY | GALE_ZD_RIGHT), GALE_OK);
+            CHECK_ST(gale_batch_set(b, GALE_P_ZDROP_FLAGS, 0x20), GALE_E_RANGE);
+            if (kinds[k] != GALE_ZDROP_EXTS2) CHECK_ST(gale_batch_set(b, GALE_P_ZDROP_FLAGS, GALE_ZD_SPLICE_FOR), GALE_E_RANGE);
+            CHECK_ST(gale_batch_get(b, GALE_P_ZDROP_FLAGS, &v), GALE_OK);
+            CHECK_EQ_I64(v, GALE_ZD_EXTZ_ONLY | GALE_ZD_RIGHT);
         }
         /* Every documented parameter of this kind is listed (the experimental ones are not). */
         for (i = 0; i < sizeof docs / sizeof docs[0]; ++i) {

@@ -423,6 +423,52 @@ static void test_results(gale_ctx *ctx)
            sizeof(gale_stats));
 }
 
+/* gale_zdrop_result (since 0.6), a struct gale fills, as gale_stats: larger sizes give the
+ * same fields, the size kept and the tail 0; a smaller size and one above
+ * GALE_STRUCT_SIZE_MAX are refused, nothing written. */
+static void test_zdrop_result(gale_ctx *ctx)
+{
+    unsigned char *buf = (unsigned char *)malloc(BUF_SIZE);
+    gale_zdrop_result want, got;
+    gale_batch *b = NULL;
+    gale_task t;
+    size_t k;
+    REQUIRE(buf != NULL);
+    REQUIRE_OK(gale_batch_create(ctx, GALE_ZDROP_EXTZ2, &b));
+    gale_task_init(&t);
+    t.h = "ACGTACGTACGGTT";
+    t.h_len = 14;
+    t.v = "ACGTACCTACGG";
+    t.v_len = 12;
+    t.user = 7;
+    REQUIRE_OK(gale_batch_add(b, &t));
+    REQUIRE_OK(gale_submit(b));
+    REQUIRE_OK(gale_wait(b));
+    memset(&want, 0, sizeof want);
+    want.size = sizeof want;
+    REQUIRE_OK(gale_result_zdrop(b, 0, &want));
+    CHECK_EQ_I64((int64_t)want.user, 7);
+    for (k = 0; k < sizeof out_extras / sizeof out_extras[0]; ++k) {
+        const size_t size = out_size(sizeof(gale_zdrop_result), k);
+        memset(buf, FILL, BUF_SIZE);
+        set_size(buf, size);
+        CHECK_ST(gale_result_zdrop(b, 0, (gale_zdrop_result *)(void *)buf), GALE_OK);
+        memcpy(&got, buf, sizeof got);
+        got.size = want.size;
+        CHECK_MSG(memcmp(&got, &want, sizeof got) == 0, "gale_zdrop_result of size %zu: fields differ", size);
+        expect_out_tail("gale_zdrop_result", buf, sizeof(gale_zdrop_result), size, 1);
+    }
+    memset(buf, FILL, BUF_SIZE);
+    set_size(buf, sizeof(gale_zdrop_result) - 1);
+    CHECK_ST(gale_result_zdrop(b, 0, (gale_zdrop_result *)(void *)buf), GALE_E_INVALID);
+    CHECK_MSG(untouched(buf, sizeof(size_t), BUF_SIZE), "gale_zdrop_result refused for its size, yet written");
+    set_size(buf, (size_t)GALE_STRUCT_SIZE_MAX + 1);
+    expect_out_too_large("gale_zdrop_result", buf, gale_result_zdrop(b, 0, (gale_zdrop_result *)(void *)buf));
+    CHECK_ST(gale_batch_destroy(b), GALE_OK);
+    free(buf);
+    printf("  gale_zdrop_result (%zu bytes): larger sizes checked\n", sizeof(gale_zdrop_result));
+}
+
 static void test_bounds(void)
 {
     unsigned char *buf = (unsigned char *)malloc(BUF_SIZE);
@@ -462,6 +508,7 @@ int main(void)
     REQUIRE_OK(tu_ctx_new(&ctx, GALE_BACKEND_CPU, 2));
     test_inputs(ctx);
     test_results(ctx);
+    test_zdrop_result(ctx);
     test_bounds();
     CHECK_ST(gale_ctx_destroy(ctx), GALE_OK);
     return tu_finish("struct_sizes");

@@ -874,6 +874,13 @@ static int seqfile_read(in_file *f, seq_rec *p, seq_rec *t)
 /* Pairs                                                               */
 /* ------------------------------------------------------------------ */
 
+int pair_open_tsv(pair_reader *rd, const char *path)
+{
+    int r = pair_open(rd, &path, 1);
+    rd->tsv = 1;
+    return r;
+}
+
 int pair_open(pair_reader *rd, const char *const *paths, int n)
 {
     int i;
@@ -972,6 +979,43 @@ static void seq_parse_part(void *arg, size_t begin, size_t end)
     }
 }
 
+/* A TSV pair file: line i of the chunk is pair i, 'first<TAB>second' (either may be
+ * empty; a '\r' before the newline is dropped). */
+static void tsv_parse_part(void *arg, size_t begin, size_t end)
+{
+    seq_job *job = arg;
+    const line_chunk *lc = job->lc;
+    size_t i;
+    for (i = begin; i < end; i++) {
+        pair_view *v = &job->pv[i];
+        char *s = lc->buf.s + lc->off[i], *tab, q[64], err[256];
+        size_t n = lc->off[i + 1] - lc->off[i] - 1, tabs = 0, k;
+        memset(v, 0, sizeof *v);
+        v->recno = job->recno0 + i;
+        v->pline = v->tline = lc->first_line + i;
+        if (n > 0 && s[n - 1] == '\r')
+            s[--n] = '\0';
+        for (k = 0; k < n; k++)
+            tabs += s[k] == '\t';
+        if (n == 0 || tabs != 1) {
+            quote_field(q, sizeof q, s, n);
+            if (n == 0)
+                snprintf(err, sizeof err, "empty line (expected 'query<TAB>target')");
+            else
+                snprintf(err, sizeof err, "expected 2 TAB-separated fields (query, target), found %zu: '%s'%s",
+                         tabs + 1, q, s[0] == '>' || s[0] == '@' ? " (FASTA/FASTQ input takes two files: QUERIES TARGETS)" : "");
+            first_error_put(&job->err, i, err);
+            return;
+        }
+        tab = memchr(s, '\t', n);
+        *tab = '\0';
+        v->p = s;
+        v->plen = (size_t)(tab - s);
+        v->t = tab + 1;
+        v->tlen = n - v->plen - 1;
+    }
+}
+
 static int64_t seq_read_chunk(pair_reader *rd, line_chunk *lc, pair_view *pv, size_t max, size_t max_bytes,
                               int threads)
 {
@@ -979,11 +1023,11 @@ static int64_t seq_read_chunk(pair_reader *rd, line_chunk *lc, pair_view *pv, si
     seq_job job;
     size_t npairs;
     int64_t n;
-    n = in_next_lines(f, rd->failed, lc, 2 * max, max_bytes, 2);
+    n = in_next_lines(f, rd->failed, lc, rd->tsv ? max : 2 * max, max_bytes, rd->tsv ? 1 : 2);
     if (n <= 0)
         return n;
     /* a pair cut short by a failing stream is the failure's, not a bad pair */
-    npairs = lc->failed ? (size_t)n / 2 : ((size_t)n + 1) / 2;
+    npairs = rd->tsv ? (size_t)n : lc->failed ? (size_t)n / 2 : ((size_t)n + 1) / 2;
     if (!pv) { /* read past: the rank that parses these reports what is wrong */
         if (npairs == 0)
             return in_report_failure(f);
@@ -996,9 +1040,10 @@ static int64_t seq_read_chunk(pair_reader *rd, line_chunk *lc, pair_view *pv, si
     job.pv = pv;
     first_error_init(&job.err);
     /* parts of at least 64 pairs: a thread's start costs about as much */
-    parallel_for(threads, npairs, 64, seq_parse_part, &job);
+    parallel_for(threads, npairs, 64, rd->tsv ? tsv_parse_part : seq_parse_part, &job);
     if (job.err.index != SIZE_MAX) {
-        in_error(f, lc->first_line + job.err.index, job.recno0 + job.err.index / 2, "%s", job.err.text);
+        in_error(f, lc->first_line + job.err.index, job.recno0 + job.err.index / (rd->tsv ? 1 : 2), "%s",
+                 job.err.text);
         n = -1;
     } else if (npairs == 0) { /* the stream failed inside the first pair */
         n = in_report_failure(f);

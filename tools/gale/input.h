@@ -152,6 +152,7 @@ typedef struct pair_reader {
     seq_rec p, t;            /* FASTA/FASTQ: the last records read */
     int failed;              /* the input failed after the last chunk's pairs: the next call reports it
                                 (FASTA/FASTQ: its message was kept back) */
+    int tsv;                 /* one file of 'query<TAB>target' lines (pair_open_tsv) instead of .seq */
 } pair_reader;
 
 /* A pair of a chunk (pair_read_chunk): the pattern and the text, their names
@@ -169,6 +170,10 @@ typedef struct pair_view {
 /* Opens the n (1: .seq, 2: PATTERNS TEXTS) files: 0, or EXIT_FAIL after a
  * message. */
 int pair_open(pair_reader *rd, const char *const *paths, int n);
+/* Opens one file of 'first<TAB>second' lines, one pair per line (gale zdrop's
+ * PAIRS.tsv: query, target), read through pair_read_chunk as .seq would be:
+ * 0, or EXIT_FAIL after a message. */
+int pair_open_tsv(pair_reader *rd, const char *path);
 /* 1: a pair into p (pattern) and t (text); 0: the end; -1: error (reported). */
 int read_pair(pair_reader *rd, seq_rec *p, seq_rec *t);
 /* The next pairs, at most max, and no more once max_bytes bytes are read,

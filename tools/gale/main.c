@@ -5,7 +5,7 @@
  *   gale wfa [options] PATTERNS TEXTS | PAIRS.seq
  *   gale lastz TARGET QUERY --segments=FILE [options]
  *
- * main dispatches to the subcommands (subcommands.h: xdrop.c, wfa.c); they
+ * main dispatches to the subcommands (subcommands.h: xdrop.c, wfa.c, zdrop.c); they
  * share the common options (options.c), one input module (input.c: LOGAN TSV,
  * FASTA/FASTQ, .seq over htslib's BGZF streams) and the writers (output.c).
  * Under mpirun, the ranks split the input and rank 0 writes (ranks.c).
@@ -32,13 +32,15 @@ static void usage_main(FILE *out)
         "           scores) of pairs from FASTA/FASTQ files or a .seq file\n"
         "  lastz    LASTZ 1.04.22's gapped extension from anchors (lastz --segments),\n"
         "           with lastz's output\n"
+        "  zdrop    ksw2's Z-drop extension (minimap2 2.24, bit for bit) of pairs from\n"
+        "           FASTA/FASTQ files or a query<TAB>target file\n"
         "\n"
         "Options:\n"
         "  -h, --help     show this help\n"
         "  --version      show the versions of gale, libgale and htslib\n"
         "\n"
-        "'gale xdrop --help' and 'gale wfa --help' describe the options of each\n"
-        "command. Manual: doc/cli.md.\n");
+        "'gale xdrop --help', 'gale wfa --help' and 'gale zdrop --help' describe the\n"
+        "options of each command. Manual: doc/cli.md.\n");
 }
 
 static const struct {
@@ -49,6 +51,7 @@ static const struct {
     {"xdrop", cmd_xdrop, usage_xdrop},
     {"wfa", cmd_wfa, usage_wfa},
     {"lastz", cmd_lastz, usage_lastz},
+    {"zdrop", cmd_zdrop, usage_zdrop},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -16,5 +16,7 @@ void usage_wfa(FILE *out);
 
 int cmd_lastz(int argc, char **argv);
 void usage_lastz(FILE *out);
+int cmd_zdrop(int argc, char **argv);
+void usage_zdrop(FILE *out);
 
 #endif

@@ -1,0 +1,490 @@
+// ksw2's Z-drop extension for the CUDA kernel (cuda/zdrop.cu): lib/cpu/zdrop.cpp's
+// transcription of ksw_ext{z,d,s}2_sse restated cell by cell, so that a group of threads
+// (a warp on the GPU) computes an anti-diagonal together and the same code runs on the
+// host with a one-thread group (tests/unit/zdrop_core_host.cpp checks it against the
+// CPU backend, bit for bit, without a GPU).
+//
+// Why it is exact: in ksw2's 16-lane code every cell of anti-diagonal r reads only
+// anti-diagonal r - 1 (u, y at its own column; x, v, x2 at the column before, carried
+// across blocks in a register) and writes its own column. Here a round of G::size
+// consecutive cells loads its old values, takes the left neighbours' by a shuffle (the
+// round before hands over its last old value: ksw2's carry), then writes; with the
+// quirks of lib/cpu/zdrop.cpp at the same places (Q1-Q11 there): the cells of the whole
+// padded band are computed, the scores are stored in whole 16-byte blocks from st0 (Q9),
+// extz2's carried-in bytes are sign-extended into lanes 1-3 (Q4), and the anti-diagonal
+// maximum follows ksw2's four-lane scan (Q6), as a reduction over a priority:
+//   H[en0] first; then the cells st0 <= t < en1 (en1 = st0 + (en0 - st0) / 4 * 4) by
+//   lane (t - st0) % 4, then t; then the tail en1 <= t < en0 by t.
+//
+// A task's device memory (ZdLayout): ksw2's byte block (mem) and H as the CPU kernel
+// keeps them, the backtrack codes of each anti-diagonal (p) with its start (prow) and
+// band (off, off_end), and the CIGAR.
+#ifndef GALE_CUDA_ZDROP_CORE_CUH
+#define GALE_CUDA_ZDROP_CORE_CUH
+
+#include <cstdint>
+#include <cstring>
+
+#include "zdrop.h"
+
+#define GALE_ZD_DEV GALE_ZD_HD  // lib/zdrop.h
+#if defined(__CUDACC__)
+#define GALE_ZD_GROUP __device__ __forceinline__  // calls the group's (device) functions
+#else
+#define GALE_ZD_GROUP inline
+#endif
+
+namespace gale {
+namespace zdg {
+
+// What one task reports (the CIGAR's ops lie in its own buffer).
+struct ZdOut {
+    int32_t max, zdropped, max_q, max_t, mqe, mqe_t, mte, mte_q, score, reach_end;
+    int32_t n_cigar, status;  // status: kZdOk, or kZdCanceled (no result)
+    uint64_t cells;
+};
+enum : int32_t { kZdOk = 0, kZdCanceled = 2 };
+
+// The anti-diagonals' bands, a function of r and the lengths alone (not of the scores).
+struct ZdBand {
+    int st0, en0, st, en;
+    bool empty;  // st0 > en0: ksw2 stops (Q10)
+};
+GALE_ZD_DEV ZdBand zd_band(int r, int qlen, int tlen, int w, bool banded) {
+    ZdBand b;
+    int st = 0, en = tlen - 1;
+    if (st < r - qlen + 1) st = r - qlen + 1;
+    if (en > r) en = r;
+    if (banded) {
+        if (st < (r - w + 1) >> 1) st = (r - w + 1) >> 1;
+        if (en > (r + w) >> 1) en = (r + w) >> 1;
+    }
+    b.empty = st > en;
+    b.st0 = st, b.en0 = en;
+    b.st = st / 16 * 16, b.en = (en + 16) / 16 * 16 - 1;
+    return b;
+}
+
+// The effective band of a task (ksw2's w < 0: the longer length; exts2: none).
+GALE_ZD_DEV int zd_w(const ZdropParams &p, int qlen, int tlen) {
+    return p.w < 0 ? (tlen > qlen ? tlen : qlen) : p.w;
+}
+
+// Byte sizes of one task's regions; p bounds the backtrack codes: an anti-diagonal's
+// band holds at most min(qlen, tlen, w + 1) cells, padded to whole 16-cell blocks (at
+// most 30 more) and within the tlen_ * 16 columns.
+struct ZdLayout {
+    uint64_t mem, H, rows, p, cigar;  // bytes of mem; H; off/off_end/prow (12 per row); p; CIGAR ops (4 each)
+    uint64_t work() const { return al(mem) + al(H) + al(rows) + al(p); }  // all but the CIGAR
+    static uint64_t al(uint64_t b) { return (b + 15) / 16 * 16; }
+};
+GALE_ZD_DEV size_t zd_blocks(int variant) { return variant == kZdExtz2 ? 6 : variant == kZdExtd2 ? 8 : 9; }
+inline ZdLayout zd_layout(const ZdropParams &p, int qlen, int tlen) {
+    ZdLayout l{};
+    if (qlen <= 0 || tlen <= 0) return l;
+    const uint64_t tlen_ = (uint64_t)(tlen + 15) / 16, qlen_ = (uint64_t)(qlen + 15) / 16;
+    l.mem = (zd_blocks(p.variant) * tlen_ + qlen_ + 1) * 16;
+    l.H = (p.flag & kZdApproxMax) ? 0 : tlen_ * 16 * 4;
+    if (!(p.flag & kZdScoreOnly)) {
+        const uint64_t rows = (uint64_t)qlen + (uint64_t)tlen - 1;
+        uint64_t band = (uint64_t)(qlen < tlen ? qlen : tlen);
+        if (p.variant != kZdExts2 && p.w >= 0 && (uint64_t)p.w + 1 < band) band = (uint64_t)p.w + 1;
+        uint64_t width = band + 30;
+        if (width > tlen_ * 16) width = tlen_ * 16;
+        l.rows = rows * 12;
+        l.p = rows * width;
+        l.cigar = (uint64_t)(qlen + tlen + 2) * 4;
+    }
+    return l;
+}
+
+// 8-bit lanes (lib/cpu/zdrop.cpp's V16, one byte).
+GALE_ZD_DEV int8_t a8(int8_t a, int8_t b) { return (int8_t)(uint8_t)((uint8_t)a + (uint8_t)b); }
+GALE_ZD_DEV int8_t s8(int8_t a, int8_t b) { return (int8_t)(uint8_t)((uint8_t)a - (uint8_t)b); }
+GALE_ZD_DEV int8_t mx(int8_t a, int8_t b) { return a > b ? a : b; }
+GALE_ZD_DEV int8_t mn(int8_t a, int8_t b) { return a < b ? a : b; }
+GALE_ZD_DEV int8_t mxu(int8_t a, int8_t b) { return (uint8_t)a > (uint8_t)b ? a : b; }
+GALE_ZD_DEV int8_t mnu(int8_t a, int8_t b) { return (uint8_t)a < (uint8_t)b ? a : b; }
+GALE_ZD_DEV int32_t add32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+
+// The task's memory, set up by the caller: mem zeroed, H and the rest as they come.
+struct ZdMem {
+    int8_t *mem;
+    int32_t *H;
+    int32_t *off, *off_end;
+    uint32_t *prow;
+    uint8_t *p;
+    uint32_t *cigar;
+};
+
+// One task, by a group G of threads (G: size, tid(), sync(), shfl_up(v, carry),
+// last(v), max(int32), min(uint64), and stop(work): the cancel poll, uniform). query and
+// target are codes < m; mat is m x m. Every thread returns the same status; thread 0
+// has written out (and the CIGAR).
+template <int V, class G>
+GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *mat, int qlen, const uint8_t *query,
+                            int tlen, const uint8_t *target, const ZdMem &M, ZdOut &ez) {
+    constexpr bool Z = V == kZdExtz2, D = V == kZdExtd2, S = V == kZdExts2;
+    const int tid = g.tid();
+    const int flag = P.flag, zdrop = P.zdrop, end_bonus = P.end_bonus;
+    int8_t q = P.q, e = P.e, q2 = P.q2, e2 = P.e2;
+    const int8_t noncan = P.noncan;
+    const int qe = q + e;  // Q5: before extd2's swap
+    const bool with_cigar = !(flag & kZdScoreOnly), approx_max = (flag & kZdApproxMax) != 0;
+    int32_t H0 = 0, last_H0_t = 0;
+    int long_thres = 0, long_diff = 0;
+
+    zdrop_reset(ez);
+    ez.n_cigar = 0, ez.status = kZdOk;
+    if (Z && (m <= 0 || qlen <= 0 || tlen <= 0)) return kZdOk;
+    if (D && (m <= 1 || qlen <= 0 || tlen <= 0)) return kZdOk;
+    if (S && (m <= 1 || qlen <= 0 || tlen <= 0 || q2 <= q + e)) return kZdOk;
+    if (D && q2 + e2 < q + e) {
+        int8_t t = q; q = q2; q2 = t;
+        t = e; e = e2; e2 = t;
+    }
+    const int8_t qe8 = (int8_t)(q + e), qe2_8 = (int8_t)(Z ? (q + e) * 2 : q2 + e2);
+    const int8_t sc_mch = mat[0], sc_mis = mat[1];
+    const int8_t sc_N = mat[m * m - 1] == 0 ? (int8_t)(D ? -e2 : -e) : mat[m * m - 1];
+    const int8_t m1 = (int8_t)(m - 1), max_sc = (int8_t)(mat[0] + (q + e) * 2);
+    const bool banded = !S;
+    const int w = banded ? (P.w < 0 ? (tlen > qlen ? tlen : qlen) : P.w) : 0;
+    const int tlen_ = (tlen + 15) / 16;
+    int min_sc = mat[1];
+    for (int t = 1; t < m * m; ++t) min_sc = min_sc < mat[t] ? min_sc : mat[t];
+    if (-min_sc > 2 * (q + e)) return kZdOk;
+    if (D) {
+        long_thres = e != e2 ? (q2 - q) / (e - e2) - 1 : 0;
+        if (q2 + e2 + long_thres * e2 > q + e + long_thres * e) ++long_thres;
+        long_diff = long_thres * (e - e2) - (q2 - q) - e2;
+    } else if (S) {
+        long_thres = (q2 - q) / e - 1;
+        if (q2 > q + e + long_thres * e) ++long_thres;
+        long_diff = long_thres * e - (q2 - q);
+    }
+
+    // ksw2's block (the caller zeroed it), its initial values, the sequences
+    const size_t T = (size_t)tlen_ * 16;
+    int8_t *u = M.mem, *v = u + T, *x = v + T, *y = x + T, *x2 = nullptr, *y2 = nullptr, *donor = nullptr,
+           *acceptor = nullptr, *s;
+    if (Z) s = y + T;
+    else if (D) x2 = y + T, y2 = x2 + T, s = y2 + T;
+    else x2 = y + T, donor = x2 + T, acceptor = donor + T, s = acceptor + T;
+    uint8_t *sf = reinterpret_cast<uint8_t *>(s + T), *qr = sf + T;
+    const int G_ = G::size;
+    for (size_t t = tid; t < T; t += G_) {
+        if (D) u[t] = v[t] = x[t] = y[t] = (int8_t)(-q - e), x2[t] = y2[t] = (int8_t)(-q2 - e2);
+        if (S) u[t] = v[t] = x[t] = y[t] = (int8_t)(-q - e), x2[t] = (int8_t)(-q2);
+        if (!approx_max) M.H[t] = kZdNegInf;
+        if (t < (size_t)tlen) sf[t] = target[t];
+    }
+    for (int t = tid; t < qlen; t += G_) qr[t] = query[qlen - 1 - t];
+    if (S && (flag & (kZdSpliceFor | kZdSpliceRev))) {
+        const int semi_cost = flag & kZdSpliceFlank ? -noncan / 2 : 0;
+        const bool f = flag & kZdSpliceFor, rv = flag & kZdSpliceRev, rev = flag & kZdRevCigar;
+        for (int t = tid; t < (int)T; t += G_) donor[t] = acceptor[t] = (int8_t)-noncan;
+        g.sync();
+        for (int t = tid; t < tlen - 4; t += G_) {
+            int can_type = 0;
+            if (!rev) {
+                if (f && target[t + 1] == 2 && target[t + 2] == 3) can_type = 1;
+                if (rv && target[t + 1] == 1 && target[t + 2] == 3) can_type = 1;
+                if (can_type && (target[t + 3] == 0 || target[t + 3] == 2)) can_type = 2;
+            } else {
+                if (f && target[t + 1] == 2 && target[t + 2] == 0) can_type = 1;
+                if (rv && target[t + 1] == 1 && target[t + 2] == 0) can_type = 1;
+                if (can_type && (target[t + 3] == 1 || target[t + 3] == 3)) can_type = 2;
+            }
+            if (can_type) donor[t] = (int8_t)(can_type == 2 ? 0 : semi_cost);
+        }
+        for (int t = 2 + tid; t < tlen; t += G_) {
+            int can_type = 0;
+            if (!rev) {
+                if (f && target[t - 1] == 0 && target[t] == 2) can_type = 1;
+                if (rv && target[t - 1] == 0 && target[t] == 1) can_type = 1;
+                if (can_type && (target[t - 2] == 1 || target[t - 2] == 3)) can_type = 2;
+            } else {
+                if (f && target[t - 1] == 3 && target[t] == 2) can_type = 1;
+                if (rv && target[t - 1] == 3 && target[t] == 1) can_type = 1;
+                if (can_type && (target[t - 2] == 0 || target[t - 2] == 2)) can_type = 2;
+            }
+            if (can_type) acceptor[t] = (int8_t)(can_type == 2 ? 0 : semi_cost);
+        }
+        // (the junction array: not taken, junc = NULL)
+    }
+    g.sync();
+
+    // extz2 reads u and v as unsigned bytes (its H adds them minus qe), extd2/exts2 signed.
+    auto hd = [&](const int8_t *a, int t) -> int32_t { return Z ? (int32_t)(uint8_t)a[t] - qe : (int32_t)a[t]; };
+
+    const int n_rows = qlen + tlen - 1;
+    uint32_t p_at = 0;
+    uint64_t cells = 0;
+    int last_st = -1, last_en = -1;
+    bool zdropped_early = false;
+    for (int r = 0; r < n_rows; ++r) {
+        const ZdBand b = zd_band(r, qlen, tlen, w, banded);
+        if (b.empty) {  // Q10
+            zdropped_early = true;
+            break;
+        }
+        const int st0 = b.st0, en0 = b.en0, st = b.st, en = b.en;
+        const uint8_t *qrr = qr + (qlen - 1 - r);
+        // boundary conditions (read before anything of this anti-diagonal is written)
+        int8_t x1, v1, x21 = 0;
+        if (Z) {
+            if (st > 0) {
+                if (st - 1 >= last_st && st - 1 <= last_en) x1 = x[st - 1], v1 = v[st - 1];
+                else x1 = v1 = 0;
+            } else x1 = 0, v1 = r ? q : 0;
+        } else {
+            const int8_t first = (int8_t)(r == 0 ? -q - e : r < long_thres ? -e : r == long_thres ? long_diff : D ? -e2 : 0);
+            const int8_t x2_init = (int8_t)(D ? -q2 - e2 : -q2);
+            if (st > 0) {
+                if (st - 1 >= last_st && st - 1 <= last_en) x1 = x[st - 1], x21 = x2[st - 1], v1 = v[st - 1];
+                else x1 = (int8_t)(-q - e), x21 = x2_init, v1 = (int8_t)(-q - e);
+            } else {
+                x1 = (int8_t)(-q - e), x21 = x2_init;
+                v1 = first;
+            }
+        }
+        g.sync();
+        if (tid == 0 && en >= r) {
+            if (Z) y[r] = 0, u[r] = r ? q : 0;
+            else {
+                y[r] = (int8_t)(-q - e);
+                if (D) y2[r] = (int8_t)(-q2 - e2);
+                u[r] = (int8_t)(r == 0 ? -q - e : r < long_thres ? -e : r == long_thres ? long_diff : D ? -e2 : 0);
+            }
+        }
+        // scores (Q8, Q9): non-generic ones in whole 16-byte blocks from st0
+        if (!(flag & kZdGenericSc)) {
+            const int nb = (en0 - st0) / 16 + 1;
+            for (int j = tid; j < nb * 16; j += G_) {
+                const int t = st0 + j;
+                const int8_t sq = (int8_t)sf[t], sT = (int8_t)qrr[t];
+                const bool n_ = sq == m1 || sT == m1;
+                s[t] = n_ ? sc_N : sq == sT ? sc_mch : sc_mis;
+            }
+        } else {
+            for (int t = st0 + tid; t <= en0; t += G_) s[t] = mat[sf[t] * m + qrr[t]];
+        }
+        g.sync();
+        // Q4: extz2's carried-in bytes, sign-extended into lanes 1-3 of the first block
+        const int8_t x_ext = Z && x1 < 0 ? (int8_t)-1 : 0, v_ext = Z && v1 < 0 ? (int8_t)-1 : 0;
+        int8_t cx = x1, cv = v1, cx2 = x21;
+        uint8_t *pr = with_cigar ? M.p + p_at : nullptr;
+        if (with_cigar && tid == 0) M.off[r] = st, M.off_end[r] = en, M.prow[r] = p_at;
+        const bool right = (flag & kZdRight) != 0;
+        for (int base = st; base <= en; base += G_) {
+            const int t = base + tid;
+            const bool act = t <= en;
+            const int8_t ox = act ? x[t] : 0, ov = act ? v[t] : 0, ox2 = act && !Z ? x2[t] : 0;
+            const int8_t ut = act ? u[t] : 0, oy = act ? y[t] : 0, oy2 = act && D ? y2[t] : 0;
+            int8_t z = act ? s[t] : 0;
+            int8_t xt1 = g.shfl_up(ox, cx), vt1 = g.shfl_up(ov, cv), x2t1 = g.shfl_up(ox2, cx2);
+            cx = g.last(ox), cv = g.last(ov), cx2 = g.last(ox2);
+            if (t - st >= 1 && t - st <= 3) xt1 = (int8_t)(xt1 | x_ext), vt1 = (int8_t)(vt1 | v_ext);
+            if (!act) continue;
+            int8_t a = a8(xt1, vt1), bb = a8(oy, ut), d = 0, tmp;
+            if (Z) {
+                z = a8(z, qe2_8);
+                if (!with_cigar) {
+                    z = mx(z, a);
+                } else if (!right) {
+                    d = a > z ? 1 : 0;
+                    z = mx(z, a);
+                    d = bb > z ? 2 : d;
+                } else {
+                    d = z > a ? 0 : 1;
+                    z = mx(z, a);
+                    d = z > bb ? d : 2;
+                }
+                z = mxu(z, bb);
+                z = mnu(z, max_sc);
+                u[t] = s8(z, vt1);
+                v[t] = s8(z, ut);
+                z = s8(z, q);
+                a = s8(a, z);
+                bb = s8(bb, z);
+                if (!with_cigar || !right) {
+                    x[t] = a > 0 ? a : 0;
+                    y[t] = bb > 0 ? bb : 0;
+                    d = (int8_t)(d | (a > 0 ? 0x08 : 0) | (bb > 0 ? 0x10 : 0));
+                } else {
+                    x[t] = 0 > a ? 0 : a;
+                    y[t] = 0 > bb ? 0 : bb;
+                    d = (int8_t)(d | (0 > a ? 0 : 0x08) | (0 > bb ? 0 : 0x10));
+                }
+            } else if (D) {
+                int8_t a2 = a8(x2t1, vt1), b2 = a8(oy2, ut);
+                if (!with_cigar) {
+                    z = mx(z, a), z = mx(z, bb), z = mx(z, a2), z = mx(z, b2);
+                } else if (!right) {
+                    d = a > z ? 1 : 0;
+                    z = mx(z, a);
+                    d = bb > z ? 2 : d;
+                    z = mx(z, bb);
+                    d = a2 > z ? 3 : d;
+                    z = mx(z, a2);
+                    d = b2 > z ? 4 : d;
+                    z = mx(z, b2);
+                } else {
+                    d = z > a ? 0 : 1;
+                    z = mx(z, a);
+                    d = z > bb ? d : 2;
+                    z = mx(z, bb);
+                    d = z > a2 ? d : 3;
+                    z = mx(z, a2);
+                    d = z > b2 ? d : 4;
+                    z = mx(z, b2);
+                }
+                z = mn(z, sc_mch);
+                u[t] = s8(z, vt1);
+                v[t] = s8(z, ut);
+                tmp = s8(z, q);
+                a = s8(a, tmp);
+                bb = s8(bb, tmp);
+                tmp = s8(z, q2);
+                a2 = s8(a2, tmp);
+                b2 = s8(b2, tmp);
+                if (!with_cigar || !right) {
+                    x[t] = s8(a > 0 ? a : 0, qe8);
+                    y[t] = s8(bb > 0 ? bb : 0, qe8);
+                    x2[t] = s8(a2 > 0 ? a2 : 0, qe2_8);
+                    y2[t] = s8(b2 > 0 ? b2 : 0, qe2_8);
+                    d = (int8_t)(d | (a > 0 ? 0x08 : 0) | (bb > 0 ? 0x10 : 0) | (a2 > 0 ? 0x20 : 0) | (b2 > 0 ? 0x40 : 0));
+                } else {
+                    x[t] = s8(0 > a ? 0 : a, qe8);
+                    y[t] = s8(0 > bb ? 0 : bb, qe8);
+                    x2[t] = s8(0 > a2 ? 0 : a2, qe2_8);
+                    y2[t] = s8(0 > b2 ? 0 : b2, qe2_8);
+                    d = (int8_t)(d | (0 > a ? 0 : 0x08) | (0 > bb ? 0 : 0x10) | (0 > a2 ? 0 : 0x20) | (0 > b2 ? 0 : 0x40));
+                }
+            } else {
+                int8_t a2 = a8(x2t1, vt1);
+                const int8_t a2a = a8(a2, acceptor[t]);
+                if (!with_cigar) {
+                    z = mx(z, a), z = mx(z, bb), z = mx(z, a2a);
+                } else if (!right) {
+                    d = a > z ? 1 : 0;
+                    z = mx(z, a);
+                    d = bb > z ? 2 : d;
+                    z = mx(z, bb);
+                    d = a2a > z ? 3 : d;
+                    z = mx(z, a2a);
+                } else {
+                    d = z > a ? 0 : 1;
+                    z = mx(z, a);
+                    d = z > bb ? d : 2;
+                    z = mx(z, bb);
+                    d = z > a2a ? d : 3;
+                    z = mx(z, a2a);
+                }
+                u[t] = s8(z, vt1);
+                v[t] = s8(z, ut);
+                tmp = s8(z, q);
+                a = s8(a, tmp);
+                bb = s8(bb, tmp);
+                a2 = s8(a2, s8(z, q2));
+                const int8_t dn = donor[t];
+                x2[t] = s8(mx(a2, dn), q2);
+                if (!with_cigar || !right) {
+                    x[t] = s8(a > 0 ? a : 0, qe8);
+                    y[t] = s8(bb > 0 ? bb : 0, qe8);
+                    d = (int8_t)(d | (a > 0 ? 0x08 : 0) | (bb > 0 ? 0x10 : 0) | (a2 > dn ? 0x20 : 0));
+                } else {
+                    x[t] = s8(0 > a ? 0 : a, qe8);
+                    y[t] = s8(0 > bb ? 0 : bb, qe8);
+                    d = (int8_t)(d | (0 > a ? 0 : 0x08) | (0 > bb ? 0 : 0x10) | (dn > a2 ? 0 : 0x20));
+                }
+            }
+            if (with_cigar) pr[t - st] = (uint8_t)d;
+        }
+        if (with_cigar) p_at += (uint32_t)(en - st + 1);
+        cells += (uint64_t)(en0 - st0 + 1);
+        g.sync();
+        if (g.stop(en - st + 1)) {
+            ez.status = kZdCanceled;
+            return kZdCanceled;
+        }
+        const int8_t *u8 = u, *v8 = v;
+        const int zd_e = Z ? e : D ? e2 : 0;
+        if (!approx_max) {
+            int32_t max_H, max_t;
+            if (r > 0) {
+                // H[en0] from the old H[en0 - 1], read before any H of this anti-diagonal changes
+                const int32_t h_en0 = en0 > 0 ? add32(M.H[en0 - 1], hd(u8, en0)) : add32(M.H[en0], hd(v8, en0));
+                g.sync();
+                const int en1 = st0 + (en0 - st0) / 4 * 4;
+                // the maximum by ksw2's priority (see the top of this file): value, then the
+                // smallest priority
+                int32_t best_v = h_en0;
+                uint64_t best_p = 0;  // H[en0]
+                for (int t = st0 + tid; t < en0; t += G_) {
+                    const int32_t h = add32(M.H[t], hd(v8, t));
+                    M.H[t] = h;
+                    const uint64_t pr_ = t < en1 ? ((uint64_t)1 << 62) + ((uint64_t)((t - st0) & 3) << 32) + (uint64_t)t
+                                                 : ((uint64_t)2 << 62) + (uint64_t)t;
+                    if (h > best_v || (h == best_v && pr_ < best_p)) best_v = h, best_p = pr_;
+                }
+                if (tid == 0) M.H[en0] = h_en0;
+                max_H = g.max(best_v);
+                const uint64_t win = g.min(best_v == max_H ? best_p : ~(uint64_t)0);
+                max_t = win == 0 ? en0 : (int32_t)(win & 0xffffffffu);
+            } else {
+                const int32_t h0 = hd(v8, 0) - qe;
+                g.sync();
+                if (tid == 0) M.H[0] = h0;
+                max_H = h0, max_t = 0;
+            }
+            g.sync();
+            if (en0 == tlen - 1 && M.H[en0] > ez.mte) ez.mte = M.H[en0], ez.mte_q = r - en;  // Q1
+            if (r - st0 == qlen - 1 && M.H[st0] > ez.mqe) ez.mqe = M.H[st0], ez.mqe_t = st0;
+            if (zdrop_apply(ez, max_H, r, max_t, zdrop, zd_e)) break;
+            if (r == qlen + tlen - 2 && en0 == tlen - 1) ez.score = M.H[tlen - 1];
+        } else {
+            if (r > 0) {
+                if (last_H0_t >= st0 && last_H0_t <= en0 && last_H0_t + 1 >= st0 && last_H0_t + 1 <= en0) {
+                    const int32_t d0 = hd(v8, last_H0_t), d1 = hd(u8, last_H0_t + 1);
+                    if (d0 > d1) H0 += d0;
+                    else H0 += d1, ++last_H0_t;
+                } else if (last_H0_t >= st0 && last_H0_t <= en0) {
+                    H0 += hd(v8, last_H0_t);
+                } else {
+                    ++last_H0_t, H0 += hd(u8, last_H0_t);
+                }
+                if (Z && (flag & kZdApproxDrop) && zdrop_apply(ez, H0, r, last_H0_t, zdrop, zd_e)) break;  // Q7
+            } else {
+                H0 = hd(v8, 0) - qe, last_H0_t = 0;
+            }
+            if (!Z && (flag & kZdApproxDrop) && zdrop_apply(ez, H0, r, last_H0_t, zdrop, zd_e)) break;
+            if (r == qlen + tlen - 2 && en0 == tlen - 1) ez.score = H0;
+        }
+        g.sync();  // every read of this anti-diagonal's H and bytes before the next one writes
+        last_st = st, last_en = en;
+    }
+    if (zdropped_early) ez.zdropped = 1;
+    ez.cells = cells;
+    g.sync();
+    if (with_cigar) {  // where the CIGAR ends: on every thread (the same); thread 0 walks it
+        int i0 = -1, j0 = -1;
+        if (!ez.zdropped && !(flag & kZdExtzOnly)) {
+            i0 = tlen - 1, j0 = qlen - 1;
+        } else if (!S && !ez.zdropped && (flag & kZdExtzOnly) && ez.mqe + end_bonus > ez.max) {
+            ez.reach_end = 1;
+            i0 = ez.mqe_t, j0 = qlen - 1;
+        } else if (ez.max_t >= 0 && ez.max_q >= 0) {
+            i0 = ez.max_t, j0 = ez.max_q;
+        }
+        if (i0 >= 0 && tid == 0)
+            ez.n_cigar = zdrop_backtrack(!!(flag & kZdRevCigar), S ? long_thres : 0, M.off, M.off_end, M.prow, M.p,
+                                         i0, j0, M.cigar);
+    }
+    return kZdOk;
+}
+
+}  // namespace zdg
+}  // namespace gale
+
+#endif
