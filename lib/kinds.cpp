@@ -39,6 +39,8 @@ template <class P>
 int policy_encoding(const void *params) {
     return as<P>(params).n_policy == GALE_N_BYTES ? 1 : 0;
 }
+// Kinds the policy does not apply to (Z-drop: ksw2's 5-letter matrix) always take Dna5's codes.
+int64_t encode_dna5(const void *, const char *in, int64_t n, uint8_t *out) { return encode_bases(in, n, out); }
 template <class P>
 int64_t encode_policy(const void *params, const char *in, int64_t n, uint8_t *out) {
     return policy_encoding<P>(params) ? encode_bytes(in, n, out) : encode_bases(in, n, out);
@@ -521,7 +523,7 @@ static_assert(sizeof(ZdropParams) <= kParamsBytes, "ZdropParams too large");
 
 #define GALE_ZD_KIND(ID, NAME, PARAMS, CONFIGURE)                                                              \
     {ID, NAME, kShapePair, PARAMS, sizeof PARAMS / sizeof PARAMS[0], false, CONFIGURE, zdrop_check,           \
-     zdrop_validate, encode_dna5, zdrop_estimate, sizeof(ZdropResult), offsetof(ZdropResult, flags),          \
+     zdrop_validate, encode_dna5, nullptr, zdrop_estimate, sizeof(ZdropResult), offsetof(ZdropResult, flags),          \
      offsetof(ZdropResult, cells), zdrop_cpu, zdrop_scratch_release, zdrop_fill, zdrop_cigar, zdrop_fill_fields, \
      GALE_GPU_KIND(kZdropGpu)}
 const KindDef kExtz2 = GALE_ZD_KIND(GALE_ZDROP_EXTZ2, "zdrop_extz2", kExtz2Params, extz2_configure);
