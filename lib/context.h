@@ -127,6 +127,7 @@ void batch_cancel(gale_batch *b);
 void batch_results(const gale_batch *b, size_t first, size_t n, gale_result *out, size_t out_size);
 void batch_cigar(const gale_batch *b, size_t i, const uint32_t **cigar, size_t *n_ops);
 void batch_stats(const gale_batch *b, gale_stats *out);
+void batch_poa_result(const gale_batch *b, size_t i, gale_poa_result *out);  // fills sizeof(gale_poa_result)
 
 }  // namespace gale
 

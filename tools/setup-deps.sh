@@ -4,11 +4,13 @@
 set -euo pipefail
 pkgs=(meson ninja-build pkg-config g++ gcc libhts-dev zlib1g-dev libseqan2-dev libwfa2-dev samtools python3 python3-numpy gzip
       python3-dev python3-pytest python3-pip python3-venv unzip
-      clang libclang-rt-dev llvm openmpi-bin libopenmpi-dev)
+      clang libclang-rt-dev llvm openmpi-bin libopenmpi-dev
+      libspoa-dev spoa)
 # clang and libclang-rt-dev: the libFuzzer harnesses (tools/fuzz.sh; -fsanitize=fuzzer's
 # runtime is in libclang-rt-dev, which clang only recommends); llvm: llvm-symbolizer for
 # readable sanitizer stacks. openmpi-bin and libopenmpi-dev: the CLI with MPI (mpirun -np N
 # gale ...) and its test, cli-mpi (tools/device/mpi-libs.sh copies them for the GPU machine).
+# libspoa-dev and spoa: the POA oracle (SPOA 4.0.8) and `gale poa`'s byte-for-byte test.
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -144,7 +144,7 @@ static void test_params(void) {
     CHECK_ST(gale_batch_set(x, GALE_P_SCOPE, GALE_SCOPE_SCORE), GALE_E_RANGE);
     CHECK_ST(gale_batch_set(x, GALE_P_PENALTY_GAP_OPEN, 1), GALE_E_RANGE);
     gale_batch *none = NULL;
-    CHECK_ST(gale_batch_create(ctx, 4, &none), GALE_E_RANGE);
+    CHECK_ST(gale_batch_create(ctx, 99, &none), GALE_E_RANGE);
     gale_batch_destroy(x);
     gale_batch_destroy(w);
     gale_batch_destroy(e);
