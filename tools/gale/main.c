@@ -3,6 +3,7 @@
  *
  *   gale xdrop [options] FILE
  *   gale wfa [options] PATTERNS TEXTS | PAIRS.seq
+ *   gale poa [options] FILE...
  *
  * main dispatches to the subcommands (subcommands.h: xdrop.c, wfa.c); they
  * share the common options (options.c), one input module (input.c: LOGAN TSV,
@@ -29,6 +30,8 @@ static void usage_main(FILE *out)
         "           LOGAN's demo format\n"
         "  wfa      wavefront alignment (gap-affine, two-piece or edit distance; WFA2-lib\n"
         "           scores) of pairs from FASTA/FASTQ files or a .seq file\n"
+        "  poa      partial-order alignment of windows of sequences (SPOA 4.0.8's\n"
+        "           consensus, MSA and GFA; the options and output of spoa)\n"
         "\n"
         "Options:\n"
         "  -h, --help     show this help\n"
@@ -45,6 +48,7 @@ static const struct {
 } commands[] = {
     {"xdrop", cmd_xdrop, usage_xdrop},
     {"wfa", cmd_wfa, usage_wfa},
+    {"poa", cmd_poa, usage_poa},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

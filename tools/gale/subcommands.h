@@ -14,4 +14,7 @@ void usage_xdrop(FILE *out);
 int cmd_wfa(int argc, char **argv);
 void usage_wfa(FILE *out);
 
+int cmd_poa(int argc, char **argv);
+void usage_poa(FILE *out);
+
 #endif
