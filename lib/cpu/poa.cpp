@@ -416,32 +416,42 @@ bool Engine::align(const char *seq, uint32_t L, const Graph &graph, int32_t *sco
         const Graph::Node &node = graph.nodes[rtn[i - 1]];
         const int32_t *prof = &prof_[static_cast<size_t>(node.code) * Lw];
         int32_t *Hr = H + i * Lw;
+        // Predecessors: the first one writes, the others take the maximum (branch-free
+        // loops that the compiler vectorizes; column 0 reads the first column apart).
         size_t np = node.in.empty() ? 1 : node.in.size();
         for (size_t pi = 0; pi < np; ++pi) {
             uint64_t pr = node.in.empty() ? 0 : pred_row(node.in[pi]);
-            const int32_t *Hp = H + pr * Lw;
+            const int32_t *__restrict Hp = H + pr * Lw;
+            int32_t *__restrict D = H1;
+            const bool first = pi == 0;
             if (!affine) {  // linear: diagonal and vertical at once
-                for (uint32_t j = 0; j < L; ++j) {
-                    int32_t v = std::max((j == 0 ? fcH[pr] : Hp[j - 1]) + prof[j], Hp[j] + g);
-                    H1[j] = pi == 0 ? v : std::max(H1[j], v);
-                }
+                int32_t v0 = std::max(fcH[pr] + prof[0], Hp[0] + g);
+                D[0] = first ? v0 : std::max(D[0], v0);
+                if (first)
+                    for (uint32_t j = 1; j < L; ++j) D[j] = std::max(Hp[j - 1] + prof[j], Hp[j] + g);
+                else
+                    for (uint32_t j = 1; j < L; ++j) D[j] = std::max(D[j], std::max(Hp[j - 1] + prof[j], Hp[j] + g));
                 continue;
             }
-            int32_t *Fr = F + i * Lw;
-            const int32_t *Fp = F + pr * Lw;
-            for (uint32_t j = 0; j < L; ++j) {
-                int32_t f = std::max(Hp[j] + (g - e), Fp[j]) + e;
-                int32_t d = (j == 0 ? fcH[pr] : Hp[j - 1]) + prof[j];
-                Fr[j] = pi == 0 ? f : std::max(Fr[j], f);
-                H1[j] = pi == 0 ? d : std::max(H1[j], d);
-            }
+            int32_t d0 = fcH[pr] + prof[0];
+            D[0] = first ? d0 : std::max(D[0], d0);
+            if (first)
+                for (uint32_t j = 1; j < L; ++j) D[j] = Hp[j - 1] + prof[j];
+            else
+                for (uint32_t j = 1; j < L; ++j) D[j] = std::max(D[j], Hp[j - 1] + prof[j]);
+            int32_t *__restrict Fr = F + i * Lw;
+            const int32_t *__restrict Fp = F + pr * Lw;
+            if (first)
+                for (uint32_t j = 0; j < L; ++j) Fr[j] = std::max(Hp[j] + (g - e), Fp[j]) + e;
+            else
+                for (uint32_t j = 0; j < L; ++j) Fr[j] = std::max(Fr[j], std::max(Hp[j] + (g - e), Fp[j]) + e);
             if (convex) {
-                int32_t *Or = O + i * Lw;
-                const int32_t *Op = O + pr * Lw;
-                for (uint32_t j = 0; j < L; ++j) {
-                    int32_t o = std::max(Hp[j] + (q - c), Op[j]) + c;
-                    Or[j] = pi == 0 ? o : std::max(Or[j], o);
-                }
+                int32_t *__restrict Or = O + i * Lw;
+                const int32_t *__restrict Op = O + pr * Lw;
+                if (first)
+                    for (uint32_t j = 0; j < L; ++j) Or[j] = std::max(Hp[j] + (q - c), Op[j]) + c;
+                else
+                    for (uint32_t j = 0; j < L; ++j) Or[j] = std::max(Or[j], std::max(Hp[j] + (q - c), Op[j]) + c);
             }
         }
         int32_t row_max = 0;  // _mmxxx_max_value starts at 0
