@@ -353,7 +353,10 @@ bool poa_cpu(const PairTask &t, const void *params, void *result, void *&scratch
         const uint32_t len = (uint32_t)gs[i].len;
         if (!s.engine.align(seq, len, graph, &scores[i], &s.aln, cancel.flag)) {
             if (s.engine.cancelled()) return false;
-            fail(GALE_E_LIMIT, "sequence %zu of the group: SPOA refuses it (its worst-case score overflows 32 bits)", i);
+            if (s.engine.overflowed())
+                fail(GALE_E_LIMIT, "sequence %zu of the group: SPOA refuses it (its worst-case score overflows 32 bits)",
+                     i);
+            fail(GALE_E_INTERNAL, "sequence %zu of the group: the backtrack found no predecessor (SPOA would loop)", i);
         }
         s.weights.resize(len);
         for (uint32_t j = 0; j < len; ++j)

@@ -118,11 +118,12 @@ class Engine {
                const std::atomic<bool> *cancel = nullptr);
     uint64_t cells() const { return cells_; }
     bool cancelled() const { return cancelled_; }
+    bool overflowed() const { return overflowed_; }  // false after a failed align: no predecessor
 
   private:
     Params p_;
     uint64_t cells_ = 0;
-    bool cancelled_ = false;
+    bool cancelled_ = false, overflowed_ = false;
     std::vector<uint32_t> rank_;
     std::vector<int32_t> prof_, H_, F_, E_, O_, Q_, fcH_, fcF_, fcO_, H1_;
 };

@@ -338,11 +338,14 @@ int64_t worst_case(const Params &p, int64_t i, int64_t j) {
 bool Engine::align(const char *seq, uint32_t L, const Graph &graph, int32_t *score, Graph::Alignment *out,
                    const std::atomic<bool> *cancel) {
     out->clear();
-    cancelled_ = false;
+    cancelled_ = overflowed_ = false;
     const uint32_t N = static_cast<uint32_t>(graph.nodes.size());
     if (N == 0 || L == 0) return true;
     int64_t worst = worst_case(p_, static_cast<int64_t>(L) + 8, N);
-    if (worst < static_cast<int64_t>(INT32_MIN) + 1024) return false;
+    if (worst < static_cast<int64_t>(INT32_MIN) + 1024) {
+        overflowed_ = true;
+        return false;
+    }
     const uint32_t W = worst < static_cast<int64_t>(INT16_MIN) + 1024 ? p_.lanes32 : p_.lanes16;
     const bool affine = p_.subtype != kLinear, convex = p_.subtype == kConvex;
     const int32_t m = p_.m, n = p_.n, g = p_.g, e = p_.e, q = p_.q, c = p_.c;
