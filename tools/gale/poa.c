@@ -310,6 +310,16 @@ fail:
 #undef FLUSH_RECORD
 }
 
+/* The name of the MSA row / GFA path idx: the idx-th record with bases (records with
+ * none have neither; spoa aborts on them), or NULL past the last. */
+static const char *row_name(const window *w, size_t idx)
+{
+    size_t i;
+    for (i = 0; i < w->n; i++)
+        if (w->lens[i] > 0 && idx-- == 0) return w->names[i];
+    return NULL;
+}
+
 /* Writes one window's results as spoa does for results[0..nres). */
 static int write_window(FILE *out, const window *w, const gale_poa_result *r, const int *results, size_t nres)
 {
@@ -325,7 +335,8 @@ static int write_window(FILE *out, const window *w, const gale_poa_result *r, co
         case 2: {
             size_t rows = results[k] == 2 ? r->n_rows : r->n_rows - 1;
             for (i = 0; i < rows; i++) {
-                fprintf(out, ">%s\n", i < w->n ? w->names[i] : "Consensus"); /* spoa's naming, empty reads included */
+                const char *nm = i + 1 < r->n_rows ? row_name(w, i) : NULL;
+                fprintf(out, ">%s\n", nm ? nm : "Consensus");
                 fwrite(r->msa + i * (size_t)r->row_len, 1, (size_t)r->row_len, out);
                 fputc('\n', out);
             }
@@ -347,7 +358,9 @@ static int write_window(FILE *out, const window *w, const gale_poa_result *r, co
                         char *e;
                         unsigned long idx = strtoul(p + 2, &e, 10);
                         fputs("P\t", out);
-                        fputs(idx < w->n ? w->names[idx] : "", out);
+                        const char *nm = row_name(w, idx);
+                        (void)e;
+                        fputs(nm ? nm : "", out);
                         fwrite(tab, 1, len - (size_t)(tab - p), out);
                     }
                 } else {
