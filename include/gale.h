@@ -205,7 +205,7 @@ typedef struct gale_batch gale_batch;
 #define GALE_XDROP 1 /* gapped X-drop seed extension, SeqAn 2.4 semantics */
 #define GALE_WFA   2 /* wavefront alignment, gap-affine or two-piece gap-affine (WFA2-lib scores) */
 #define GALE_EDIT  3 /* wavefront alignment, edit (Levenshtein) distance */
-#define GALE_POA   4 /* partial-order alignment of a group of sequences, SPOA 4.0.8's results (since 0.6;
+#define GALE_POA   7 /* partial-order alignment of a group of sequences, SPOA 4.0.8's results (since 0.6;
                         see "Partial-order alignment" below) */
 
 GALE_API gale_status gale_batch_create(gale_ctx *ctx, int kind, gale_batch **out);
@@ -292,18 +292,18 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  * in bench/experiments/ and bench/RESULTS.md. */
 #define GALE_P_GPU_BACKTRACE 407 /* deprecated since 0.3: see above */
 
-/* 500s: partial-order alignment (GALE_POA, since 0.6): the arguments of SPOA's
+/* 600s: partial-order alignment (GALE_POA, since 0.6): the arguments of SPOA's
  * AlignmentEngine::Create(type, m, n, g, e, q, c), with GALE_P_MATCH (m, default 5)
  * and GALE_P_MISMATCH (n, default -4), both in [-128, 127]. The gap model follows
  * from the numbers as in SPOA: linear if g >= e, else affine if g <= q or e >= c,
  * else convex; a gap of length L costs g + (L - 1) e (convex: the larger of that and
  * q + (L - 1) c). Defaults are the `spoa` program's. */
-#define GALE_P_POA_ALGORITHM   500 /* GALE_POA_LOCAL (default), GALE_POA_GLOBAL, GALE_POA_SEMI_GLOBAL (spoa -l) */
-#define GALE_P_POA_GAP_OPEN    501 /* g; default -8; [-128, 0] */
-#define GALE_P_POA_GAP_EXTEND  502 /* e; default -6; [-128, 0] */
-#define GALE_P_POA_GAP_OPEN2   503 /* q; default -10; [-128, 0] */
-#define GALE_P_POA_GAP_EXTEND2 504 /* c; default -4; [-128, 0] */
-#define GALE_P_POA_OUTPUT      505 /* GALE_POA_OUT_* bits; default CONSENSUS | MSA; [0, 7] */
+#define GALE_P_POA_ALGORITHM   600 /* GALE_POA_LOCAL (default), GALE_POA_GLOBAL, GALE_POA_SEMI_GLOBAL (spoa -l) */
+#define GALE_P_POA_GAP_OPEN    601 /* g; default -8; [-128, 0] */
+#define GALE_P_POA_GAP_EXTEND  602 /* e; default -6; [-128, 0] */
+#define GALE_P_POA_GAP_OPEN2   603 /* q; default -10; [-128, 0] */
+#define GALE_P_POA_GAP_EXTEND2 604 /* c; default -4; [-128, 0] */
+#define GALE_P_POA_OUTPUT      605 /* GALE_POA_OUT_* bits; default CONSENSUS | MSA; [0, 7] */
 
 #define GALE_POA_LOCAL       0 /* SPOA's kSW */
 #define GALE_POA_GLOBAL      1 /* kNW */
