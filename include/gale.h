@@ -205,7 +205,7 @@ typedef struct gale_batch gale_batch;
 #define GALE_XDROP 1 /* gapped X-drop seed extension, SeqAn 2.4 semantics */
 #define GALE_WFA   2 /* wavefront alignment, gap-affine or two-piece gap-affine (WFA2-lib scores) */
 #define GALE_EDIT  3 /* wavefront alignment, edit (Levenshtein) distance */
-#define GALE_POA   7 /* partial-order alignment of a group of sequences, SPOA 4.0.8's results (since 0.6;
+#define GALE_POA   9 /* partial-order alignment of a group of sequences, SPOA 4.0.8's results (since 0.6;
                         see "Partial-order alignment" below) */
 
 GALE_API gale_status gale_batch_create(gale_ctx *ctx, int kind, gale_batch **out);
