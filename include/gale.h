@@ -211,6 +211,8 @@ typedef struct gale_batch gale_batch;
 #define GALE_ZDROP_EXTZ2 6 /* ksw_extz2_sse: affine gaps */
 #define GALE_ZDROP_EXTD2 7 /* ksw_extd2_sse: two-piece affine gaps (minimap2's default for long reads) */
 #define GALE_ZDROP_EXTS2 8 /* ksw_exts2_sse: spliced alignment */
+#define GALE_POA   9 /* partial-order alignment of a group of sequences, SPOA 4.0.8's results (since 0.6;
+                        see "Partial-order alignment" below) */
 
 GALE_API gale_status gale_batch_create(gale_ctx *ctx, int kind, gale_batch **out);
 
@@ -308,6 +310,27 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  * layout measured 2.9-11x slower than the codes on an H100; its code and figures are
  * in bench/experiments/ and bench/RESULTS.md. */
 #define GALE_P_GPU_BACKTRACE 407 /* deprecated since 0.3: see above */
+
+/* 600s: partial-order alignment (GALE_POA, since 0.6): the arguments of SPOA's
+ * AlignmentEngine::Create(type, m, n, g, e, q, c), with GALE_P_MATCH (m, default 5)
+ * and GALE_P_MISMATCH (n, default -4), both in [-128, 127]. The gap model follows
+ * from the numbers as in SPOA: linear if g >= e, else affine if g <= q or e >= c,
+ * else convex; a gap of length L costs g + (L - 1) e (convex: the larger of that and
+ * q + (L - 1) c). Defaults are the `spoa` program's. */
+#define GALE_P_POA_ALGORITHM   600 /* GALE_POA_LOCAL (default), GALE_POA_GLOBAL, GALE_POA_SEMI_GLOBAL (spoa -l) */
+#define GALE_P_POA_GAP_OPEN    601 /* g; default -8; [-128, 0] */
+#define GALE_P_POA_GAP_EXTEND  602 /* e; default -6; [-128, 0] */
+#define GALE_P_POA_GAP_OPEN2   603 /* q; default -10; [-128, 0] */
+#define GALE_P_POA_GAP_EXTEND2 604 /* c; default -4; [-128, 0] */
+#define GALE_P_POA_OUTPUT      605 /* GALE_POA_OUT_* bits; default CONSENSUS | MSA; [0, 7] */
+
+#define GALE_POA_LOCAL       0 /* SPOA's kSW */
+#define GALE_POA_GLOBAL      1 /* kNW */
+#define GALE_POA_SEMI_GLOBAL 2 /* kOV */
+
+#define GALE_POA_OUT_CONSENSUS 1 /* the consensus (heaviest bundle) */
+#define GALE_POA_OUT_MSA       2 /* the MSA rows, and the consensus row */
+#define GALE_POA_OUT_GFA       4 /* the graph as GFA, as the `spoa` program writes it */
 
 #define GALE_SCOPE_SCORE     0 /* score and end coordinates only; no CIGAR */
 #define GALE_SCOPE_ALIGNMENT 1 /* score, coordinates and CIGAR */
@@ -475,7 +498,10 @@ GALE_API gale_status gale_batch_add_sequence(gale_batch *batch, const char *seq,
  * partial-order alignment (consensus and MSA rows): n sequences, each inline
  * (seqs[i], lens[i]) or registered (seq_ids[i] != 0, then seqs[i] may be NULL and
  * the whole registered sequence is used). weights, if not NULL, has one weight per
- * sequence. Kinds that take pairs refuse it with GALE_E_UNSUPPORTED. */
+ * sequence. quals (since 0.6), if not NULL, has per sequence NULL or a quality
+ * string of lens[i] bytes ('!' to '~', Phred + 33): a base's weight is then its
+ * quality - 33, as SPOA weighs FASTQ reads. Kinds that take pairs refuse it with
+ * GALE_E_UNSUPPORTED. */
 typedef struct gale_group {
     size_t size;                 /* sizeof(gale_group) */
     size_t n;
@@ -484,6 +510,7 @@ typedef struct gale_group {
     const uint32_t *seq_ids;     /* may be NULL: all inline */
     const int32_t *weights;      /* may be NULL */
     uint64_t user;
+    const char *const *quals;    /* since 0.6; may be NULL */
 } gale_group;
 GALE_API void gale_group_init(gale_group *group);
 GALE_API gale_status gale_batch_add_group(gale_batch *batch, const gale_group *group);
@@ -658,6 +685,47 @@ typedef struct gale_zdrop_result {
  * gives GALE_E_CANCELED with *out written zeroed but size, user and flags
  * (GALE_RF_CANCELED), as gale_result_get. */
 GALE_API gale_status gale_result_zdrop(const gale_batch *batch, size_t i, gale_zdrop_result *out);
+
+/* Partial-order alignment (GALE_POA, since 0.6)
+ *
+ * One task is one group (gale_batch_add_group): its sequences are aligned in order to
+ * a graph that grows with each, as SPOA 4.0.8 does (Debian's libspoa-dev and `spoa`:
+ * its SIMD engine's choice among equal-scoring alignments, doc/poa.md). Bytes: any
+ * printable ASCII but space ('!' to '~'), compared as they are (case matters, as in
+ * SPOA); gale_batch_add_sequence also takes them for a POA batch. A sequence of length
+ * 0 is skipped, as SPOA skips it: it has no MSA row (n_rows counts the others).
+ * gale_result_get gives flags, cells and user (score: the sum of the scores).
+ *
+ * gale_result_poa: the task's results; pointers into the batch, valid until it is
+ * reset or destroyed; none is NUL-terminated.
+ *   scores[0 .. n_seqs): each sequence's alignment score against the graph of the
+ *     sequences before it (SPOA's Align; 0 for the first, for an empty sequence and
+ *     where SPOA reports none);
+ *   consensus (GALE_POA_OUT_CONSENSUS): consensus_len bytes;
+ *   msa (GALE_POA_OUT_MSA): n_rows rows of row_len bytes each, row r at
+ *     msa + r * row_len: the non-empty sequences in order, then the consensus row
+ *     (SPOA's GenerateMultipleSequenceAlignment(true));
+ *   gfa (GALE_POA_OUT_GFA): gfa_len bytes, what `spoa -r 4` writes, the paths named
+ *     0, 1, ... in the order of the MSA rows, and the consensus path ("Consensus") last.
+ * Same errors as gale_result_get; GALE_E_RANGE for a batch of another kind. A
+ * cancelled task: GALE_E_CANCELED, *out written with flags GALE_RF_CANCELED only. */
+typedef struct gale_poa_result {
+    size_t size;             /* sizeof(gale_poa_result): set by the caller, kept by gale */
+    uint32_t flags;          /* GALE_RF_* */
+    int32_t reserved0;
+    size_t n_seqs;
+    const int32_t *scores;
+    const char *consensus;
+    int64_t consensus_len;
+    const char *msa;
+    size_t n_rows;
+    int64_t row_len;
+    const char *gfa;
+    int64_t gfa_len;
+    uint64_t cells;
+    uint64_t user;
+} gale_poa_result;
+GALE_API gale_status gale_result_poa(const gale_batch *batch, size_t i, gale_poa_result *out);
 
 typedef struct gale_stats {
     size_t size;          /* sizeof(gale_stats): set by the caller, kept by gale */

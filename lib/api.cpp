@@ -64,6 +64,7 @@ template <> constexpr const char *struct_name<gale_ctx_opts>() { return "gale_ct
 template <> constexpr const char *struct_name<gale_task>() { return "gale_task"; }
 template <> constexpr const char *struct_name<gale_group>() { return "gale_group"; }
 template <> constexpr const char *struct_name<gale_graph>() { return "gale_graph"; }
+template <> constexpr const char *struct_name<gale_poa_result>() { return "gale_poa_result"; }
 template <> constexpr const char *struct_name<gale_result>() { return "gale_result"; }
 template <> constexpr const char *struct_name<gale_stats>() { return "gale_stats"; }
 template <> constexpr const char *struct_name<gale_bounds>() { return "gale_bounds"; }
@@ -87,7 +88,7 @@ void need_plausible_size(const T *p) {
 // does not know, so they must be zero (their default), or the caller's option would be
 // silently ignored. Returns p itself when it holds at least this library's struct.
 template <class T>
-const T *read_struct(const T *p, T *full, const char *what, size_t oldest = sizeof(T)) {
+const T *read_struct(const T *p, T *full, const char *what, size_t oldest = sizeof(T), const char *oldest_release = "0.2") {
     need(p, what);
     const size_t size = p->size;
     if (size == sizeof(T)) return p;  // the common case: nothing to check or copy
@@ -106,8 +107,8 @@ const T *read_struct(const T *p, T *full, const char *what, size_t oldest = size
         if (oldest == sizeof(T))
             fail(GALE_E_INVALID, "%s.size is %zu, expected sizeof(%s) (%zu)", struct_name<T>(), size,
                  struct_name<T>(), sizeof(T));
-        fail(GALE_E_INVALID, "%s.size is %zu: expected sizeof(%s) (%zu) or the 0.2 size (%zu)", struct_name<T>(),
-             size, struct_name<T>(), sizeof(T), oldest);
+        fail(GALE_E_INVALID, "%s.size is %zu: expected sizeof(%s) (%zu) or the %s size (%zu)", struct_name<T>(),
+             size, struct_name<T>(), sizeof(T), oldest_release, oldest);
     }
     std::memcpy(static_cast<void *>(full), static_cast<const void *>(p), size);
     full->size = sizeof(T);
@@ -328,8 +329,8 @@ GALE_API void gale_group_init(gale_group *g) {
 GALE_API gale_status gale_batch_add_group(gale_batch *b, const gale_group *g) {
     return guarded([&] {
         live(b, "batch");
-        gale_group unused;  // no older layout to fill in
-        batch_add_group(b, *read_struct(g, &unused, "group"));
+        gale_group full{};  // a 0.3 group (no quals) is read into this one, quals NULL
+        batch_add_group(b, *read_struct(g, &full, "group", offsetof(gale_group, quals), "0.3"));
         return GALE_OK;
     });
 }
@@ -450,6 +451,21 @@ GALE_API gale_status gale_result_zdrop(const gale_batch *b, size_t i, gale_zdrop
         live(b, "batch");
         need_out_struct(out, "result");
         batch_result_zdrop(b, i, out);
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_result_poa(const gale_batch *b, size_t i, gale_poa_result *out) {
+    return guarded([&] {
+        live(b, "batch");
+        need_out_struct(out, "poa result");
+        try {
+            batch_poa_result(b, i, out);  // keeps out->size
+        } catch (const Error &e) {
+            if (e.status == GALE_E_CANCELED) zero_tail(out, out->size);  // written as a cancelled task
+            throw;
+        }
+        zero_tail(out, out->size);
         return GALE_OK;
     });
 }

@@ -365,9 +365,9 @@ void batch_add_tasks(gale_batch *b, const gale_task *tasks, size_t n, size_t str
 }
 
 namespace {
-// Groups and graphs are in the API for the coming kinds (POA, sequence-to-graph); no
-// kind of this release takes them, so every call ends in the shape check. The first
-// kind with kShapeGroup or kShapeGraph replaces this with the storage it needs.
+// Graphs are in the API for the coming sequence-to-graph kind; no kind of this release
+// takes them, so every call ends in the shape check. The first kind with kShapeGraph
+// replaces this with the storage it needs.
 [[noreturn]] void refuse_shape(gale_batch *b, TaskShape shape, const char *what, const char *call) {
     std::lock_guard<std::mutex> lock(b->mu);
     require_open(b, what);
@@ -376,8 +376,97 @@ namespace {
 }
 }  // namespace
 
-void batch_add_group(gale_batch *b, const gale_group &) {
-    refuse_shape(b, kShapeGroup, "add a task to", "groups of sequences (gale_batch_add_group)");
+// A group: every check first (bytes included, through the kind's encode into a scratch
+// buffer), then one arena block holding the GroupSeq array (lib/kind.h), the inline
+// bases and the qualities, so that a failure leaves nothing behind.
+void batch_add_group(gale_batch *b, const gale_group &g) {
+    std::lock_guard<std::mutex> lock(b->mu);
+    const size_t index = b->tasks.size();
+    require_open(b, "add a task to");
+    require_shape(b, kShapeGroup, "groups of sequences (gale_batch_add_group)");
+    const size_t n = g.n;
+    if (n > UINT32_MAX) fail(GALE_E_LIMIT, "task %zu: a group holds at most 2^32 - 1 sequences (got %zu)", index, n);
+    if (n > 0 && !g.lens && !g.seq_ids) fail(GALE_E_INVALID, "task %zu: group of %zu sequences with NULL lens", index, n);
+    std::vector<GroupSeq> gs(n);
+    std::vector<uint8_t> scratch;
+    size_t inline_bytes = 0;
+    int64_t total = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t id = g.seq_ids ? g.seq_ids[i] : 0;
+        const char *seq = g.seqs ? g.seqs[i] : nullptr;
+        GroupSeq &x = gs[i];
+        if (id != 0) {
+            if (seq) fail(GALE_E_INVALID, "task %zu: sequence %zu of the group is given both inline and as registered sequence %u", index, i, id);
+            if (id > b->seqs.size())
+                fail(GALE_E_INVALID, "task %zu: sequence %zu of the group: %u is not a registered sequence (%zu registered)",
+                     index, i, id, b->seqs.size());
+            x.bases = b->seqs[id - 1].data;
+            x.len = b->seqs[id - 1].len;
+        } else {
+            if (!g.lens) fail(GALE_E_INVALID, "task %zu: sequence %zu of the group is inline but lens is NULL", index, i);
+            x.len = g.lens[i];
+            if (x.len > 0 && !seq) fail(GALE_E_INVALID, "task %zu: sequence %zu of the group: NULL with a nonzero length", index, i);
+        }
+        if (x.len < 0 || x.len > kMaxTaskLen)
+            fail(GALE_E_INVALID, "task %zu: sequence %zu of the group: length must be in [0, 2^31-1] (got %lld)", index, i,
+                 (long long)x.len);
+        if (id == 0) {
+            scratch.resize((size_t)x.len);
+            const int64_t bad = b->kind->encode(b->params, seq, x.len, scratch.data());
+            if (bad >= 0) {
+                char name[48];
+                std::snprintf(name, sizeof name, "%zu of the group", i);
+                throw bad_byte("task", index, seq, bad, name);
+            }
+            inline_bytes += (size_t)x.len;
+        }
+        x.weight = 1;
+        if (g.weights) {
+            if (g.weights[i] < 0)
+                fail(GALE_E_INVALID, "task %zu: sequence %zu of the group: negative weight %d", index, i, (int)g.weights[i]);
+            x.weight = g.weights[i];
+        }
+        const char *q = g.quals ? g.quals[i] : nullptr;
+        if (q) {
+            for (int64_t k = 0; k < x.len; ++k)
+                if (q[k] < '!' || q[k] > '~')
+                    fail(GALE_E_INPUT, "task %zu: sequence %zu of the group: quality byte 0x%02x at position %lld is not '!'..'~'",
+                         index, i, (unsigned char)q[k], (long long)k);
+            inline_bytes += (size_t)x.len;
+        }
+        total += x.len;
+    }
+    grow_for_one(b->tasks);  // may throw before anything is stored
+    const size_t head = n * sizeof(GroupSeq);
+    uint8_t *mem = b->arena.alloc(head + inline_bytes, alignof(GroupSeq));
+    uint8_t *out = mem + head;
+    for (size_t i = 0; i < n; ++i) {  // cannot fail: every byte was checked above
+        GroupSeq &x = gs[i];
+        if (!(g.seq_ids && g.seq_ids[i])) {
+            b->kind->encode(b->params, g.seqs ? g.seqs[i] : nullptr, x.len, out);
+            x.bases = out;
+            out += x.len;
+        }
+        const char *q = g.quals ? g.quals[i] : nullptr;
+        if (q) {
+            std::memcpy(out, q, (size_t)x.len);
+            x.qual = out;
+            out += x.len;
+        }
+    }
+    if (head) std::memcpy(mem, gs.data(), head);
+    PairTask t{};
+    t.h = mem;
+    t.h_len = (int64_t)n;
+    t.v_len = total;
+    t.user = g.user;
+    try {
+        b->kind->validate(t, b->params, index);
+    } catch (...) {
+        b->arena.undo(mem, head + inline_bytes);
+        throw;
+    }
+    b->tasks.push_back(t);
 }
 
 uint32_t batch_add_graph(gale_batch *b, const gale_graph &) {
@@ -547,6 +636,25 @@ void batch_result_zdrop(const gale_batch *b, size_t i, gale_zdrop_result *out) {
     o.user = b->tasks[i].user;
     std::memcpy(out, &o, sizeof o);
     std::memset(reinterpret_cast<char *>(out) + sizeof o, 0, size - sizeof o);
+    if (!done) fail(GALE_E_CANCELED, "batch was cancelled before task %zu finished", i);
+}
+
+void batch_poa_result(const gale_batch *b, size_t i, gale_poa_result *out) {
+    require_ended(b, true);
+    if (!b->kind->poa_fill) fail(GALE_E_RANGE, "%s results are not partial-order alignments", b->kind->name);
+    if (i >= b->tasks.size()) fail(GALE_E_RANGE, "result index %zu out of range (%zu tasks)", i, b->tasks.size());
+    const size_t size = out->size;  // the caller's, kept (gale.h, "Struct sizes")
+    gale_poa_result o{};
+    const bool done = task_done(b, i);
+    if (done) {
+        b->kind->poa_fill(b->result(i), o);
+        o.flags &= ~kResultDone;
+    } else {
+        o.flags = GALE_RF_CANCELED;
+    }
+    o.user = b->tasks[i].user;
+    std::memcpy(out, &o, sizeof o);
+    out->size = size;
     if (!done) fail(GALE_E_CANCELED, "batch was cancelled before task %zu finished", i);
 }
 

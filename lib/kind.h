@@ -32,6 +32,18 @@ enum TaskShape : uint32_t {
     kShapeGraph = 1u << 2,  // registered graphs that tasks refer to (sequence-to-graph)
 };
 
+// One sequence of a group task (gale_batch_add_group): the task's PairTask has h
+// pointing to h_len of these in the batch's arena (v unused, v_len the total bases).
+// bases: encoded by the kind's encode; qual: NULL or len bytes '!'..'~' (Phred + 33);
+// weight: the group's weight of the sequence (1 when the group gives none).
+struct GroupSeq {
+    const uint8_t *bases;
+    int64_t len;
+    const uint8_t *qual;
+    int64_t weight;
+};
+inline const GroupSeq *group_seqs(const PairTask &t) { return reinterpret_cast<const GroupSeq *>(t.h); }
+
 constexpr size_t kParamsBytes = 256;
 constexpr int64_t kMaxTaskLen = INT32_MAX;      // a task's sequence (gale_task: 2^31 - 1 bases)
 constexpr int kFirstExperimentalParam = 10000;  // gale.h's experimental section: ids from here on  // room for any kind's parameter struct (checked in lib/kinds.cpp)
@@ -111,6 +123,9 @@ struct KindDef {
     // CPU threads and flags the results GALE_RF_CPU. Set through GALE_GPU_KIND
     // (lib/backend.h), the one place that knows whether CUDA is built.
     const cuda::GpuKind *gpu;
+
+    // A group kind's results beyond gale_result (gale_result_poa), or nullptr.
+    void (*poa_fill)(const void *result, gale_poa_result &out) = nullptr;
 
     uint32_t &flags(void *result) const { return *reinterpret_cast<uint32_t *>((char *)result + flags_offset); }
     uint64_t cells(const void *result) const {

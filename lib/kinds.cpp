@@ -14,6 +14,7 @@
 #include "backend.h"
 #include "errors.h"
 #include "kind.h"
+#include "poa.h"
 #include "wfa.h"
 #include "xdrop.h"
 #include "zdrop.h"
@@ -531,9 +532,175 @@ const KindDef kExtd2 = GALE_ZD_KIND(GALE_ZDROP_EXTD2, "zdrop_extd2", kExtd2Param
 const KindDef kExts2 = GALE_ZD_KIND(GALE_ZDROP_EXTS2, "zdrop_exts2", kExts2Params, exts2_configure);
 #undef GALE_ZD_KIND
 
+// ---- GALE_POA: SPOA 4.0.8's partial-order alignment (lib/cpu/poa.cpp; lib/poa.h) ------
+
+const ParamSpec kPoaParams[] = {
+    {GALE_P_MATCH, "match", 5, -128, 127},
+    {GALE_P_MISMATCH, "mismatch", -4, -128, 127},
+    {GALE_P_POA_ALGORITHM, "algorithm", GALE_POA_LOCAL, GALE_POA_LOCAL, GALE_POA_SEMI_GLOBAL},
+    {GALE_P_POA_GAP_OPEN, "gap_open", -8, -128, 0},
+    {GALE_P_POA_GAP_EXTEND, "gap_extend", -6, -128, 0},
+    {GALE_P_POA_GAP_OPEN2, "gap_open2", -10, -128, 0},
+    {GALE_P_POA_GAP_EXTEND2, "gap_extend2", -4, -128, 0},
+    {GALE_P_POA_OUTPUT, "output", GALE_POA_OUT_CONSENSUS | GALE_POA_OUT_MSA, 0, 7},
+};
+
+struct PoaKindParams {
+    poa::Params p;
+    int32_t output;
+};
+
+void poa_configure(const int64_t *v, void *out) {
+    PoaKindParams k{};
+    const char *why = nullptr;
+    // The bounds keep every value in SPOA's int8 and <= 0 where it must be: Create accepts.
+    poa::make_params((int)v[2], (int8_t)v[0], (int8_t)v[1], (int8_t)v[3], (int8_t)v[4], (int8_t)v[5], (int8_t)v[6],
+                     &k.p, &why);
+    k.output = (int32_t)v[7];
+    new (out) PoaKindParams(k);
+}
+
+void poa_validate(const PairTask &, const void *, size_t) {}
+
+// SPOA compares bytes as they are; its coder indexes a table by (signed) char, so only
+// printable ASCII is taken.
+int64_t encode_poa(const void *, const char *in, int64_t n, uint8_t *out) {
+    for (int64_t i = 0; i < n; ++i) {
+        if (in[i] < '!' || in[i] > '~') return i;
+        out[i] = (uint8_t)in[i];
+    }
+    return -1;
+}
+
+// Each sequence is aligned to a graph about as large as the bases before it.
+uint64_t poa_estimate(const PairTask &t, const void *) {
+    const GroupSeq *gs = group_seqs(t);
+    uint64_t cells = 1, before = 0;
+    for (int64_t i = 0; i < t.h_len; ++i) {
+        cells += (uint64_t)gs[i].len * (before < 1 ? 1 : before);
+        before += (uint64_t)gs[i].len;
+        if (before > ((uint64_t)1 << 31)) before = (uint64_t)1 << 31;
+    }
+    return cells;
+}
+
+struct PoaResult {
+    uint32_t flags;
+    int32_t reserved;
+    uint64_t cells;
+    VarSpan scores, consensus, msa, gfa;
+    int64_t n_seqs, consensus_len, n_rows, row_len, gfa_len;
+};
+
+struct PoaScratch {
+    poa::Engine engine{poa::Params{}};
+    std::vector<uint32_t> words;
+    std::vector<uint32_t> weights;
+    poa::Graph::Alignment aln;
+};
+
+VarSpan put_bytes(ResultArena &var, std::vector<uint32_t> &words, const char *p, size_t n) {
+    words.assign((n + 3) / 4, 0);
+    if (n) std::memcpy(words.data(), p, n);
+    return var.put(words.data(), words.size());
+}
+
+bool poa_cpu(const PairTask &t, const void *params, void *result, void *&scratch, ResultArena &var,
+             const CpuCancel &cancel) {
+    if (!scratch) scratch = new PoaScratch();
+    PoaScratch &s = *static_cast<PoaScratch *>(scratch);
+    const PoaKindParams &k = as<PoaKindParams>(params);
+    PoaResult &r = *static_cast<PoaResult *>(result);
+    s.engine.set_params(k.p);
+    const uint64_t cells0 = s.engine.cells();
+    const GroupSeq *gs = group_seqs(t);
+    const size_t n = (size_t)t.h_len;
+    std::vector<int32_t> scores(n, 0);
+    poa::Graph graph;
+    for (size_t i = 0; i < n; ++i) {
+        if (cancel.raised()) return false;
+        const char *seq = reinterpret_cast<const char *>(gs[i].bases);
+        const uint32_t len = (uint32_t)gs[i].len;
+        if (!s.engine.align(seq, len, graph, &scores[i], &s.aln, cancel.flag)) {
+            if (s.engine.cancelled()) return false;
+            if (s.engine.overflowed())
+                fail(GALE_E_LIMIT, "sequence %zu of the group: SPOA refuses it (its worst-case score overflows 32 bits)",
+                     i);
+            fail(GALE_E_INTERNAL, "sequence %zu of the group: the backtrack found no predecessor (SPOA would loop)", i);
+        }
+        s.weights.resize(len);
+        for (uint32_t j = 0; j < len; ++j)
+            s.weights[j] = gs[i].qual ? (uint32_t)(gs[i].qual[j] - 33) : (uint32_t)gs[i].weight;
+        graph.add_alignment(s.aln, seq, len, s.weights);
+    }
+    std::string consensus;
+    if (k.output) consensus = graph.generate_consensus();
+    r.n_seqs = (int64_t)n;
+    static_assert(sizeof(int32_t) == sizeof(uint32_t), "scores are stored as words");
+    r.scores = var.put(reinterpret_cast<const uint32_t *>(scores.data()), n);
+    if (k.output & GALE_POA_OUT_CONSENSUS) {
+        r.consensus = put_bytes(var, s.words, consensus.data(), consensus.size());
+        r.consensus_len = (int64_t)consensus.size();
+    }
+    if (k.output & GALE_POA_OUT_MSA) {
+        std::vector<std::string> rows = graph.generate_msa(true);
+        std::string all;
+        for (const std::string &row : rows) all += row;
+        r.msa = put_bytes(var, s.words, all.data(), all.size());
+        r.n_rows = (int64_t)rows.size();
+        r.row_len = rows.empty() ? 0 : (int64_t)rows[0].size();
+    }
+    if (k.output & GALE_POA_OUT_GFA) {
+        const std::string g = graph.gfa();
+        r.gfa = put_bytes(var, s.words, g.data(), g.size());
+        r.gfa_len = (int64_t)g.size();
+    }
+    r.cells = s.engine.cells() - cells0;
+    return true;
+}
+
+void poa_scratch_free(void *s) { delete static_cast<PoaScratch *>(s); }
+
+void poa_fill(const PairTask &, const void *result, gale_result &o) {
+    const PoaResult &r = *static_cast<const PoaResult *>(result);
+    o.flags = r.flags;
+    o.cells = r.cells;
+    int64_t sum = 0;
+    const int32_t *sc = reinterpret_cast<const int32_t *>(r.scores.data);
+    for (uint64_t i = 0; i < r.scores.n; ++i) sum += sc[i];
+    o.score = sum;
+}
+
+void poa_result_fill(const void *result, gale_poa_result &o) {
+    const PoaResult &r = *static_cast<const PoaResult *>(result);
+    o.flags = r.flags;
+    o.n_seqs = (size_t)r.n_seqs;
+    o.scores = reinterpret_cast<const int32_t *>(r.scores.data);
+    o.consensus = reinterpret_cast<const char *>(r.consensus.data);
+    o.consensus_len = r.consensus_len;
+    o.msa = reinterpret_cast<const char *>(r.msa.data);
+    o.n_rows = (size_t)r.n_rows;
+    o.row_len = r.row_len;
+    o.gfa = reinterpret_cast<const char *>(r.gfa.data);
+    o.gfa_len = r.gfa_len;
+    o.cells = r.cells;
+}
+
+static_assert(result_ok<PoaResult>(), "PoaResult must be trivially copyable, a multiple of 8 bytes");
+static_assert(sizeof(PoaKindParams) <= kParamsBytes, "PoaKindParams too large");
+
+const KindDef kPoa = {
+    GALE_POA, "poa", kShapeGroup, kPoaParams, sizeof kPoaParams / sizeof kPoaParams[0], false,
+    poa_configure, nullptr, poa_validate, encode_poa, nullptr, poa_estimate,
+    sizeof(PoaResult), offsetof(PoaResult, flags), offsetof(PoaResult, cells),
+    poa_cpu, poa_scratch_free, poa_fill, nullptr, nullptr,
+    nullptr,  // no GPU side yet: a CUDA context computes it on its CPU threads (GALE_RF_CPU)
+    poa_result_fill,
+};
+
 // ---- the table ---------------------------------------------------------------------
 
-const KindDef *const kKinds[] = {&kXdrop, &kWfa, &kEdit, &kIndel, &kWfaLinear, &kExtz2, &kExtd2, &kExts2};
+const KindDef *const kKinds[] = {&kXdrop, &kWfa, &kEdit, &kIndel, &kWfaLinear, &kExtz2, &kExtd2, &kExts2, &kPoa};
 constexpr size_t kNumKinds = sizeof kKinds / sizeof kKinds[0];
 
 // Per-thread scratch, one slot per entry of kKinds, freed when the thread ends.

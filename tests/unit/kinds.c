@@ -88,6 +88,7 @@ static void test_kinds_and_params(gale_ctx *ctx)
     gale_bounds bd;
     CHECK(gale_kind_name(0) == NULL);
     CHECK(gale_kind_name(99) == NULL);
+    CHECK(strcmp(gale_kind_name(GALE_POA), "poa") == 0);
     CHECK(gale_kind_name(-1) == NULL);
     CHECK(strcmp(gale_kind_name(GALE_XDROP), "xdrop") == 0);
     CHECK(strcmp(gale_kind_name(GALE_WFA), "wfa") == 0);

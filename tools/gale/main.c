@@ -4,6 +4,7 @@
  *   gale xdrop [options] FILE
  *   gale wfa [options] PATTERNS TEXTS | PAIRS.seq
  *   gale lastz TARGET QUERY --segments=FILE [options]
+ *   gale poa [options] FILE...
  *
  * main dispatches to the subcommands (subcommands.h: xdrop.c, wfa.c, zdrop.c); they
  * share the common options (options.c), one input module (input.c: LOGAN TSV,
@@ -34,6 +35,8 @@ static void usage_main(FILE *out)
         "           with lastz's output\n"
         "  zdrop    ksw2's Z-drop extension (minimap2 2.24, bit for bit) of pairs from\n"
         "           FASTA/FASTQ files or a query<TAB>target file\n"
+        "  poa      partial-order alignment of windows of sequences (SPOA 4.0.8's\n"
+        "           consensus, MSA and GFA; the options and output of spoa)\n"
         "\n"
         "Options:\n"
         "  -h, --help     show this help\n"
@@ -52,6 +55,7 @@ static const struct {
     {"wfa", cmd_wfa, usage_wfa},
     {"lastz", cmd_lastz, usage_lastz},
     {"zdrop", cmd_zdrop, usage_zdrop},
+    {"poa", cmd_poa, usage_poa},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

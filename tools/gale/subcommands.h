@@ -18,5 +18,7 @@ int cmd_lastz(int argc, char **argv);
 void usage_lastz(FILE *out);
 int cmd_zdrop(int argc, char **argv);
 void usage_zdrop(FILE *out);
+int cmd_poa(int argc, char **argv);
+void usage_poa(FILE *out);
 
 #endif

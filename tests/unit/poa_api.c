@@ -1,0 +1,180 @@
+/*
+ * poa_api.c - GALE_POA through the C API: groups (inline, registered, weights,
+ * qualities, the 0.3 gale_group size), gale_result_poa (fields, struct sizes, wrong
+ * kind, before the end), and the refusals, each with its message. The results
+ * themselves are checked against SPOA by the oracle suite (tests/oracle/poa_spoa.cpp);
+ * here only windows whose answer is plain: identical reads.
+ *
+ * Suite 'unit'; CPU backend; no random input.
+ */
+#include "testutil.h" /* first: it sets _POSIX_C_SOURCE */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gale.h"
+
+static gale_batch *poa_batch(gale_ctx *ctx)
+{
+    gale_batch *b = NULL;
+    REQUIRE_OK(gale_batch_create(ctx, GALE_POA, &b));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_POA_OUTPUT, GALE_POA_OUT_CONSENSUS | GALE_POA_OUT_MSA | GALE_POA_OUT_GFA));
+    return b;
+}
+
+static void test_identical_reads(gale_ctx *ctx)
+{
+    static const char *seqs[3] = {"ACGT", "", "ACGT"};
+    static const int64_t lens[3] = {4, 0, 4};
+    static const char *quals[3] = {"IIII", NULL, "!!!!"};
+    gale_batch *b = poa_batch(ctx);
+    gale_group g;
+    unsigned char buf[sizeof(gale_poa_result) + 32];
+    gale_poa_result *r = (gale_poa_result *)buf;
+    gale_result gr;
+    size_t i;
+
+    gale_group_init(&g);
+    g.n = 3;
+    g.seqs = seqs;
+    g.lens = lens;
+    g.quals = quals;
+    g.user = 42;
+    REQUIRE_OK(gale_batch_add_group(b, &g));
+    memset(buf, 0xA5, sizeof buf);
+    r->size = sizeof buf;
+    CHECK_ST(gale_result_poa(b, 0, r), GALE_E_STATE); /* before submit */
+    REQUIRE_OK(gale_submit(b));
+    REQUIRE_OK(gale_wait(b));
+    REQUIRE_OK(gale_result_poa(b, 0, r));
+    CHECK(r->size == sizeof buf);
+    for (i = sizeof(gale_poa_result); i < sizeof buf; i++) CHECK(buf[i] == 0);
+    CHECK(r->user == 42);
+    CHECK(r->flags == 0);
+    CHECK(r->n_seqs == 3);
+    /* The first read meets an empty graph (0), the empty one is skipped (0), the third
+     * matches the first four times in local mode: 4 x 5. */
+    CHECK_EQ_I64(r->scores[0], 0);
+    CHECK_EQ_I64(r->scores[1], 0);
+    CHECK_EQ_I64(r->scores[2], 20);
+    CHECK_EQ_I64(r->consensus_len, 4);
+    CHECK(memcmp(r->consensus, "ACGT", 4) == 0);
+    CHECK(r->n_rows == 3); /* two non-empty reads and the consensus row */
+    CHECK_EQ_I64(r->row_len, 4);
+    for (i = 0; i < r->n_rows; i++) CHECK(memcmp(r->msa + i * 4, "ACGT", 4) == 0);
+    CHECK(r->gfa_len > 0 && memcmp(r->gfa, "H\tVN:Z:1.0\n", 11) == 0);
+    CHECK(r->cells > 0);
+
+    memset(&gr, 0, sizeof gr);
+    gr.size = sizeof gr;
+    REQUIRE_OK(gale_result_get(b, 0, &gr));
+    CHECK_EQ_I64(gr.score, 20);
+    CHECK(gr.user == 42);
+    CHECK_ST(gale_result_poa(b, 1, r), GALE_E_RANGE);
+    CHECK_ST(gale_batch_destroy(b), GALE_OK);
+}
+
+static void test_registered_and_old_size(gale_ctx *ctx)
+{
+    static const int64_t lens[2] = {0, 6};
+    static const char *seqs[2] = {NULL, "ACGTAC"};
+    static const int32_t weights[2] = {3, 1};
+    gale_batch *b = poa_batch(ctx);
+    gale_group g;
+    gale_poa_result r;
+    uint32_t id = 0, ids[2];
+
+    REQUIRE_OK(gale_batch_add_sequence(b, "ACGTAC", 6, &id));
+    ids[0] = id;
+    ids[1] = 0;
+    gale_group_init(&g);
+    g.n = 2;
+    g.seqs = seqs;
+    g.lens = lens;
+    g.seq_ids = ids;
+    g.weights = weights;
+    g.size = offsetof(gale_group, quals); /* a caller built against 0.3 */
+    REQUIRE_OK(gale_batch_add_group(b, &g));
+    g.size = offsetof(gale_group, quals) + 1;
+    CHECK_ST(gale_batch_add_group(b, &g), GALE_E_INVALID);
+    REQUIRE_OK(gale_submit(b));
+    REQUIRE_OK(gale_wait(b));
+    memset(&r, 0, sizeof r);
+    r.size = sizeof r;
+    REQUIRE_OK(gale_result_poa(b, 0, &r));
+    CHECK_EQ_I64(r.scores[1], 30);
+    CHECK_EQ_I64(r.consensus_len, 6);
+    CHECK(memcmp(r.consensus, "ACGTAC", 6) == 0);
+    CHECK(r.gfa != NULL && r.gfa_len > 0); /* GFA was asked for */
+    CHECK_ST(gale_batch_destroy(b), GALE_OK);
+}
+
+static void test_refusals(gale_ctx *ctx)
+{
+    const char *bad[2] = {"ACGT", "AC GT"};
+    const int64_t lens[2] = {4, 5};
+    const int32_t neg[2] = {1, -1};
+    const char *badq[2] = {"IIII", "II\x1fII"};
+    gale_batch *b = poa_batch(ctx), *w = NULL;
+    gale_group g;
+    gale_task t;
+    gale_poa_result r;
+    size_t n = 9;
+
+    gale_group_init(&g);
+    g.n = 2;
+    g.seqs = bad;
+    g.lens = lens;
+    CHECK_ST(gale_batch_add_group(b, &g), GALE_E_INPUT);
+    CHECK(strstr(gale_last_error(), "position 2") != NULL);
+    CHECK(strstr(gale_last_error(), "1 of the group") != NULL);
+    bad[1] = "ACGTA";
+    g.weights = neg;
+    CHECK_ST(gale_batch_add_group(b, &g), GALE_E_INVALID);
+    CHECK(strstr(gale_last_error(), "negative weight") != NULL);
+    g.weights = NULL;
+    g.quals = badq;
+    CHECK_ST(gale_batch_add_group(b, &g), GALE_E_INPUT);
+    CHECK(strstr(gale_last_error(), "quality") != NULL);
+    g.quals = NULL;
+    g.lens = NULL;
+    CHECK_ST(gale_batch_add_group(b, &g), GALE_E_INVALID);
+    REQUIRE_OK(gale_batch_count(b, &n));
+    CHECK(n == 0); /* nothing was added by the failures */
+    gale_task_init(&t);
+    t.h = t.v = "ACGT";
+    t.h_len = t.v_len = 4;
+    CHECK_ST(gale_batch_add(b, &t), GALE_E_UNSUPPORTED);
+    CHECK_ST(gale_batch_set(b, GALE_P_POA_GAP_OPEN, 1), GALE_E_RANGE);
+    CHECK_ST(gale_batch_set(b, GALE_P_MATCH, 128), GALE_E_RANGE);
+    CHECK_ST(gale_batch_set(b, GALE_P_POA_ALGORITHM, 3), GALE_E_RANGE);
+    CHECK_ST(gale_batch_destroy(b), GALE_OK);
+
+    REQUIRE_OK(gale_batch_create(ctx, GALE_WFA, &w));
+    REQUIRE_OK(gale_batch_add(w, &t));
+    REQUIRE_OK(gale_submit(w));
+    REQUIRE_OK(gale_wait(w));
+    memset(&r, 0, sizeof r);
+    r.size = sizeof r;
+    CHECK_ST(gale_result_poa(w, 0, &r), GALE_E_RANGE);
+    r.size = 8;
+    CHECK_ST(gale_result_poa(w, 0, &r), GALE_E_INVALID);
+    CHECK_ST(gale_batch_destroy(w), GALE_OK);
+}
+
+int main(void)
+{
+    gale_ctx *ctx = NULL;
+    gale_ctx_opts o;
+    gale_ctx_opts_init(&o);
+    o.backend = GALE_BACKEND_CPU;
+    o.threads = 2;
+    REQUIRE_OK(gale_ctx_create(&ctx, &o));
+    test_identical_reads(ctx);
+    test_registered_and_old_size(ctx);
+    test_refusals(ctx);
+    gale_ctx_destroy(ctx);
+    return tu_finish("poa_api");
+}
