@@ -115,16 +115,19 @@ struct KindDef {
     void (*fill)(const PairTask &t, const void *result, gale_result &out);
     // The result's CIGAR, or nullptr when the kind has none (gale_result_cigar refuses).
     VarSpan (*cigar)(const void *result);
-    // ksw2's fields (gale_result_zdrop: everything but size, user and flags), or nullptr
-    // when the kind has none (gale_result_zdrop refuses).
-    void (*fill_zdrop)(const void *result, gale_zdrop_result &out);
 
     // GPU side (cuda/X.cu), or nullptr: then a CUDA context computes the kind on its
     // CPU threads and flags the results GALE_RF_CPU. Set through GALE_GPU_KIND
     // (lib/backend.h), the one place that knows whether CUDA is built.
     const cuda::GpuKind *gpu;
 
-    // A group kind's results beyond gale_result (gale_result_poa), or nullptr.
+    // A kind's own results beyond gale_result, each read by its own getter, or nullptr
+    // (the getter refuses). Last and defaulted, so that a kind without them ends its
+    // entry at gpu: a positional slip cannot put one pointer in another's place (in a
+    // CPU build GALE_GPU_KIND is nullptr, which converts to any pointer).
+    // ksw2's fields (gale_result_zdrop: everything but size, user and flags).
+    void (*fill_zdrop)(const void *result, gale_zdrop_result &out) = nullptr;
+    // A group kind's results (gale_result_poa).
     void (*poa_fill)(const void *result, gale_poa_result &out) = nullptr;
 
     uint32_t &flags(void *result) const { return *reinterpret_cast<uint32_t *>((char *)result + flags_offset); }

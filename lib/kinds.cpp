@@ -121,7 +121,7 @@ const KindDef kXdrop = {
     GALE_XDROP, "xdrop", kShapePair, kXdropParams, sizeof kXdropParams / sizeof kXdropParams[0], true,
     xdrop_configure, nullptr, xdrop_validate, encode_policy<XdropParams>, policy_encoding<XdropParams>, xdrop_estimate,
     sizeof(XdropResult), offsetof(XdropResult, flags), offsetof(XdropResult, cells),
-    xdrop_cpu, xdrop_scratch_free, xdrop_fill, nullptr, nullptr,
+    xdrop_cpu, xdrop_scratch_free, xdrop_fill, nullptr,
     GALE_GPU_KIND(kXdropGpu),
 };
 
@@ -312,7 +312,7 @@ const KindDef kWfa = {
     GALE_WFA, "wfa", kShapePair, kWfaParams, sizeof kWfaParams / sizeof kWfaParams[0], false,
     wfa_configure, wfa_check, wfa_validate, encode_policy<WfaParams>, policy_encoding<WfaParams>, wfa_estimate,
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
-    wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar, nullptr,
+    wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
 };
 
@@ -336,7 +336,7 @@ const KindDef kWfaLinear = {
     GALE_WFA_LINEAR, "wfa_linear", kShapePair, kLinearParams, sizeof kLinearParams / sizeof kLinearParams[0], false,
     linear_configure, wfa_check, wfa_validate, encode_policy<WfaParams>, policy_encoding<WfaParams>, wfa_estimate,
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
-    wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar, nullptr,
+    wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
 };
 
@@ -525,8 +525,8 @@ static_assert(sizeof(ZdropParams) <= kParamsBytes, "ZdropParams too large");
 #define GALE_ZD_KIND(ID, NAME, PARAMS, CONFIGURE)                                                              \
     {ID, NAME, kShapePair, PARAMS, sizeof PARAMS / sizeof PARAMS[0], false, CONFIGURE, zdrop_check,           \
      zdrop_validate, encode_dna5, nullptr, zdrop_estimate, sizeof(ZdropResult), offsetof(ZdropResult, flags),          \
-     offsetof(ZdropResult, cells), zdrop_cpu, zdrop_scratch_release, zdrop_fill, zdrop_cigar, zdrop_fill_fields, \
-     GALE_GPU_KIND(kZdropGpu)}
+     offsetof(ZdropResult, cells), zdrop_cpu, zdrop_scratch_release, zdrop_fill, zdrop_cigar,                   \
+     GALE_GPU_KIND(kZdropGpu), zdrop_fill_fields}
 const KindDef kExtz2 = GALE_ZD_KIND(GALE_ZDROP_EXTZ2, "zdrop_extz2", kExtz2Params, extz2_configure);
 const KindDef kExtd2 = GALE_ZD_KIND(GALE_ZDROP_EXTD2, "zdrop_extd2", kExtd2Params, extd2_configure);
 const KindDef kExts2 = GALE_ZD_KIND(GALE_ZDROP_EXTS2, "zdrop_exts2", kExts2Params, exts2_configure);
@@ -693,9 +693,9 @@ const KindDef kPoa = {
     GALE_POA, "poa", kShapeGroup, kPoaParams, sizeof kPoaParams / sizeof kPoaParams[0], false,
     poa_configure, nullptr, poa_validate, encode_poa, nullptr, poa_estimate,
     sizeof(PoaResult), offsetof(PoaResult, flags), offsetof(PoaResult, cells),
-    poa_cpu, poa_scratch_free, poa_fill, nullptr, nullptr,
+    poa_cpu, poa_scratch_free, poa_fill, nullptr,
     nullptr,  // no GPU side yet: a CUDA context computes it on its CPU threads (GALE_RF_CPU)
-    poa_result_fill,
+    nullptr, poa_result_fill,
 };
 
 // ---- the table ---------------------------------------------------------------------
