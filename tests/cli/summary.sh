@@ -2,7 +2,7 @@
 # The closing summary, the same for every subcommand: one line on stderr at
 # the end of a successful run unless --quiet/-q,
 #   gale: CMD: N pairs in T s, backend cpu (K threads), R rescued, C KIND cells
-# ("backend cuda (device D)" on a GPU), with N the pairs of the input, K the
+# ("backend cuda (device D)" on a GPU, and then ", kernels S s" at the end, S ≤ T), with N the pairs of the input, K the
 # threads asked for, R 0 on the CPU, C not depending on threads or batching;
 # nothing of it on a failed run; no progress bar when stderr is no terminal.
 #
@@ -39,7 +39,7 @@ summary() {
     [ "$(wc -l < "$TMP/stderr")" -eq 1 ] || { cat "$TMP/stderr" >&2; fail "gale $cmd $*: not one line on stderr"; }
     ! grep -q $'[\r\033]' "$TMP/stderr" || fail "gale $cmd $*: a progress bar on stderr, which is no terminal"
     line=$(cat "$TMP/stderr")
-    re="^gale: $cmd: ([0-9]+) pairs? in ([0-9]+\.[0-9]+) s, backend (cpu \(([0-9]+) threads?\)|cuda \(devices? [0-9, ]+\)), ([0-9]+) rescued, ([0-9]+) $kind cells$"
+    re="^gale: $cmd: ([0-9]+) pairs? in ([0-9]+\.[0-9]+) s, backend (cpu \(([0-9]+) threads?\)|cuda \(devices? [0-9, ]+\)), ([0-9]+) rescued, ([0-9]+) $kind cells(, kernels ([0-9]+\.[0-9]+) s)?$"
     [[ $line =~ $re ]] || fail "gale $cmd $*: the summary '$line' does not read as '$re'"
     [ "${BASH_REMATCH[1]}" -eq "$pairs" ] || fail "gale $cmd $*: the summary says ${BASH_REMATCH[1]} pairs, the input holds $pairs"
     if [ "$pairs" -eq 1 ]; then
@@ -49,6 +49,13 @@ summary() {
     awk -v s="$SECONDS_SAID" -v t0="$t0" -v t1="$t1" 'BEGIN { exit !(s >= 0 && s <= t1 - t0 + 0.01) }' ||
         fail "gale $cmd $*: the summary says $SECONDS_SAID s, the run took $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
     BACKEND=${BASH_REMATCH[3]}
+    if [[ $BACKEND == cuda* ]]; then
+        [ -n "${BASH_REMATCH[8]}" ] || fail "gale $cmd $*: no kernel time in the summary on the GPU"
+        awk -v k="${BASH_REMATCH[8]}" -v s="$SECONDS_SAID" 'BEGIN { exit !(k <= s + 0.01) }' ||
+            fail "gale $cmd $*: kernels ${BASH_REMATCH[8]} s in a run of $SECONDS_SAID s"
+    else
+        [ -z "${BASH_REMATCH[7]}" ] || fail "gale $cmd $*: a kernel time on the CPU backend"
+    fi
     THREADS=${BASH_REMATCH[4]}
     RESCUED=${BASH_REMATCH[5]}
     CELLS=${BASH_REMATCH[6]}

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa|sweep|cli|mpi|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
-#   wfa: the wavefront benchmark alone;
+#   tools/device/run.sh [all|test|bench|wfa|zdrop|sweep|cli|mpi|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
+#   wfa: the wavefront benchmark alone; zdrop: `gale zdrop` on AGAThA's workload, GPU against CPU (carry .hts, .sharedbench);
 #   cancel: prompt cancellation (issue 13): the tests cancel (unit suite, AUTO = the GPU here) and cancel_gpu
 #     (gpu suite), then tools/bench/cancel_latency on the CUDA and on the CPU backend (cancel-*.txt);
 #   sanitize: the gpu suite's programs (and the unit suite's API tests, which run on the GPU here) under
@@ -359,6 +359,41 @@ with gale.Context("cuda") as g, gale.Context("cpu") as c:
         print(kind, repr(a), "= CPU")
 PY
   ) || status=1
+fi
+if [ "$mode" = zdrop ]; then
+  # Z-drop (issue 14) on AGAThA's anchor workload (bench/ANCHORS.md): ../shared/bench/gen_pairs.py
+  # P 50000 1000 9000 0.10 5 0.2, carried as .sharedbench/gen_pairs.py (not gale's code: copy it
+  # there before the call); minimap2's scoring 2/4, q/e 4/2, Z-drop 400, band 751, EXTZ_ONLY.
+  # `gale zdrop` on the GPU score-only and with the CIGAR, then minimap2's two-piece default
+  # (extd2), each byte-compared with the CPU backend (all cores) on the same pairs; the whole
+  # process timed (wall, peak RSS: timed.py); the summary line gives the kernels' time.
+  echo "== Z-drop benchmark"
+  g="$build/tools/gale/gale"
+  gen=${GALE_GEN_PAIRS:-.sharedbench/gen_pairs.py}
+  zp=/tmp/zdrop-P; zn=${GALE_ZDROP_PAIRS:-50000}
+  if [ ! -x "$g" ]; then echo "no gale CLI built (carry .hts)"; status=1
+  elif [ ! -f "$gen" ]; then echo "no $gen"; status=1
+  else
+    [ -s $zp.q.fa ] || python3 "$gen" $zp "$zn" 1000 9000 0.10 5 0.2 || exit 1
+    sc=(-A 2 -B 4 -z 400 -r 751 --extz-only)
+    {
+    for cfg in "extz2-score:-O 4 -E 2 --score-only" "extz2-cigar:-O 4 -E 2" "extd2-cigar:-O 4,24 -E 2,1"; do
+      name=${cfg%%:*}; args=${cfg#*:}
+      for be in cuda cpu; do
+        echo "-- $name --backend $be: $(python3 tools/device/timed.py /tmp/z-$name-$be.tsv "$g" zdrop "${sc[@]}" $args \
+          --backend $be $zp.q.fa $zp.t.fa 2>/tmp/z-$name-$be.err)"
+        cat /tmp/z-$name-$be.err
+      done
+      if cmp -s /tmp/z-$name-cuda.tsv /tmp/z-$name-cpu.tsv; then
+        echo "   $name: GPU output = CPU output ($(wc -l </tmp/z-$name-cuda.tsv) lines)"
+      else
+        echo "   $name: GPU output DIFFERS from CPU"; status=1
+        diff /tmp/z-$name-cuda.tsv /tmp/z-$name-cpu.tsv | head -6 | cut -c1-300
+      fi
+    done
+    } >"$out/zdrop-bench.txt" 2>&1
+    cat "$out/zdrop-bench.txt"
+  fi
 fi
 echo "== done (status $status)"
 exit $status

@@ -472,12 +472,13 @@ void run_totals_add(run_totals *t, const gale_batch *b)
     if (gale_batch_stats(b, &s) == GALE_OK) {
         t->cells += s.cells;
         t->rescued += s.rescued;
+        t->kernel_ns += s.kernel_ns;
     }
 }
 
 void print_summary(const progress *p, const char *cmd, gale_ctx *ctx, const run_totals *t, const char *kind)
 {
-    char where[160];
+    char where[160], kernels[64] = "";
     int backend = GALE_BACKEND_CPU, threads = 0;
     if (p->quiet)
         return;
@@ -491,15 +492,18 @@ void print_summary(const progress *p, const char *cmd, gale_ctx *ctx, const run_
             len += (size_t)snprintf(where + len, sizeof where - len, "%s%d", i ? ", " : " ", dev[i]);
         if (len < sizeof where)
             snprintf(where + len, sizeof where - len, ")");
+        /* the kernels' share of the wall time: what the GPU itself took (rank 0's under MPI) */
+        snprintf(kernels, sizeof kernels, ", kernels %.2f s%s", (double)t->kernel_ns / 1e9,
+                 ranks_n() > 1 ? " on rank 0" : "");
     } else {
         gale_ctx_threads(ctx, &threads);
         snprintf(where, sizeof where, "cpu (%d thread%s)", threads, threads == 1 ? "" : "s");
     }
     if (ranks_n() > 1) /* rescued and cells: of every rank (ranks_totals) */
         msg("%s: %" PRIu64 " pair%s in %.2f s, %d ranks, backend %s on rank 0, %" PRIu64 " rescued, %" PRIu64
-            " %s cells", cmd, t->pairs, t->pairs == 1 ? "" : "s", now_s() - p->start, ranks_n(), where, t->rescued,
-            t->cells, kind);
+            " %s cells%s", cmd, t->pairs, t->pairs == 1 ? "" : "s", now_s() - p->start, ranks_n(), where, t->rescued,
+            t->cells, kind, kernels);
     else
-        msg("%s: %" PRIu64 " pair%s in %.2f s, backend %s, %" PRIu64 " rescued, %" PRIu64 " %s cells", cmd,
-            t->pairs, t->pairs == 1 ? "" : "s", now_s() - p->start, where, t->rescued, t->cells, kind);
+        msg("%s: %" PRIu64 " pair%s in %.2f s, backend %s, %" PRIu64 " rescued, %" PRIu64 " %s cells%s", cmd,
+            t->pairs, t->pairs == 1 ? "" : "s", now_s() - p->start, where, t->rescued, t->cells, kind, kernels);
 }

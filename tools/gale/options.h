@@ -167,6 +167,7 @@ typedef struct run_totals {
     uint64_t pairs;
     uint64_t cells;    /* DP (or wavefront) cells, gale_stats.cells */
     uint64_t rescued;  /* pairs a GPU context computed on the CPU, gale_stats.rescued */
+    uint64_t kernel_ns; /* GPU kernel time, gale_stats.kernel_ns (this rank's: the summary says so) */
 } run_totals;
 
 /* Adds the statistics of finished batch b (gale_batch_stats) to t. */
