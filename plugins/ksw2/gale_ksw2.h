@@ -46,8 +46,11 @@
  * set to 1 and n_cigar 0 (cigar and m_cigar untouched), and records the failure:
  * gale_ksw2_last_status() and gale_ksw2_last_error() on the calling thread.
  * qlen <= 0, tlen <= 0 or m <= 0 is no error: ksw2 resets ez and returns, and so
- * does the plugin. exts2's junction array: junc must be NULL (as minimap2 passes
- * it without --junc-bed); a non-NULL junc fails as above with GALE_E_UNSUPPORTED.
+ * does the plugin. exts2's junction array: gale does not take one yet, so junc
+ * must mark no junction that changes the result - NULL, junc_bonus 0, or no bit of
+ * the strands the flags ask for set in junc[0, tlen) (minimap2 without --junc-bed
+ * passes an array of zeros); otherwise the call fails as above with
+ * GALE_E_UNSUPPORTED.
  * No exception crosses these functions; the plugin never prints or exits.
  *
  * Plain C99; compiles as C and as C++.
@@ -141,7 +144,7 @@ typedef struct gale_ksw2_job {
     int8_t reserved0;
     const int8_t *mat;      /* m * m */
     int w, zdrop, end_bonus, flag;
-    const uint8_t *junc;    /* exts2: NULL (see "Limits and errors" above) */
+    const uint8_t *junc;    /* exts2: NULL or tlen bytes (see "Limits and errors" above) */
     void *km;               /* the km the CIGAR is grown with (krealloc(km, ...)) */
     ksw_extz_t *ez;         /* in: cigar, m_cigar as the function takes them; out: as it leaves them */
 } gale_ksw2_job;

@@ -156,6 +156,19 @@ struct Key {
     bool operator<(const Key &o) const { return std::memcmp(this, &o, sizeof *this) < 0; }
 };
 
+// ksw_exts2_sse reads junc only to add junc_bonus where a junction of the strands the
+// flags ask for is marked (bits 1 and 2: forward donor and acceptor; 4 and 8: reverse),
+// in junc[0, tlen). minimap2 always passes an array, all zeros without --junc-bed: then,
+// or with junc_bonus 0, the result is that of junc = NULL.
+bool junc_matters(const gale_ksw2_job &j) {
+    if (!j.junc || j.junc_bonus == 0) return false;
+    const uint8_t bits = (uint8_t)((j.flag & KSW_EZ_SPLICE_FOR ? 1 | 2 : 0) | (j.flag & KSW_EZ_SPLICE_REV ? 4 | 8 : 0));
+    if (!bits) return false;
+    for (int i = 0; i < j.tlen; ++i)
+        if (j.junc[i] & bits) return true;
+    return false;
+}
+
 // The arguments of job j (index for messages) as a Key; fails where gale cannot take
 // them. Jobs ksw2 returns from at once (qlen, tlen or m too small) are not checked.
 Key key_of(const gale_ksw2_job &j, size_t index) {
@@ -166,11 +179,11 @@ Key key_of(const gale_ksw2_job &j, size_t index) {
              fn_name(j.fn), (int)j.m);
     if (!j.mat) fail(GALE_E_INVALID, "job %zu: mat is NULL", index);
     if (!j.query || !j.target) fail(GALE_E_INVALID, "job %zu: %s is NULL", index, j.query ? "target" : "query");
-    if (j.fn == GALE_KSW2_EXTS2 && j.junc)
+    if (j.fn == GALE_KSW2_EXTS2 && junc_matters(j))
         fail(GALE_E_UNSUPPORTED,
-             "job %zu: ksw_exts2_sse with a junction array: not supported yet (pass junc = NULL, as minimap2 does "
-             "without --junc-bed)",
-             index);
+             "job %zu: ksw_exts2_sse with junctions marked (junc_bonus %d): not supported yet (minimap2 marks them "
+             "only with --junc-bed)",
+             index, (int)j.junc_bonus);
     Key k;
     std::memset(&k, 0, sizeof k);
     k.fn = j.fn;
