@@ -6,7 +6,7 @@ pkgs=(meson ninja-build pkg-config g++ gcc libhts-dev zlib1g-dev libseqan2-dev l
       python3-dev python3-pytest python3-pip python3-venv unzip
       clang libclang-rt-dev llvm openmpi-bin libopenmpi-dev
       help2man debhelper dpkg-dev lintian abigail-tools
-      lastz lastz-examples libspoa-dev spoa)
+      lastz lastz-examples libspoa-dev spoa minimap2)
 # clang and libclang-rt-dev: the libFuzzer harnesses (tools/fuzz.sh; -fsanitize=fuzzer's
 # runtime is in libclang-rt-dev, which clang only recommends); llvm: llvm-symbolizer for
 # readable sanitizer stacks. openmpi-bin and libopenmpi-dev: the CLI with MPI (mpirun -np N
@@ -15,7 +15,8 @@ pkgs=(meson ninja-build pkg-config g++ gcc libhts-dev zlib1g-dev libseqan2-dev l
 # Debian packages and their test (tools/deb-test.sh). abigail-tools: abidw and abidiff,
 # the ABI guard (tools/abi.sh, unit test 'abi'). lastz and lastz-examples: the LASTZ
 # gapped-extension oracle (tests/oracle/ydrop_lastz.sh) and its CLI tests. libspoa-dev and spoa: the POA oracle (SPOA 4.0.8)
-# and `gale poa`'s byte-for-byte test.
+# and `gale poa`'s byte-for-byte test. minimap2: Debian's minimap2 2.24, which minimap2 built with the
+# ksw2 plugin must equal byte for byte (tests/plugins/ksw2_minimap2.sh).
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

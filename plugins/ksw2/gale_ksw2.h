@@ -164,9 +164,9 @@ typedef struct gale_ksw2_job {
  * the module is unloaded (or the process exits): a CUDA context is costly to make.
  * Returns GALE_OK, or a gale_status with the message in gale_ksw2_last_error();
  * on failure no ez is written (jobs with qlen, tlen or m <= 0 included) and no
- * krealloc was made. A job that would fail a single call (m other than 5, junc not
- * NULL, arguments outside gale's bounds) fails the whole call, and the message names
- * its index. Calls from several threads at once are allowed.
+ * krealloc was made. A job that would fail a single call (m other than 5, junctions
+ * marked, arguments outside gale's bounds) fails the whole call, and the message
+ * names its index. Calls from several threads at once are allowed.
  */
 GALE_KSW2_FN gale_status gale_ksw2_extend(const gale_ksw2_job *jobs, size_t n, int backend, int n_threads);
 
