@@ -181,9 +181,10 @@ static int needs_rerun(const gale_ksw2_job *j, const ksw_extz_t *ez) {
             int li, lj, z;
             if (op == KSW_CIGAR_MATCH) score += mat[j->target[i + (int)l] * 5 + j->query[j2 + (int)l]];
             else score -= Q + E * (int32_t)len, i += op == KSW_CIGAR_INS ? 0 : (int)len, j2 += op == KSW_CIGAR_INS ? (int)len : 0;
-            li = (op == KSW_CIGAR_MATCH ? i + (int)l : i) - max_i, lj = (op == KSW_CIGAR_MATCH ? j2 + (int)l : j2) - max_j;
-            z = max - score - (li > lj ? li - lj : lj - li) * E;
             if (score < max) {
+                li = (op == KSW_CIGAR_MATCH ? i + (int)l : i) - max_i;
+                lj = (op == KSW_CIGAR_MATCH ? j2 + (int)l : j2) - max_j;
+                z = max - score - (li > lj ? li - lj : lj - li) * E;
                 if (z > max_zdrop) max_zdrop = z;
             } else {
                 max = score, max_i = op == KSW_CIGAR_MATCH ? i + (int)l : i, max_j = op == KSW_CIGAR_MATCH ? j2 + (int)l : j2;
