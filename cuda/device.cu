@@ -88,6 +88,14 @@ std::shared_ptr<FaultPlan> fault_plan_from_env() {
     return std::make_shared<FaultPlan>(spec);
 }
 
+bool experimental_gpu_enabled() {
+    static const bool on = [] {
+        const char *v = std::getenv("GALE_EXPERIMENTAL_GPU");
+        return v && std::strcmp(v, "1") == 0;
+    }();
+    return on;
+}
+
 bool device_settle(Device *dev, const DeviceFault &f) {
     if (!dev->lost.empty()) throw DeviceFault(GALE_E_DEVICE, dev->lost, false);
     cudaGetLastError();  // a non-sticky error is cleared by this; a sticky one is not

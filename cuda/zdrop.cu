@@ -14,6 +14,7 @@
 // Not yet tuned: one byte per cell and lane, no DPX (ksw2's 8-bit lanes would pack four
 // to a 32-bit word: __vadd4 / __vmaxs4 / __vcmpgts4), bases not packed.
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 #include "common/cancel.cuh"
@@ -80,9 +81,16 @@ zdrop_kernel(const ZdTask *__restrict__ tasks, int n, const uint8_t *__restrict_
             continue;
         }
         const ZdTask tk = tasks[i];
+#if defined(GALE_ZD_CHECKED)
+        if (g.tid() == 0 && (mine + region > zdg::zd_work_end || tk.p_at > region || tk.rows_at > region))
+            printf("ZD_CHECKED(dev): block %d task %d region %llu mine %p end %p h_at %llu rows_at %llu p_at %llu q %d t %d\n",
+                   (int)blockIdx.x, i, (unsigned long long)region, (void *)mine, (void *)zdg::zd_work_end,
+                   (unsigned long long)tk.h_at, (unsigned long long)tk.rows_at, (unsigned long long)tk.p_at, tk.qlen, tk.tlen);
+#endif
         ZdMem M;
         M.mem = reinterpret_cast<int8_t *>(mine);
         M.H = reinterpret_cast<int32_t *>(mine + tk.h_at);
+        M.n_H = (long long)(tk.rows_at - tk.h_at) / 4;
         const uint64_t rows = tk.qlen > 0 && tk.tlen > 0 ? (uint64_t)tk.qlen + tk.tlen - 1 : 0;
         M.off = reinterpret_cast<int32_t *>(mine + tk.rows_at);
         M.off_end = M.off + rows;
@@ -206,10 +214,28 @@ struct ZdFlow {
         CancelWord cancel_word = cancel;
         void *args[] = {&rec, const_cast<int *>(&n), &in, &outs, &cigars, &wk, const_cast<uint64_t *>(&region),
                         &p, &counters, &cancel_word};
+#if defined(GALE_ZD_CHECKED)
+        char *end = wa.ptr + wa.bytes;
+        cudaMemcpyToSymbolAsync(zdg::zd_work_end, &end, sizeof end, 0, cudaMemcpyHostToDevice, s.stream);
+        fprintf(stderr, "ZD_CHECKED: launch %d tasks, %d warps, region %llu, area %zu\n", n, warps,
+                (unsigned long long)region, wa.bytes);
+#endif
         GALE_CUDA_CHECK(cudaLaunchKernel(kernel_of(params.variant), warps, 32, args, 0, s.stream));
     }
 
     void collect(Chunk &c, const char *host, std::vector<size_t> &) {
+#if defined(GALE_ZD_CHECKED)
+        {  // a debugging build only (zdrop_core.cuh): what the checked accesses caught
+            zdg::ZdDiag d{};
+            cudaMemcpyFromSymbol(&d, zdg::zd_diag, sizeof d);
+            if (d.hit)
+                fprintf(stderr, "ZD_CHECKED: H[%d] of %lld at line %d, r %d st0 %d en0 %d qlen %d tlen %d tid %d block %d "
+                        "(chunk of %zu, region %llu)\n", d.i, d.n_H, d.line, d.r, d.st0, d.en0, d.qlen, d.tlen, d.tid,
+                        d.block, c.tasks.size(), (unsigned long long)c.region);
+            d = zdg::ZdDiag{};
+            cudaMemcpyToSymbol(zdg::zd_diag, &d, sizeof d);
+        }
+#endif
         const ZdOut *outs = reinterpret_cast<const ZdOut *>(host + c.out_at);
         const uint32_t *cigars = reinterpret_cast<const uint32_t *>(host + c.cigar_at);
         uint64_t ops = 0;
@@ -257,7 +283,8 @@ void zdrop_preload(Device *dev) noexcept {
 
 }  // namespace
 
-const GpuKind kZdropGpu = {zdrop_run, zdrop_preload};
+// experimental: it has not yet passed zdrop_gpu on a GPU (doc/zdrop.md, "GPU status").
+const GpuKind kZdropGpu = {zdrop_run, zdrop_preload, true};
 
 }  // namespace cuda
 }  // namespace gale

@@ -83,7 +83,9 @@ public:
 
     void start(gale_batch *b) override {
         const size_t n = b->tasks.size();
-        if (!b->kind->gpu || n == 0) {  // no GPU side (or nothing to do): the CPU threads take it
+        // no GPU side, or one not yet cleared for use (GpuKind::experimental), or nothing to
+        // do: the CPU threads take it
+        if (!b->kind->gpu || n == 0 || (b->kind->gpu->experimental && !cuda::experimental_gpu_enabled())) {
             cpu_start(pool_, b, n ? GALE_RF_CPU : 0);
             return;
         }

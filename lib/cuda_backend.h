@@ -107,7 +107,15 @@ struct GpuKind {
     // batch that comes later does not wait for it. Best effort: an error is cleared and
     // shows again, with its message, where the kernel is used.
     void (*preload)(Device *dev) noexcept;
+    // A kernel that has not yet passed its gpu suite on a GPU: batches of its kinds run on
+    // the CPU threads (flagged GALE_RF_CPU) unless the environment sets
+    // GALE_EXPERIMENTAL_GPU=1 (its own gpu tests and device benchmarks do), so that a
+    // user's default backend never meets it. doc/zdrop.md, "GPU status".
+    bool experimental = false;
 };
+
+// Whether GALE_EXPERIMENTAL_GPU=1 (read once).
+bool experimental_gpu_enabled();
 
 // Runs job on dev through kind (the CUDA backend's one call per part; cuda/device.cu).
 // A device lost in an earlier batch fails at once (GALE_E_DEVICE). A memory fault before

@@ -16,6 +16,14 @@
 //   H[en0] first; then the cells st0 <= t < en1 (en1 = st0 + (en0 - st0) / 4 * 4) by
 //   lane (t - st0) % 4, then t; then the tail en1 <= t < en0 by t.
 //
+// Uniform rounds: the per-anti-diagonal loops over cells (scores, H and its maximum) run
+// the same number of rounds on every lane, the lane's cell guarded, rather than a trip
+// count per lane. On an H200 (2026-11-29, nvcc 13.0.88, sm_90) the per-lane form ran a
+// round past the band on lane 0 (H[32] read for en0 = 1, a 5 x 5 pair, row 1: caught by
+// GALE_ZD_CHECKED below, and an illegal address without it), which the source does not
+// allow; whether this form runs clean there is to be checked on the device (doc/zdrop.md,
+// "GPU status").
+//
 // A task's device memory (ZdLayout): ksw2's byte block (mem) and H as the CPU kernel
 // keeps them, the backtrack codes of each anti-diagonal (p) with its start (prow) and
 // band (off, off_end), and the CIGAR.
@@ -115,7 +123,40 @@ struct ZdMem {
     uint32_t *prow;
     uint8_t *p;
     uint32_t *cigar;
+    long long n_H = 0;  // H's length (checked builds only)
 };
+
+// GALE_ZD_CHECKED (a debugging build only: -DGALE_ZD_CHECKED in NVCC_APPEND_FLAGS): every
+// access to H is checked against its length (ZdMem::n_H); the first one outside is
+// recorded in zd_diag (read by cuda/zdrop.cu after each chunk) and redirected to H[0].
+#if defined(GALE_ZD_CHECKED) && defined(__CUDACC__)
+struct ZdDiag {
+    int hit, line, r, i, st0, en0, qlen, tlen, tid, block;
+    long long n_H;
+};
+__device__ ZdDiag zd_diag;
+__device__ char *zd_work_end;  // the launch's work area end
+__device__ __forceinline__ int32_t &zd_h_at(int32_t *H, long long i, long long n, int line, int r, int st0, int en0,
+                                            int qlen, int tlen) {
+    if (i < 0 || i >= n) {
+        if (atomicCAS(&zd_diag.hit, 0, 1) == 0) {
+            zd_diag.line = line, zd_diag.r = r, zd_diag.i = (int)i, zd_diag.st0 = st0, zd_diag.en0 = en0;
+            zd_diag.qlen = qlen, zd_diag.tlen = tlen, zd_diag.tid = (int)threadIdx.x, zd_diag.block = (int)blockIdx.x;
+            zd_diag.n_H = n;
+            __threadfence();
+            printf("ZD_CHECKED(dev): H[%lld] of %lld at line %d, r %d st0 %d en0 %d qlen %d tlen %d tid %d block %d H %p\n",
+                   i, n, line, r, st0, en0, qlen, tlen, (int)threadIdx.x, (int)blockIdx.x, (void *)H);
+        }
+        return H[0];
+    }
+    return H[i];
+}
+#define ZD_H(i) zd_h_at(M.H, (long long)(i), M.n_H, __LINE__, dbg_r, dbg_st0, dbg_en0, qlen, tlen)
+#define ZD_DBG(...) __VA_ARGS__
+#else
+#define ZD_H(i) M.H[i]
+#define ZD_DBG(...)
+#endif
 
 // One task, by a group G of threads (G: size, tid(), sync(), shfl_up(v, carry),
 // last(v), max(int32), min(uint64), and stop(work): the cancel poll, uniform). query and
@@ -126,6 +167,7 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
                             int tlen, const uint8_t *target, const ZdMem &M, ZdOut &ez) {
     constexpr bool Z = V == kZdExtz2, D = V == kZdExtd2, S = V == kZdExts2;
     const int tid = g.tid();
+    ZD_DBG(int dbg_r = -1, dbg_st0 = -1, dbg_en0 = -1;)
     const int flag = P.flag, zdrop = P.zdrop, end_bonus = P.end_bonus;
     int8_t q = P.q, e = P.e, q2 = P.q2, e2 = P.e2;
     const int8_t noncan = P.noncan;
@@ -175,7 +217,7 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
     for (size_t t = tid; t < T; t += G_) {
         if (D) u[t] = v[t] = x[t] = y[t] = (int8_t)(-q - e), x2[t] = y2[t] = (int8_t)(-q2 - e2);
         if (S) u[t] = v[t] = x[t] = y[t] = (int8_t)(-q - e), x2[t] = (int8_t)(-q2);
-        if (!approx_max) M.H[t] = kZdNegInf;
+        if (!approx_max) ZD_H(t) = kZdNegInf;
         if (t < (size_t)tlen) sf[t] = target[t];
     }
     for (int t = tid; t < qlen; t += G_) qr[t] = query[qlen - 1 - t];
@@ -229,6 +271,7 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
             break;
         }
         const int st0 = b.st0, en0 = b.en0, st = b.st, en = b.en;
+        ZD_DBG(dbg_r = r, dbg_st0 = st0, dbg_en0 = en0;)
         const uint8_t *qrr = qr + (qlen - 1 - r);
         // boundary conditions (read before anything of this anti-diagonal is written)
         int8_t x1, v1, x21 = 0;
@@ -260,14 +303,19 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
         // scores (Q8, Q9): non-generic ones in whole 16-byte blocks from st0
         if (!(flag & kZdGenericSc)) {
             const int nb = (en0 - st0) / 16 + 1;
-            for (int j = tid; j < nb * 16; j += G_) {
+            for (int base = 0; base < nb * 16; base += G_) {
+                const int j = base + tid;
+                if (j >= nb * 16) continue;
                 const int t = st0 + j;
                 const int8_t sq = (int8_t)sf[t], sT = (int8_t)qrr[t];
                 const bool n_ = sq == m1 || sT == m1;
                 s[t] = n_ ? sc_N : sq == sT ? sc_mch : sc_mis;
             }
         } else {
-            for (int t = st0 + tid; t <= en0; t += G_) s[t] = mat[sf[t] * m + qrr[t]];
+            for (int base = st0; base <= en0; base += G_) {
+                const int t = base + tid;
+                if (t <= en0) s[t] = mat[sf[t] * m + qrr[t]];
+            }
         }
         g.sync();
         // Q4: extz2's carried-in bytes, sign-extended into lanes 1-3 of the first block
@@ -414,35 +462,40 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
             int32_t max_H, max_t;
             if (r > 0) {
                 // H[en0] from the old H[en0 - 1], read before any H of this anti-diagonal changes
-                const int32_t h_en0 = en0 > 0 ? add32(M.H[en0 - 1], hd(u8, en0)) : add32(M.H[en0], hd(v8, en0));
+                const int32_t h_en0 = en0 > 0 ? add32(ZD_H(en0 - 1), hd(u8, en0)) : add32(ZD_H(en0), hd(v8, en0));
                 g.sync();
                 const int en1 = st0 + (en0 - st0) / 4 * 4;
                 // the maximum by ksw2's priority (see the top of this file): value, then the
                 // smallest priority
                 int32_t best_v = h_en0;
                 uint64_t best_p = 0;  // H[en0]
-                for (int t = st0 + tid; t < en0; t += G_) {
-                    const int32_t h = add32(M.H[t], hd(v8, t));
-                    M.H[t] = h;
-                    const uint64_t pr_ = t < en1 ? ((uint64_t)1 << 62) + ((uint64_t)((t - st0) & 3) << 32) + (uint64_t)t
-                                                 : ((uint64_t)2 << 62) + (uint64_t)t;
-                    if (h > best_v || (h == best_v && pr_ < best_p)) best_v = h, best_p = pr_;
+                // Every lane runs the same rounds, its cell guarded (see "Uniform rounds" at the
+                // top of this file).
+                for (int base = st0; base < en0; base += G_) {
+                    const int t = base + tid;
+                    if (t < en0) {
+                        const int32_t h = add32(ZD_H(t), hd(v8, t));
+                        ZD_H(t) = h;
+                        const uint64_t pr_ = t < en1 ? ((uint64_t)1 << 62) + ((uint64_t)((t - st0) & 3) << 32) + (uint64_t)t
+                                                     : ((uint64_t)2 << 62) + (uint64_t)t;
+                        if (h > best_v || (h == best_v && pr_ < best_p)) best_v = h, best_p = pr_;
+                    }
                 }
-                if (tid == 0) M.H[en0] = h_en0;
+                if (tid == 0) ZD_H(en0) = h_en0;
                 max_H = g.max(best_v);
                 const uint64_t win = g.min(best_v == max_H ? best_p : ~(uint64_t)0);
                 max_t = win == 0 ? en0 : (int32_t)(win & 0xffffffffu);
             } else {
                 const int32_t h0 = hd(v8, 0) - qe;
                 g.sync();
-                if (tid == 0) M.H[0] = h0;
+                if (tid == 0) ZD_H(0) = h0;
                 max_H = h0, max_t = 0;
             }
             g.sync();
-            if (en0 == tlen - 1 && M.H[en0] > ez.mte) ez.mte = M.H[en0], ez.mte_q = r - en;  // Q1
-            if (r - st0 == qlen - 1 && M.H[st0] > ez.mqe) ez.mqe = M.H[st0], ez.mqe_t = st0;
+            if (en0 == tlen - 1 && ZD_H(en0) > ez.mte) ez.mte = ZD_H(en0), ez.mte_q = r - en;  // Q1
+            if (r - st0 == qlen - 1 && ZD_H(st0) > ez.mqe) ez.mqe = ZD_H(st0), ez.mqe_t = st0;
             if (zdrop_apply(ez, max_H, r, max_t, zdrop, zd_e)) break;
-            if (r == qlen + tlen - 2 && en0 == tlen - 1) ez.score = M.H[tlen - 1];
+            if (r == qlen + tlen - 2 && en0 == tlen - 1) ez.score = ZD_H(tlen - 1);
         } else {
             if (r > 0) {
                 if (last_H0_t >= st0 && last_H0_t <= en0 && last_H0_t + 1 >= st0 && last_H0_t + 1 <= en0) {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa|zdrop|sweep|cli|mpi|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
-#   wfa: the wavefront benchmark alone; zdrop: `gale zdrop` on AGAThA's workload, GPU against CPU (carry .hts, .sharedbench);
+#   tools/device/run.sh [all|test|bench|wfa|zdrop|zdcheck|sweep|cli|mpi|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
+#   wfa: the wavefront benchmark alone; zdcheck: zdrop_gpu from the normal and a bounds-checked build (doc/zdrop.md); zdrop: `gale zdrop` on AGAThA's workload, GPU against CPU (carry .hts, .sharedbench);
 #   cancel: prompt cancellation (issue 13): the tests cancel (unit suite, AUTO = the GPU here) and cancel_gpu
 #     (gpu suite), then tools/bench/cancel_latency on the CUDA and on the CPU backend (cancel-*.txt);
 #   sanitize: the gpu suite's programs (and the unit suite's API tests, which run on the GPU here) under
@@ -368,6 +368,7 @@ if [ "$mode" = zdrop ]; then
   # (extd2), each byte-compared with the CPU backend (all cores) on the same pairs; the whole
   # process timed (wall, peak RSS: timed.py); the summary line gives the kernels' time.
   echo "== Z-drop benchmark"
+  export GALE_EXPERIMENTAL_GPU=1  # the kernel is experimental (doc/zdrop.md, "GPU status")
   g="$build/tools/gale/gale"
   gen=${GALE_GEN_PAIRS:-.sharedbench/gen_pairs.py}
   zp=/tmp/zdrop-P; zn=${GALE_ZDROP_PAIRS:-50000}
@@ -394,6 +395,23 @@ if [ "$mode" = zdrop ]; then
     } >"$out/zdrop-bench.txt" 2>&1
     cat "$out/zdrop-bench.txt"
   fi
+fi
+if [ "$mode" = zdcheck ]; then
+  # The Z-drop kernel's checked build (doc/zdrop.md, "GPU status"): cuda/zdrop.cu recompiled
+  # with -DGALE_ZD_CHECKED (every H access bounds-checked, the first one outside printed with
+  # its row, band and lengths; each launch's shape printed), then zdrop_gpu at a small scale
+  # with the seed that failed (GALE_TEST_SEED, default 37348095916612), then the same program
+  # from the normal build again.
+  echo "== Z-drop checked build"
+  export GALE_TEST_SEED=${GALE_TEST_SEED:-37348095916612} GALE_TEST_SCALE=${GALE_TEST_SCALE:-0.02}
+  timeout 150 "$build/tests/gpu/zdrop_gpu" >"$out/zdrop-plain.txt" 2>&1; echo "normal build: rc $?"
+  tail -3 "$out/zdrop-plain.txt" | cut -c1-400
+  touch cuda/zdrop.cu
+  NVCC_APPEND_FLAGS=-DGALE_ZD_CHECKED ninja -C "$build" tests/gpu/zdrop_gpu >"$out/zdcheck-build.log" 2>&1 \
+    || { tail -20 "$out/zdcheck-build.log"; status=1; }
+  timeout 150 "$build/tests/gpu/zdrop_gpu" >"$out/zdrop-checked.txt" 2>&1; echo "checked build: rc $?"
+  grep -m10 'dev)' "$out/zdrop-checked.txt"; tail -3 "$out/zdrop-checked.txt" | cut -c1-400
+  touch cuda/zdrop.cu  # the next ninja rebuilds it without the checks
 fi
 echo "== done (status $status)"
 exit $status
