@@ -18,11 +18,12 @@
 //
 // Uniform rounds: the per-anti-diagonal loops over cells (scores, H and its maximum) run
 // the same number of rounds on every lane, the lane's cell guarded, rather than a trip
-// count per lane. On an H200 (2026-11-29, nvcc 13.0.88, sm_90) the per-lane form ran a
-// round past the band on lane 0 (H[32] read for en0 = 1, a 5 x 5 pair, row 1: caught by
-// GALE_ZD_CHECKED below, and an illegal address without it), which the source does not
-// allow; whether this form runs clean there is to be checked on the device (doc/zdrop.md,
-// "GPU status").
+// count per lane. With a trip count per lane, nvcc derived the bound from en0 = min(tlen -
+// 1, r, (r + w) >> 1) as max(~r, -tlen, ~((r + w) >> 1)), and CUDA 13.0's ptxas compiles
+// max(max(a, -b), c) for sm_90 into one VIMNMX3 without the negation: the trip count came
+// out huge, and on an H200 lane 0 read H[32] of 16 (GALE_ZD_CHECKED, below) and then the
+// device's memory end. tools/ptx_neg_chains.py finds such chains in PTX; the unit test
+// ptx_neg_chains keeps every CUDA source free of them (doc/zdrop.md, "GPU status").
 //
 // A task's device memory (ZdLayout): ksw2's byte block (mem) and H as the CPU kernel
 // keeps them, the backtrack codes of each anti-diagonal (p) with its start (prow) and
