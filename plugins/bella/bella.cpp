@@ -26,6 +26,7 @@
 #include "gale.h"
 #include "gale_bella.h"
 #include "gale_plugin.h"
+#include "../common/plugin_errors.hpp"
 
 #ifndef GALE_BELLA_VERSION
 #error "GALE_BELLA_VERSION must be defined by the build"
@@ -36,43 +37,6 @@
 extern "C" void *__dso_handle;
 
 namespace {
-
-// The message of the last failing call on this thread. A plain array: a thread_local
-// with a destructor (std::string) would keep the module loaded after dlclose for as
-// long as a thread that failed a call lives.
-thread_local char tls_error[1024];
-
-__attribute__((format(printf, 1, 2))) void set_error(const char *fmt, ...) noexcept {
-    va_list ap;
-    va_start(ap, fmt);
-    const int n = vsnprintf(tls_error, sizeof tls_error, fmt, ap);
-    va_end(ap);
-    if (n >= (int)sizeof tls_error) {
-        // Cut, and say so: a message that just stops would read as complete.
-        const char tail[] = " [...]";
-        std::memcpy(tls_error + sizeof tls_error - sizeof tail, tail, sizeof tail);
-    }
-}
-
-struct Failure {
-    gale_status status;
-    std::string message;
-};
-
-[[noreturn]] __attribute__((format(printf, 2, 3))) void fail(gale_status st, const char *fmt, ...) {
-    char buf[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    throw Failure{st, buf};
-}
-
-// A failing gale call: the status and gale's message (read on the failing thread:
-// gale_last_error is thread-local), prefixed with what was being done.
-void check(gale_status st, const char *what) {
-    if (st != GALE_OK) fail(st, "%s: %s", what, gale_last_error());
-}
 
 int64_t batch_budget() {
     const char *e = getenv("GALE_BELLA_BATCH_BASES");
@@ -218,7 +182,8 @@ void finish_chunk(gale_batch *b, Job &job, const Chunk &c) {
 void drive(gale_ctx *ctx, Job &job) {
     gale_batch *prev = nullptr;
     const Chunk *prev_chunk = nullptr;
-    try {
+    // (drive runs on its own thread, where an escaping exception would be std::terminate)
+    guard("bella", [&] {
         while (!job.stop) {
             const size_t c = job.next_chunk.fetch_add(1);
             if (c >= job.chunks.size()) break;
@@ -251,17 +216,7 @@ void drive(gale_ctx *ctx, Job &job) {
             }
             gale_batch_destroy(done);  // cancels it when another driver failed
         }
-    } catch (const Failure &f) {
-        job.record(f.status, "%s", f.message.c_str());
-    } catch (const std::bad_alloc &) {
-        job.record(GALE_E_NOMEM, "out of host memory");
-    } catch (const std::exception &e) {
-        job.record(GALE_E_INTERNAL, "internal error in the bella plugin: %s", e.what());
-    } catch (...) {
-        // Anything else (a foreign exception): drive runs on its own thread, where an
-        // escaping exception would be std::terminate.
-        job.record(GALE_E_INTERNAL, "internal error in the bella plugin: unknown exception");
-    }
+    }, [&](gale_status st, const char *message) { job.record(st, "%s", message); });
     if (prev) gale_batch_destroy(prev);
 }
 
@@ -495,23 +450,13 @@ GALE_BELLA_FN gale_status gale_bella_extend(gale_bella_seed *seeds, int directio
                                             const int64_t *query_len, const gale_bella_scoring *scoring,
                                             size_t n_scoring, int32_t xdrop, int32_t kmer_length, int32_t *res,
                                             size_t n, int ngpus, int n_threads) {
-    try {
-        extend(seeds, direction, target, target_len, query, query_len, scoring, n_scoring, xdrop, kmer_length, res,
-               n, ngpus, n_threads);
-        return GALE_OK;
-    } catch (const Failure &f) {
-        set_error("%s", f.message.c_str());
-        return f.status;
-    } catch (const std::bad_alloc &) {
-        set_error("out of host memory");
-        return GALE_E_NOMEM;
-    } catch (const std::exception &e) {
-        set_error("internal error in the bella plugin: %s", e.what());
-        return GALE_E_INTERNAL;
-    } catch (...) {
-        set_error("internal error in the bella plugin: unknown exception");
-        return GALE_E_INTERNAL;
-    }
+    return guard(
+        "bella",
+        [&] {
+            extend(seeds, direction, target, target_len, query, query_len, scoring, n_scoring, xdrop, kmer_length,
+                   res, n, ngpus, n_threads);
+        },
+        [](gale_status, const char *message) { set_error("%s", message); });
 }
 
 GALE_BELLA_FN const char *gale_bella_last_error(void) { return tls_error; }

@@ -24,6 +24,7 @@
 #include "gale.h"
 #include "gale_ksw2.h"
 #include "gale_plugin.h"
+#include "../common/plugin_errors.hpp"
 
 #ifndef GALE_KSW2_VERSION
 #error "GALE_KSW2_VERSION must be defined by the build"
@@ -44,37 +45,7 @@ static_assert(sizeof(ksw_extz_t) == 56 && offsetof(ksw_extz_t, max_q) == 4 && of
               "ksw_extz_t has ksw2.h's layout");
 #endif
 
-thread_local char tls_error[1024];
 thread_local gale_status tls_status = GALE_OK;
-
-__attribute__((format(printf, 1, 2))) void set_error(const char *fmt, ...) noexcept {
-    va_list ap;
-    va_start(ap, fmt);
-    const int n = vsnprintf(tls_error, sizeof tls_error, fmt, ap);
-    va_end(ap);
-    if (n >= (int)sizeof tls_error) {
-        const char tail[] = " [...]";
-        std::memcpy(tls_error + sizeof tls_error - sizeof tail, tail, sizeof tail);
-    }
-}
-
-struct Failure {
-    gale_status status;
-    std::string message;
-};
-
-[[noreturn]] __attribute__((format(printf, 2, 3))) void fail(gale_status st, const char *fmt, ...) {
-    char buf[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    throw Failure{st, buf};
-}
-
-void check(gale_status st, const char *what) {
-    if (st != GALE_OK) fail(st, "%s: %s", what, gale_last_error());
-}
 
 const char *fn_name(int fn) {
     return fn == GALE_KSW2_EXTZ2 ? "ksw_extz2_sse" : fn == GALE_KSW2_EXTD2 ? "ksw_extd2_sse" : "ksw_exts2_sse";
@@ -361,24 +332,8 @@ void failed_ez(ksw_extz_t *ez) {
 
 template <class F>
 gale_status guarded(F &&f, ksw_extz_t *ez_on_failure) noexcept {
-    try {
-        f();
-        tls_status = GALE_OK;
-        return GALE_OK;
-    } catch (const Failure &e) {
-        set_error("%s", e.message.c_str());
-        tls_status = e.status;
-    } catch (const std::bad_alloc &) {
-        set_error("out of host memory");
-        tls_status = GALE_E_NOMEM;
-    } catch (const std::exception &e) {
-        set_error("internal error in the ksw2 plugin: %s", e.what());
-        tls_status = GALE_E_INTERNAL;
-    } catch (...) {
-        set_error("internal error in the ksw2 plugin: unknown exception");
-        tls_status = GALE_E_INTERNAL;
-    }
-    failed_ez(ez_on_failure);
+    tls_status = guard("ksw2", f, [](gale_status, const char *message) { set_error("%s", message); });
+    if (tls_status != GALE_OK) failed_ez(ez_on_failure);
     return tls_status;
 }
 
