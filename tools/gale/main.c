@@ -114,7 +114,7 @@ int main(int argc, char **argv)
     /* under mpirun, one of several ranks (ranks.h); else nothing changes */
     rc = ranks_init(&argc, &argv);
     if (rc == 0)
-        rc = run_command(argc, argv);
+        rc = ranks_exit_status(run_command(argc, argv));
     ranks_finalize();
     return rc;
 }

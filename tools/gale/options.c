@@ -25,8 +25,16 @@ const char *const prog = "gale";
 /* Messages                                                            */
 /* ------------------------------------------------------------------ */
 
+static int messages;
+
+int msg_count(void)
+{
+    return messages;
+}
+
 static void vmsg(const char *fmt, va_list ap)
 {
+    ++messages;
     fprintf(stderr, "%s: ", prog);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);

@@ -31,6 +31,8 @@ extern const char *const prog;
 
 /* "gale: MESSAGE" on stderr. */
 void msg(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* How many messages this process has printed (ranks_exit_status). */
+int msg_count(void);
 /* A failed gale call: "gale: WHAT: STATUS (DETAIL)". */
 void gale_msg(const char *what, gale_status st);
 /* A usage error of command cmd: the message, then where to read more

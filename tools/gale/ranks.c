@@ -7,7 +7,8 @@
  * none is left waiting (-o FILE's temporary goes with SIGTERM's handler,
  * output.c). gale's own failures - a bad record, a batch that fails, a
  * write error - are agreed on (ranks_agree, the stream's rounds): every rank
- * stops cleanly with exit status 1.
+ * stops cleanly, the job with exit status 1 (the rank that failed exits 1;
+ * ranks_exit_status says why the others may exit 0).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -77,6 +78,21 @@ void ranks_finalize(void)
     if (started)
         MPI_Finalize();
     started = 0;
+}
+
+int ranks_exit_status(int rc)
+{
+    /* [0]: this rank failed and said so; [1]: this rank failed */
+    int mine[2], all[2] = {0, 0};
+    mine[0] = rc != 0 && msg_count() > 0;
+    mine[1] = rc != 0;
+    if (!started || n == 1)
+        return rc;
+    if (MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return rc;
+    if (all[0] && !mine[0])
+        return 0; /* another rank failed and says why: it alone exits non-zero (ranks.h) */
+    return rc;
 }
 
 const char *ranks_library(void)
@@ -175,6 +191,11 @@ int ranks_init(int *argc, char ***argv)
 
 void ranks_finalize(void)
 {
+}
+
+int ranks_exit_status(int rc)
+{
+    return rc;
 }
 
 const char *ranks_library(void)

@@ -29,6 +29,14 @@
 int ranks_init(int *argc, char ***argv);
 /* Ends MPI, when ranks_init started it. */
 void ranks_finalize(void);
+/* The status this rank exits with, given the run's rc; called by every rank at the end
+ * of a command that ran (a collective under several ranks). Under several ranks, when
+ * some rank failed and printed its message, the ranks that printed nothing exit 0 and
+ * those that did exit rc (mpirun's status is still 1): Open MPI aborts the job at the
+ * first rank that exits non-zero and may drop what another rank wrote to stderr but
+ * mpirun had not forwarded yet - the failing rank's message, seen under load. rc
+ * unchanged with one rank, or when no failing rank said anything. */
+int ranks_exit_status(int rc);
 
 /* This process's rank and the number of ranks (0 and 1 without MPI). */
 int ranks_me(void);
