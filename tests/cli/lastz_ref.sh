@@ -3,7 +3,8 @@
 # `lastz` with the same arguments, byte for byte, on fresh random homologous pairs
 # (tests/oracle/ydrop_gen.py; the query split into several records, so that anchors are
 # picked by name and strand), for the formats gale writes (general with its default and
-# all its supported fields, general-, cigar, axt, maf, maf-, with the header lines that
+# all its supported fields, general-, cigar, axt, maf, maf-, lav (also as the default,
+# without --format), sam, sam-, softsam, softsam-, rdotplot, with the header lines that
 # name the program masked) and a spread of gapped options. Also checks
 # that bad segments lines are refused with the file and line named. Fails (never skips)
 # when lastz is missing. usage: lastz_ref.sh GALE GENERATOR
@@ -21,7 +22,8 @@ echo "GALE_TEST_SEED=$seed cases=$cases"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fields=score,name1,strand1,size1,start1,zstart1,end1,name2,strand2,size2,start2,zstart2,end2,start2+,zstart2+,end2+,identity,idfrac,id%,coverage,covfrac,cov%,cigar
-formats=(general "general:$fields" "general-:$fields" cigar axt maf maf-)
+# "" is no --format: lastz writes lav, its default
+formats=("" lav general "general:$fields" "general-:$fields" cigar axt maf maf- sam sam- softsam softsam- rdotplot)
 optsets=("" "--ydrop=2000 --gappedthresh=2000" "--gap=300,20 --noytrim" "--allgappedbounds" "--allocate:traceback=150000")
 fail=0
 total=0
@@ -46,12 +48,14 @@ PY
     for f in "${formats[@]}"; do
       total=$((total + 1))
       # shellcheck disable=SC2086
-      lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" $o --format="$f" > "$d/lastz.out" 2>/dev/null
+      fo=()
+      [ -n "$f" ] && fo=(--format="$f")
+      lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" $o "${fo[@]}" > "$d/lastz.out" 2>/dev/null
       # shellcheck disable=SC2086
-      "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" $o --format="$f" > "$d/gale.out" 2>/dev/null
+      "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" $o "${fo[@]}" > "$d/gale.out" 2>/dev/null
       # the header lines that name the program and its version (axt's first, maf's first
-      # two: lastz's, gale's) are masked; every other byte must be equal
-      sed -i -E '1,2s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$d/lastz.out" "$d/gale.out"
+      # two, lav's third: lastz's, gale's) are masked; every other byte must be equal
+      sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$d/lastz.out" "$d/gale.out"
       if ! cmp -s "$d/lastz.out" "$d/gale.out"; then
         fail=$((fail + 1))
         echo "FAIL case $c (seed $s) options '$o' format '$f'"
@@ -75,11 +79,17 @@ elif ! grep -q "bad.seg line 1" "$work/err"; then
   echo "FAIL: the message does not name the file and line: $(cat "$work/err")"; fail=$((fail + 1))
 fi
 total=$((total + 1))
-# no --format: lastz would write lav, which gale does not write yet: a usage error (exit 2)
+# lav really has alignments in it (the comparison above would pass on two empty outputs)
+"$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" > "$work/lav" 2>/dev/null || true
+if ! grep -q '^a {' "$work/lav" || ! grep -q '^  l ' "$work/lav"; then
+  echo "FAIL: gale lastz's default (lav) output has no alignment"; fail=$((fail + 1))
+fi
+total=$((total + 1))
+# an unknown format: a usage error (exit 2) naming it, nothing written
 rc=0
-"$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
-if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -q "format" "$work/err"; then
-  echo "FAIL: without --format: exit $rc, $(wc -c < "$work/out") bytes out: $(cat "$work/err")"; fail=$((fail + 1))
+"$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=nosuch > "$work/out" 2> "$work/err" || rc=$?
+if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -q "nosuch" "$work/err"; then
+  echo "FAIL: --format=nosuch: exit $rc, $(wc -c < "$work/out") bytes out: $(cat "$work/err")"; fail=$((fail + 1))
 fi
 total=$((total + 1))
 echo "$((total - fail)) of $total checks passed"

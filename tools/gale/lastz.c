@@ -52,6 +52,7 @@ void usage_lastz(FILE *out)
 
 typedef struct {
     char *name;
+    char *header; /* the whole header line, '>' included (lav's h stanza) */
     char *seq;
     size_t len;
 } record;
@@ -93,6 +94,11 @@ static long read_fasta(const char *path, record **out)
                 recs = realloc(recs, rcap * sizeof *recs);
             }
             while (*p && isspace((unsigned char)*p)) p++;
+            {
+                size_t hl = strlen(line);
+                while (hl > 0 && isspace((unsigned char)line[hl - 1])) line[--hl] = 0;
+            }
+            recs[n].header = xstrdup(line);
             e = p;
             while (*e && !isspace((unsigned char)*e)) e++;
             *e = 0;
@@ -231,12 +237,163 @@ typedef struct {
     int cigar_format;
     int axt;            /* --format=axt */
     int maf;            /* --format=maf (2: maf-, without the job header) */
+    int lav;            /* --format=lav (lastz's default) */
+    int sam;            /* 1 sam, 2 sam-, 3 softsam, 4 softsam- */
+    int rdotplot;       /* --format=rdotplot */
     uint64_t number;    /* axt's alignment number */
+    const char *paths[2]; /* the TARGET and QUERY files as given (lav's s stanza) */
+    long contig;        /* the query record's number, from 1 (lav's s stanza) */
+    int strand_header;  /* this query strand's header written (lav) */
+    const char *prev1, *prev2; /* rdotplot: the names of the last name line */
+    int sq_done;        /* sam: the @SQ line written */
 } out_spec;
+
+/* lav (lav.c print_lav_header): once per query strand, before its first alignment */
+static void lav_strand_header(FILE *out, const out_spec *os, const record *t, const record *q, char strand)
+{
+    fprintf(out, "#:lav\ns {\n  \"%s\" 1 %zu 0 1\n  \"%s%s\" 1 %zu %d %ld\n}\n", os->paths[0], t->len, os->paths[1],
+            strand == '-' ? "-" : "", q->len, strand == '-', os->contig);
+    fprintf(out, "h {\n   \"%s\"\n   \"%s%s\"\n}\n", t->header, q->header,
+            strand == '-' ? " (reverse complement)" : "");
+}
+
+static int same_base(char a, char b) { return toupper((unsigned char)a) == toupper((unsigned char)b); }
+
+/* lav's a stanza (lav.c print_lav_align): one l line per run of substitutions, also the
+ * empty runs between two gaps (edit_script_run_of_subs_match, then one gap op) */
+static void write_lav(FILE *out, const record *t, const char *qs, const gale_lastz_alignment *a)
+{
+    uint32_t i = 0, j = 0, k = 0;
+    const uint32_t height = a->end1 - a->beg1 + 1, width = a->end2 - a->beg2 + 1;
+    fprintf(out, "a {\n  s %d\n  b %u %u\n  e %u %u\n", a->score, a->beg1, a->beg2, a->end1, a->end2);
+    while (i < height || j < width) {
+        const uint32_t pi = i, pj = j;
+        uint32_t run = 0, match = 0;
+        while (k < a->n_ops && GALE_CIGAR_OP(a->cigar[k]) == GALE_CIGAR_MATCH) {
+            const uint32_t len = GALE_CIGAR_LEN(a->cigar[k++]);
+            for (uint32_t x = 0; x < len; x++)
+                match += same_base(t->seq[a->beg1 - 1 + i + run + x], qs[a->beg2 - 1 + j + run + x]);
+            run += len;
+        }
+        i += run;
+        j += run;
+        fprintf(out, "  l %u %u %u %u %d\n", a->beg1 + pi, a->beg2 + pj, a->beg1 + i - 1, a->beg2 + j - 1,
+                run ? (int)((200 * (uint64_t)match + run) / (2 * (uint64_t)run)) : 0);
+        if ((i < height || j < width) && k < a->n_ops) {
+            const uint32_t op = GALE_CIGAR_OP(a->cigar[k]), len = GALE_CIGAR_LEN(a->cigar[k]);
+            k++;
+            if (op == GALE_CIGAR_INS) j += len;
+            else i += len;
+        } else if (i < height || j < width) {
+            break; /* a script shorter than its box: cannot happen for gale's results */
+        }
+    }
+    fputs("}\n", out);
+}
+
+/* sam (sam.c print_sam_align): hard (H) or soft (S) clipping of the rest of the query */
+static void write_sam(FILE *out, const out_spec *os, const record *t, const record *q, const char *qs, char strand,
+                      const gale_lastz_alignment *a)
+{
+    const int soft = os->sam >= 3;
+    const char mask = soft ? 'S' : 'H';
+    const uint32_t len2 = a->end2 - a->beg2 + 1, qlen = (uint32_t)q->len;
+    uint32_t start2, end2, pre = 0, post = 0;
+    if (strand == '+') {
+        start2 = a->beg2;
+        end2 = start2 - 1 + len2;
+    } else {
+        start2 = (qlen - a->beg2) - (len2 - 1) + 1;
+        end2 = 1 + (qlen - a->beg2);
+    }
+    fprintf(out, "%s\t%d\t%s\t%u\t%d\t", q->name, strand == '-' ? 16 : 0, t->name, a->beg1, 255);
+    if (start2 > 1) pre = start2 - 1;
+    if (end2 < qlen) post = qlen - end2;
+    if (strand == '-') {
+        const uint32_t x = pre;
+        pre = post;
+        post = x;
+    }
+    if (pre) fprintf(out, "%u%c", pre, mask);
+    for (uint32_t k = 0; k < a->n_ops;) {
+        const uint32_t op = GALE_CIGAR_OP(a->cigar[k]);
+        uint32_t len = 0;
+        if (op == GALE_CIGAR_MATCH) {
+            while (k < a->n_ops && GALE_CIGAR_OP(a->cigar[k]) == GALE_CIGAR_MATCH) len += GALE_CIGAR_LEN(a->cigar[k++]);
+            fprintf(out, "%uM", len);
+        } else {
+            fprintf(out, "%u%c", GALE_CIGAR_LEN(a->cigar[k]), op == GALE_CIGAR_INS ? 'I' : 'D');
+            k++;
+        }
+    }
+    if (post) fprintf(out, "%u%c", post, mask);
+    fputs("\t*\t0\t0\t", out);
+    /* print_query_bases: on the query strand aligned; the clipped parts lowercase when soft */
+    if (soft)
+        for (uint32_t x = 0; x < a->beg2 - 1; x++) fputc(tolower((unsigned char)qs[x]), out);
+    for (uint32_t x = 0; x < len2; x++) fputc(toupper((unsigned char)qs[a->beg2 - 1 + x]), out);
+    if (soft)
+        for (uint32_t x = a->end2; x < qlen; x++) fputc(tolower((unsigned char)qs[x]), out);
+    fputs("\t*\n", out);
+}
+
+/* rdotplot (output.c print_align_list_segments, genpaf.c keys 02!13!XX): each run of
+ * substitutions (empty ones too) as start1 start2 / end1 end2 / NA NA; on the - strand
+ * the query positions count down on the + strand */
+static void write_rdotplot(FILE *out, out_spec *os, const record *t, const record *q, char strand,
+                           const gale_lastz_alignment *a)
+{
+    uint32_t i = 0, j = 0, k = 0;
+    const uint32_t height = a->end1 - a->beg1 + 1, width = a->end2 - a->beg2 + 1;
+    if (!os->prev1 || strcmp(os->prev1, t->name) || strcmp(os->prev2, q->name)) {
+        fprintf(out, "%s\t%s\n", t->name, q->name);
+        os->prev1 = t->name;
+        os->prev2 = q->name;
+    }
+    while (i < height || j < width) {
+        const uint32_t pi = i, pj = j;
+        uint32_t run = 0;
+        while (k < a->n_ops && GALE_CIGAR_OP(a->cigar[k]) == GALE_CIGAR_MATCH) run += GALE_CIGAR_LEN(a->cigar[k++]);
+        i += run;
+        j += run;
+        if ((i < height || j < width) && k < a->n_ops) {
+            const uint32_t op = GALE_CIGAR_OP(a->cigar[k]), len = GALE_CIGAR_LEN(a->cigar[k]);
+            k++;
+            if (op == GALE_CIGAR_INS) j += len;
+            else i += len;
+        }
+        {
+            const uint32_t pos1 = a->beg1 - 1 + pi, pos2 = a->beg2 - 1 + pj;
+            const uint32_t s1 = pos1 + 1, e1 = s1 + run - 1;
+            uint32_t s2, e2;
+            if (strand == '+') {
+                s2 = pos2 + 1;
+                e2 = s2 + run - 1;
+            } else {
+                s2 = (uint32_t)q->len - pos2;
+                e2 = s2 - run + 1;
+            }
+            fprintf(out, "%u\t%u\n%u\t%u\nNA\tNA\n", s1, s2, e1, e2);
+        }
+        if (k >= a->n_ops && (i < height || j < width)) break;
+    }
+}
 
 static void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, const char *qs, char strand,
                             const gale_lastz_alignment *a)
 {
+    if (os->lav) {
+        write_lav(out, t, qs, a);
+        return;
+    }
+    if (os->sam) {
+        write_sam(out, os, t, q, qs, strand, a);
+        return;
+    }
+    if (os->rdotplot) {
+        write_rdotplot(out, os, t, q, strand, a);
+        return;
+    }
     if (os->axt) {
         /* axt (axt.c print_axt_align): number, target interval, query interval on its strand
          * (1-based), strand, score; then the two gapped rows and a blank line */
@@ -401,6 +558,30 @@ static int parse_format(const char *v, out_spec *os)
     static const int defaults[] = {F_SCORE, F_NAME1, F_STRAND1, F_SIZE1, F_ZSTART1, F_END1, F_NAME2, F_STRAND2,
                                    F_SIZE2, F_ZSTART2, F_END2, F_IDENTITY, F_COVERAGE};
     memset(os, 0, sizeof *os);
+    if (strcmp(v, "lav") == 0 || strcmp(v, "LAV") == 0) {
+        os->lav = 1;
+        return 0;
+    }
+    if (strcmp(v, "sam") == 0 || strcmp(v, "SAM") == 0) {
+        os->sam = 1;
+        return 0;
+    }
+    if (strcmp(v, "sam-") == 0 || strcmp(v, "SAM-") == 0) {
+        os->sam = 2;
+        return 0;
+    }
+    if (strcmp(v, "softsam") == 0 || strcmp(v, "SOFTSAM") == 0) {
+        os->sam = 3;
+        return 0;
+    }
+    if (strcmp(v, "softsam-") == 0 || strcmp(v, "SOFTSAM-") == 0) {
+        os->sam = 4;
+        return 0;
+    }
+    if (strcmp(v, "rdotplot") == 0) {
+        os->rdotplot = 1;
+        return 0;
+    }
     if (strcmp(v, "cigar") == 0) {
         os->cigar_format = 1;
         return 0;
@@ -503,9 +684,13 @@ int cmd_lastz(int argc, char **argv)
     }
     if (npaths < 2) return usage_error(CMD, "expected TARGET and QUERY files");
     if (!segpath) return usage_error(CMD, "--segments=FILE is required (gale lastz runs the gapped stage from anchors)");
-    if (!format) /* lastz's default is lav: writing something else in its place would not be lastz's bytes */
-        return usage_error(CMD, "--format is required: lastz's default format (lav) is not written yet");
-    if (parse_format(format, &os)) return bad_value(CMD, "--format", format, "expected general[-][:fields], cigar, axt, maf or maf-");
+    if (!format) format = "lav"; /* lastz's default */
+    if (parse_format(format, &os))
+        return bad_value(CMD, "--format", format,
+                         "expected lav, general[-][:fields], cigar, axt, maf, maf-, sam, sam-, softsam, softsam- or "
+                         "rdotplot");
+    os.paths[0] = paths[0];
+    os.paths[1] = paths[1];
     for (int k = 0; k < 2; k++)
         if (strchr(paths[k], '['))
             return usage_error(CMD, "%s: LASTZ's file actions ([...]) are not supported yet", paths[k]);
@@ -549,6 +734,19 @@ int cmd_lastz(int argc, char **argv)
         for (int r = 0; r < 4; r++)
             printf("#   %c %4d %4d %4d %4d\n", "ACGT"[r], p.matrix[r][0], p.matrix[r][1], p.matrix[r][2], p.matrix[r][3]);
     }
+    if (os.lav) {
+        /* lav's d stanza (lav.c print_lav_job_header): program, files and options (lastz names
+         * itself: gale writes its own name), the matrix, gaps and thresholds (K: lastz's
+         * --hspthresh, 3000 with --segments; M: dynamic masking, 0) */
+        printf("#:lav\nd {\n  \"gale.v%s %s %s ", gale_version_string(), paths[0], paths[1]);
+        for (int k = 1; k < argc; k++)
+            if (argv[k][0] == '-' && argv[k][1]) printf("%s ", argv[k]);
+        printf("\n     A    C    G    T\n");
+        for (int r = 0; r < 4; r++)
+            printf("  %4d %4d %4d %4d\n", p.matrix[r][0], p.matrix[r][1], p.matrix[r][2], p.matrix[r][3]);
+        printf("  O = %d, E = %d, K = %d, L = %d, M = 0\"\n}\n", p.gap_open, p.gap_extend, 3000, p.gapped_thresh);
+    }
+    if (os.sam == 1 || os.sam == 3) printf("@HD\tVN:1.0\tSO:unsorted\n");
     if (os.header) {
         fputc('#', stdout);
         for (int k = 0; k < os.n_fields; k++) fprintf(stdout, "%s%s", k ? "\t" : "", field_headers[os.fields[k]]);
@@ -599,6 +797,12 @@ int cmd_lastz(int argc, char **argv)
                 msg("warning: %" PRIu64 " extensions of %s%c were cut where LASTZ's traceback memory ran out "
                     "(as lastz does; --allocate:traceback=0 lifts it)",
                     gale_lastz_result_truncations(res), q[r].name, strand);
+            os.contig = r + 1;
+            if (os.lav && gale_lastz_result_count(res)) lav_strand_header(stdout, &os, &t[0], &q[r], strand);
+            if ((os.sam == 1 || os.sam == 3) && !os.sq_done && gale_lastz_result_count(res)) {
+                printf("@SQ\tSN:%s\tLN:%zu\n", t[0].name, t[0].len);
+                os.sq_done = 1;
+            }
             for (size_t k = 0; k < gale_lastz_result_count(res); k++) {
                 gale_lastz_alignment a;
                 a.size = sizeof a;
@@ -609,11 +813,12 @@ int cmd_lastz(int argc, char **argv)
             free(qs);
         }
     }
+    if (os.lav) printf("m {\n  n 0\n}\n#:eof\n"); /* print_m_stanza (no census), the job footer */
     rc = stdout_status();
 done:
     gale_ctx_destroy(ctx);
-    for (long k = 0; k < nt; k++) { free(t[k].name); free(t[k].seq); }
-    for (long k = 0; k < nq; k++) { free(q[k].name); free(q[k].seq); }
+    for (long k = 0; k < nt; k++) { free(t[k].name); free(t[k].header); free(t[k].seq); }
+    for (long k = 0; k < nq; k++) { free(q[k].name); free(q[k].header); free(q[k].seq); }
     for (long k = 0; k < ns; k++) { free(segs[k].name1); free(segs[k].name2); }
     free(t);
     free(q);
