@@ -23,7 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fields=score,name1,strand1,size1,start1,zstart1,end1,name2,strand2,size2,start2,zstart2,end2,start2+,zstart2+,end2+,identity,idfrac,id%,coverage,covfrac,cov%,cigar
 # "" is no --format: lastz writes lav, its default
-formats=("" lav general "general:$fields" "general-:$fields" cigar axt maf maf- sam sam- softsam softsam- rdotplot)
+formats=("" lav general "general:$fields" "general-:$fields" cigar axt maf maf- sam sam- softsam softsam- rdotplot segments)
 optsets=("" "--ydrop=2000 --gappedthresh=2000" "--gap=300,20 --noytrim" "--allgappedbounds" "--allocate:traceback=150000")
 fail=0
 total=0
@@ -46,6 +46,9 @@ PY
   lastz "$d/target.fa" "$d/query.fa" --nogapped --format=segments > "$d/seg" 2>/dev/null
   for o in "${optsets[@]}"; do
     for f in "${formats[@]}"; do
+      # segments: lastz writes the anchors without gapped extension and refuses gapped
+      # options (checked below)
+      if [ "$f" = segments ] && [ -n "$o" ] && [ "${o#--allocate}" = "$o" ]; then continue; fi
       total=$((total + 1))
       # shellcheck disable=SC2086
       fo=()
@@ -71,6 +74,40 @@ if lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --strand=minus > /dev/
   echo "FAIL: --strand=minus with plus-strand segments was accepted by lastz or gale"; fail=$((fail + 1))
 fi
 total=$((total + 1))
+# --format=segments with a gapped option: both refuse
+if lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=segments --ydrop=2000 > /dev/null 2>&1 ||
+   "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=segments --ydrop=2000 > /dev/null 2>&1; then
+  echo "FAIL: --format=segments with --ydrop was accepted by lastz or gale"; fail=$((fail + 1))
+fi
+total=$((total + 1))
+# the same segments with duplicates (merged by lastz for --format=segments), and shuffled:
+# lastz reads them in order and stops at the first out of order ("extra segments"); gale
+# the same, with the same output before it, naming the line
+# (dup: each line twice in a row, the copy without its score: lastz takes it; shuf: the
+# second halves of those pairs after all the first ones: lastz refuses)
+grep -v '^#' "$d/seg" | awk -v OFS='\t' '{print; $8 = ""; NF = 7; print}' > "$work/dup.seg"
+awk 'NR % 2 == 1' "$work/dup.seg" > "$work/shuf.seg"
+awk 'NR % 2 == 0' "$work/dup.seg" >> "$work/shuf.seg"
+lrcs=""
+for sf in dup shuf; do
+  for f in segments general; do
+    lrc=0; grc=0
+    lastz "$d/target.fa" "$d/query.fa" --segments="$work/$sf.seg" --format=$f > "$work/l.out" 2>/dev/null || lrc=$?
+    "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$work/$sf.seg" --format=$f > "$work/g.out" 2> "$work/err" || grc=$?
+    lrcs="$lrcs $sf:$lrc"
+    if ! cmp -s "$work/l.out" "$work/g.out" || [ $((lrc == 0)) -ne $((grc == 0)) ]; then
+      echo "FAIL: segments $sf format $f: lastz exit $lrc, gale exit $grc"; diff "$work/l.out" "$work/g.out" | head -4
+      fail=$((fail + 1))
+    elif [ "$grc" -ne 0 ] && ! grep -q "$sf.seg line [0-9]" "$work/err"; then
+      echo "FAIL: segments $sf: the message does not name the line: $(cat "$work/err")"; fail=$((fail + 1))
+    fi
+    total=$((total + 1))
+  done
+done
+# the cases are what they claim: lastz takes dup and refuses shuf, after some output
+case "$lrcs" in " dup:0 dup:0 shuf:"[1-9]*" shuf:"[1-9]*) ;; *) echo "FAIL: lastz's exits on dup/shuf:$lrcs"; fail=$((fail + 1));; esac
+[ "$(grep -c . "$work/l.out")" -gt 1 ] || { echo "FAIL: no output before the out-of-order line"; fail=$((fail + 1)); }
+total=$((total + 2))
 # malformed segments: refused, naming the file and the line
 printf 'tgt 10 20 qry0 10 25 +\n' > "$work/bad.seg"
 if "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$work/bad.seg" --format=general > /dev/null 2> "$work/err"; then

@@ -62,6 +62,7 @@ typedef struct {
     uint32_t start1, end1, start2, end2;
     char strand;
     int32_t score;
+    long line; /* in the segments file */
 } seg_line;
 
 static char *xstrdup(const char *s)
@@ -197,6 +198,7 @@ static long read_segments(const char *path, seg_line **out)
         segs[n].end2 = (uint32_t)e2;
         segs[n].strand = strand[0];
         segs[n].score = (int32_t)sc;
+        segs[n].line = lineno;
         n++;
     }
     fclose(f);
@@ -240,6 +242,7 @@ typedef struct {
     int lav;            /* --format=lav (lastz's default) */
     int sam;            /* 1 sam, 2 sam-, 3 softsam, 4 softsam- */
     int rdotplot;       /* --format=rdotplot */
+    int segments;       /* --format=segments: the anchors, merged, without gapped extension */
     uint64_t number;    /* axt's alignment number */
     const char *paths[2]; /* the TARGET and QUERY files as given (lav's s stanza) */
     long contig;        /* the query record's number, from 1 (lav's s stanza) */
@@ -473,7 +476,7 @@ static void write_alignment(FILE *out, out_spec *os, const record *t, const reco
     /* identity (alignment_identity: ACGT pairs of the substitution runs, case folded) and
      * coverage (of the shorter sequence) */
     uint32_t id_num = 0, id_den = 0, cov_num, cov_den;
-    {
+    if (qs) { /* NULL for --format=segments, which has no identity field */
         const char *s1 = t->seq + a->beg1 - 1, *s2 = qs + a->beg2 - 1;
         for (uint32_t k = 0; k < a->n_ops; k++) {
             const uint32_t op = GALE_CIGAR_OP(a->cigar[k]), len = GALE_CIGAR_LEN(a->cigar[k]);
@@ -553,6 +556,42 @@ static void write_alignment(FILE *out, out_spec *os, const record *t, const reco
     fputc('\n', out);
 }
 
+/* segment.c qSegmentsByDiag (the anchors of one query strand all have the same id) */
+static int by_diag(const void *x, const void *y)
+{
+    const gale_lastz_anchor *a = x, *b = y;
+    const int64_t da = (int64_t)a->pos1 - a->pos2, db = (int64_t)b->pos1 - b->pos2;
+    if (da != db) return da < db ? -1 : 1;
+    if (a->pos2 != b->pos2) return a->pos2 < b->pos2 ? -1 : 1;
+    if (a->length != b->length) return a->length < b->length ? -1 : 1;
+    if (a->score != b->score) return a->score < b->score ? -1 : 1;
+    return 0;
+}
+
+/* --format=segments: lastz then does no gapped extension (lastz.c: formatIsSegments
+ * without --gapped) and writes the anchors it read for this query strand as HSPs, after
+ * merge_segments (segment.c: sorted by diagonal, overlapping ones on a diagonal merged,
+ * keeping the higher score). Returns the number left in an. */
+static size_t merge_anchors(gale_lastz_anchor *an, size_t n)
+{
+    size_t dst = 0;
+    if (n < 2) return n;
+    qsort(an, n, sizeof *an, by_diag);
+    gale_lastz_anchor cur = an[0];
+    for (size_t k = 1; k < n; k++) {
+        const gale_lastz_anchor *g = &an[k];
+        if ((int64_t)g->pos1 - g->pos2 == (int64_t)cur.pos1 - cur.pos2 && g->pos2 < cur.pos2 + cur.length) {
+            if (g->pos2 + g->length > cur.pos2 + cur.length) cur.length = g->pos2 + g->length - cur.pos2;
+            if (g->score > cur.score) cur.score = g->score;
+            continue;
+        }
+        an[dst++] = cur;
+        cur = *g;
+    }
+    an[dst++] = cur;
+    return dst;
+}
+
 static int parse_format(const char *v, out_spec *os)
 {
     static const int defaults[] = {F_SCORE, F_NAME1, F_STRAND1, F_SIZE1, F_ZSTART1, F_END1, F_NAME2, F_STRAND2,
@@ -576,6 +615,14 @@ static int parse_format(const char *v, out_spec *os)
     }
     if (strcmp(v, "softsam-") == 0 || strcmp(v, "SOFTSAM-") == 0) {
         os->sam = 4;
+        return 0;
+    }
+    if (strcmp(v, "segments") == 0) {
+        static const int keys[] = {F_NAME1, F_START1, F_END1, F_NAME2, F_START2, F_END2, F_STRAND2, F_SCORE};
+        os->segments = 1;
+        os->header = 1;
+        memcpy(os->fields, keys, sizeof keys);
+        os->n_fields = (int)(sizeof keys / sizeof keys[0]);
         return 0;
     }
     if (strcmp(v, "rdotplot") == 0) {
@@ -628,10 +675,11 @@ int cmd_lastz(int argc, char **argv)
     int npaths = 0, rc = EXIT_FAIL, strands = 3;
     gale_lastz_params p;
     int have_ydrop = 0;
+    const char *gapped_opt = NULL; /* the first option of the gapped stage given */
     out_spec os;
     record *t = NULL, *q = NULL;
     seg_line *segs = NULL;
-    long nt = 0, nq = 0, ns = 0;
+    long nt = 0, nq = 0, ns = 0, cursor = 0;
     gale_ctx *ctx = NULL;
     gale_lastz_params_init(&p);
     for (int k = 1; k < argc; k++) {
@@ -647,21 +695,26 @@ int cmd_lastz(int argc, char **argv)
         } else if (strncmp(a, "--format=", 9) == 0) {
             format = a + 9;
         } else if (strncmp(a, "--gap=", 6) == 0) {
+            if (!gapped_opt) gapped_opt = a;
             int o, e, used = 0;
             if (sscanf(a + 6, "%d,%d%n", &o, &e, &used) != 2 || a[6 + used] || o < 0 || e < 0)
                 return bad_value(CMD, "--gap", a + 6, "expected OPEN,EXTEND (non-negative)");
             p.gap_open = o;
             p.gap_extend = e;
         } else if (strncmp(a, "--ydrop=", 8) == 0) {
+            if (!gapped_opt) gapped_opt = a;
             if (option_number(CMD, "--ydrop", a + 8, 0, 1 << 28, &v)) return EXIT_USAGE;
             p.ydrop = (int32_t)v;
             have_ydrop = 1;
         } else if (strncmp(a, "--gappedthresh=", 15) == 0) {
+            if (!gapped_opt) gapped_opt = a;
             if (option_number(CMD, "--gappedthresh", a + 15, INT32_MIN, INT32_MAX, &v)) return EXIT_USAGE;
             p.gapped_thresh = (int32_t)v;
         } else if (strcmp(a, "--noytrim") == 0) {
+            if (!gapped_opt) gapped_opt = a;
             p.flags |= GALE_LASTZ_NOYTRIM;
         } else if (strcmp(a, "--allgappedbounds") == 0) {
+            if (!gapped_opt) gapped_opt = a;
             p.flags |= GALE_LASTZ_ALLBOUNDS;
         } else if (strcmp(a, "--notrivial") == 0) {
             p.flags |= GALE_LASTZ_NOTRIVIAL;
@@ -689,6 +742,9 @@ int cmd_lastz(int argc, char **argv)
         return bad_value(CMD, "--format", format,
                          "expected lav, general[-][:fields], cigar, axt, maf, maf-, sam, sam-, softsam, softsam- or "
                          "rdotplot");
+    if (os.segments && gapped_opt)
+        return usage_error(CMD, "--format=segments writes the anchors without gapped extension (as lastz does): "
+                                "it takes no gapped option ('%s'; lastz: requires --gapped)", gapped_opt);
     os.paths[0] = paths[0];
     os.paths[1] = paths[1];
     for (int k = 0; k < 2; k++)
@@ -762,10 +818,14 @@ int cmd_lastz(int argc, char **argv)
             gale_status st;
             if (!(strands & (1 << s))) continue;
             an = malloc(((size_t)ns + 1) * sizeof *an);
-            for (long k = 0; k < ns; k++) {
+            /* LASTZ reads the segments file once, in order (segment.c read_segment_table): each
+             * query strand takes the run of lines that name it (or '*') from where the previous
+             * one stopped; a line that names another stops the run */
+            for (; cursor < ns; cursor++) {
+                const long k = cursor;
                 const seg_line *g = &segs[k];
-                if (g->strand != strand) continue;
-                if (strcmp(g->name2, q[r].name) != 0 && strcmp(g->name2, "*") != 0) continue;
+                if (g->strand != strand) break;
+                if (strcmp(g->name2, q[r].name) != 0 && strcmp(g->name2, "*") != 0) break;
                 if (strcmp(g->name1, t[0].name) != 0 && strcmp(g->name1, "*") != 0) {
                     msg("%s: segment %ld names target '%s', not '%s'", segpath, k + 1, g->name1, t[0].name);
                     free(an);
@@ -781,6 +841,24 @@ int cmd_lastz(int argc, char **argv)
                 an[n].length = g->end1 + 1 - g->start1;
                 an[n].score = g->score;
                 n++;
+            }
+            if (os.segments) {
+                n = merge_anchors(an, n);
+                for (size_t k = 0; k < n; k++) {
+                    gale_lastz_alignment a;
+                    uint32_t op = GALE_CIGAR_MATCH | (an[k].length << GALE_CIGAR_SHIFT);
+                    memset(&a, 0, sizeof a);
+                    a.beg1 = an[k].pos1 + 1;
+                    a.end1 = an[k].pos1 + an[k].length;
+                    a.beg2 = an[k].pos2 + 1;
+                    a.end2 = an[k].pos2 + an[k].length;
+                    a.score = an[k].score;
+                    a.n_ops = 1;
+                    a.cigar = &op;
+                    write_alignment(stdout, &os, &t[0], &q[r], NULL, strand, &a);
+                }
+                free(an);
+                continue;
             }
             qs = malloc(q[r].len + 1);
             for (size_t k = 0; k < q[r].len; k++)
@@ -812,6 +890,14 @@ int cmd_lastz(int argc, char **argv)
             gale_lastz_result_free(res);
             free(qs);
         }
+    }
+    if (cursor < ns) {
+        /* lastz: "extra segments in file" (after writing what came before, as gale has) */
+        msg("%s line %ld: segment for %s%c out of order: segments must appear in the order of the query "
+            "file's records, each record's + strand segments before its - strand ones (as lastz requires)",
+            segpath, segs[cursor].line, segs[cursor].name2, segs[cursor].strand);
+        fflush(stdout);
+        goto done;
     }
     if (os.lav) printf("m {\n  n 0\n}\n#:eof\n"); /* print_m_stanza (no census), the job footer */
     rc = stdout_status();
