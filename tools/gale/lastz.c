@@ -3,7 +3,8 @@
  * anchors (gale_lastz_extend), writing what `lastz TARGET QUERY --segments=FILE` writes
  * with the same options. See doc/cli.md ("gale lastz") for what is covered so far:
  * FASTA input (one target record, any number of query records), both strands, LASTZ's
- * scoring and gapped options, and the formats general[-][:fields] and cigar.
+ * scoring and gapped options, and the formats lav (the default), general[-][:fields],
+ * cigar, axt, maf[-], [soft]sam[-], rdotplot and segments.
  */
 #define _POSIX_C_SOURCE 200809L /* getline, ssize_t */
 #include <ctype.h>
@@ -31,9 +32,10 @@ void usage_lastz(FILE *out)
         "\n"
         "Options (as lastz's):\n"
         "  --segments=FILE          the anchors (required; --anchors=FILE is the same)\n"
-        "  --format=FORMAT          general (default fields), general:F1,F2,..., general-[:...],\n"
-        "                           cigar, axt, maf, maf- (required: lastz's default, lav, is\n"
-        "                           not written yet)\n"
+        "  --format=FORMAT          lav (the default, as lastz's), general (default fields),\n"
+        "                           general:F1,F2,..., general-[:...], cigar, axt, maf, maf-,\n"
+        "                           sam, sam-, softsam, softsam-, rdotplot, segments (the\n"
+        "                           anchors, merged, without gapped extension: as lastz)\n"
 
         "  --gap=OPEN,EXTEND        gap penalties (400,30)\n"
         "  --ydrop=N                y-drop (OPEN + 300 * EXTEND)\n"
@@ -45,9 +47,14 @@ void usage_lastz(FILE *out)
         "  --allocate:traceback=N   LASTZ's traceback memory in bytes (80M); 0: unlimited\n"
         "                           (gale only: lastz cuts longer extensions)\n"
         "\n"
-        "general fields: score name1 strand1 size1 start1 zstart1 end1 name2 strand2\n"
-        "size2 start2 zstart2 end2 start2+ zstart2+ end2+ identity idfrac id%% coverage\n"
-        "covfrac cov%% cigar.\n");
+        "general fields: score name1 number1 strand1 size1 start1 zstart1 end1 length1\n"
+        "align1 text1 nucs1 name2 number2 strand2 size2 start2 zstart2 end2 start2+\n"
+        "zstart2+ end2+ length2 align2 text2 nucs2 nmatch nmismatch npair ncolumn ngap\n"
+        "cgap diff cigar cigar- diagonal identity idfrac id%% blastid%% coverage covfrac\n"
+        "cov%% continuity confrac con%% gaprate number znumber NA, and LASTZ's aliases\n"
+        "(n1 s1 z1 e1 l1 a1 t1 n2 s2 z2 s2+ z2+ e2 e2+ l2 a2 t2 d diag s id ident cov\n"
+        "con con%% gap). Not yet: qalign1/2, quals1/2, cigarx[1][-], shingle, chore,\n"
+        "diff=CHARS.\n");
 }
 
 typedef struct {
@@ -210,16 +217,33 @@ static long read_segments(const char *path, seg_line **out)
 /* general fields */
 enum { F_SCORE, F_NAME1, F_STRAND1, F_SIZE1, F_START1, F_ZSTART1, F_END1, F_NAME2, F_STRAND2, F_SIZE2, F_START2,
        F_ZSTART2, F_END2, F_START2P, F_ZSTART2P, F_END2P, F_IDENTITY, F_IDFRAC, F_IDPCT, F_COVERAGE, F_COVFRAC,
-       F_COVPCT, F_CIGAR, F_N };
+       F_COVPCT, F_CIGAR, F_NUMBER1, F_NUMBER2, F_LENGTH1, F_LENGTH2, F_ALIGN1, F_TEXT1, F_ALIGN2, F_TEXT2, F_NMATCH,
+       F_NMISMATCH, F_NPAIR, F_NCOLUMN, F_NGAP, F_CGAP, F_DIFF, F_CIGARL, F_DIAGONAL, F_BLASTID, F_CONTINUITY,
+       F_CONFRAC, F_CONPCT, F_GAPRATE, F_NUCS1, F_NUCS2, F_NUMBER, F_ZNUMBER, F_NA, F_N };
+/* LASTZ's field names (genpaf.h genpafName), then its aliases (genpafAliases) */
 static const char *const field_names[F_N] = {
     "score", "name1", "strand1", "size1", "start1", "zstart1", "end1", "name2", "strand2", "size2", "start2",
     "zstart2", "end2", "start2+", "zstart2+", "end2+", "identity", "idfrac", "id%", "coverage", "covfrac", "cov%",
-    "cigar"};
-/* the header names LASTZ writes for them (identity and coverage take two columns) */
+    "cigar", "number1", "number2", "length1", "length2", "align1", "text1", "align2", "text2", "nmatch", "nmismatch",
+    "npair", "ncolumn", "ngap", "cgap", "diff", "cigar-", "diagonal", "blastid%", "continuity", "confrac", "con%",
+    "gaprate", "nucs1", "nucs2", "number", "znumber", "NA"};
+static const struct { const char *alias; int field; } field_aliases[] = {
+    {"n1", F_NAME1}, {"s1", F_START1}, {"z1", F_ZSTART1}, {"e1", F_END1}, {"l1", F_LENGTH1}, {"a1", F_ALIGN1},
+    {"t1", F_TEXT1}, {"n2", F_NAME2}, {"s2", F_START2}, {"z2", F_ZSTART2}, {"s2+", F_START2P}, {"z2+", F_ZSTART2P},
+    {"e2", F_END2}, {"e2+", F_END2P}, {"l2", F_LENGTH2}, {"a2", F_ALIGN2}, {"t2", F_TEXT2}, {"d", F_DIAGONAL},
+    {"diag", F_DIAGONAL}, {"s", F_SCORE}, {"id", F_IDENTITY}, {"ident", F_IDENTITY}, {"cov", F_COVERAGE},
+    {"con", F_CONTINUITY}, {"con%", F_CONPCT}, {"gap", F_GAPRATE}};
+/* LASTZ's fields gale does not write (yet): named in the refusal */
+static const char *const fields_not_written[] = {"qalign1", "qalign2", "cigarx", "cigarx-", "cigarx1", "cigarx1-",
+                                                 "shingle", "quals1", "quals2", "chore", "hspid", "phash", "ahash"};
+/* the header names LASTZ writes for them (genpaf.c print_genpaf_job_header; identity,
+ * coverage, continuity and gaprate take two columns, NA none) */
 static const char *const field_headers[F_N] = {
     "score", "name1", "strand1", "size1", "start1", "zstart1", "end1", "name2", "strand2", "size2", "start2",
     "zstart2", "end2", "start2+", "zstart2+", "end2+", "identity\tidPct", "idfrac", "id%", "coverage\tcovPct",
-    "covfrac", "cov%", "cigar"};
+    "covfrac", "cov%", "cigar", "number1", "number2", "length1", "length2", "align1", "text1", "align2", "text2",
+    "nmatch", "nmismatch", "npair", "ncolumn", "ngap", "cgap", "diff", "cigar-", "diagonal", "blastid%",
+    "continuity\tconPct", "confrac", "con%", "gaprate\tgapPct", "nucs1", "nucs2", "number", "znumber", ""};
 
 static int nuc_bits(char c)
 {
@@ -232,8 +256,46 @@ static int nuc_bits(char c)
     }
 }
 
+/* align1/text1 (row 0) and align2/text2 (row 1): the gapped row (genpaf.c; dna_toprint) */
+static void print_row(FILE *out, const record *t, const char *qs, const gale_lastz_alignment *a, int row)
+{
+    const char *p1 = t->seq + a->beg1 - 1, *p2 = qs + a->beg2 - 1;
+    for (uint32_t k = 0; k < a->n_ops; k++) {
+        const uint32_t op = GALE_CIGAR_OP(a->cigar[k]), len = GALE_CIGAR_LEN(a->cigar[k]);
+        for (uint32_t j = 0; j < len; j++) {
+            char c;
+            if (op == GALE_CIGAR_MATCH) c = row == 0 ? p1[j] : p2[j];
+            else if (op == GALE_CIGAR_INS) c = row == 0 ? '-' : p2[j];
+            else c = row == 0 ? p1[j] : '-';
+            fputc(c >= 0x20 && c <= 0x7e ? c : '*', out);
+        }
+        if (op != GALE_CIGAR_INS) p1 += len;
+        if (op != GALE_CIGAR_DEL) p2 += len;
+    }
+}
+
+/* diff (genpaf.c diff_char, default characters .:x--X) */
+static void print_diff(FILE *out, const record *t, const char *qs, const gale_lastz_alignment *a)
+{
+    const char *p1 = t->seq + a->beg1 - 1, *p2 = qs + a->beg2 - 1;
+    for (uint32_t k = 0; k < a->n_ops; k++) {
+        const uint32_t op = GALE_CIGAR_OP(a->cigar[k]), len = GALE_CIGAR_LEN(a->cigar[k]);
+        for (uint32_t j = 0; j < len; j++) {
+            if (op == GALE_CIGAR_MATCH) {
+                const int b1 = nuc_bits(p1[j]), b2 = nuc_bits(p2[j]);
+                /* A G purines (0, 2), C T pyrimidines (1, 3) */
+                fputc(b1 < 0 || b2 < 0 ? 'X' : b1 == b2 ? '.' : (b1 & 1) == (b2 & 1) ? ':' : 'x', out);
+            } else {
+                fputc('-', out);
+            }
+        }
+        if (op != GALE_CIGAR_INS) p1 += len;
+        if (op != GALE_CIGAR_DEL) p2 += len;
+    }
+}
+
 typedef struct {
-    int fields[64];
+    int fields[256];
     int n_fields;
     int header;
     int cigar_format;
@@ -244,6 +306,7 @@ typedef struct {
     int rdotplot;       /* --format=rdotplot */
     int segments;       /* --format=segments: the anchors, merged, without gapped extension */
     uint64_t number;    /* axt's alignment number */
+    uint64_t gen_number; /* general's alignment number (number, znumber) */
     const char *paths[2]; /* the TARGET and QUERY files as given (lav's s stanza) */
     long contig;        /* the query record's number, from 1 (lav's s stanza) */
     int strand_header;  /* this query strand's header written (lav) */
@@ -504,6 +567,16 @@ static void write_alignment(FILE *out, out_spec *os, const record *t, const reco
         cov_num = a->end2 + 1 - a->beg2;
         cov_den = (uint32_t)q->len;
     }
+    uint32_t gap_cols = 0, nongap_cols = 0, n_gaps = 0;
+    for (uint32_t k = 0; k < a->n_ops; k++) {
+        if (GALE_CIGAR_OP(a->cigar[k]) == GALE_CIGAR_MATCH) {
+            nongap_cols += GALE_CIGAR_LEN(a->cigar[k]);
+        } else {
+            gap_cols += GALE_CIGAR_LEN(a->cigar[k]);
+            n_gaps++;
+        }
+    }
+    os->gen_number++;
     for (int k = 0; k < os->n_fields; k++) {
         const uint32_t qlen = (uint32_t)q->len;
         /* plus-strand query coordinates (start2+ ...) */
@@ -548,9 +621,57 @@ static void write_alignment(FILE *out, out_spec *os, const record *t, const reco
             else fputs("NA", out);
             break;
         case F_CIGAR:
-            for (uint32_t j = 0; j < a->n_ops; j++)
-                fprintf(out, "%u%c", GALE_CIGAR_LEN(a->cigar[j]), GALE_CIGAR_STR[GALE_CIGAR_OP(a->cigar[j])]);
+        case F_CIGARL:
+            for (uint32_t j = 0; j < a->n_ops; j++) {
+                const char c = GALE_CIGAR_STR[GALE_CIGAR_OP(a->cigar[j])];
+                fprintf(out, "%u%c", GALE_CIGAR_LEN(a->cigar[j]), os->fields[k] == F_CIGARL ? tolower(c) : c);
+            }
             break;
+        case F_NUMBER1: fputs("0", out); break; /* the record's number from 0: one target record */
+        case F_NUMBER2: fprintf(out, "%ld", os->contig - 1); break;
+        case F_LENGTH1: fprintf(out, "%u", a->end1 + 1 - a->beg1); break;
+        case F_LENGTH2: fprintf(out, "%u", a->end2 + 1 - a->beg2); break;
+        case F_ALIGN1: case F_TEXT1: print_row(out, t, qs, a, 0); break;
+        case F_ALIGN2: case F_TEXT2: print_row(out, t, qs, a, 1); break;
+        case F_NMATCH: fprintf(out, "%u", id_num); break;
+        case F_NMISMATCH: fprintf(out, "%u", id_den - id_num); break;
+        case F_NPAIR: fprintf(out, "%u", id_den); break;
+        case F_NCOLUMN: fprintf(out, "%u", nongap_cols + gap_cols); break;
+        case F_NGAP: fprintf(out, "%u", n_gaps); break;
+        case F_CGAP: fprintf(out, "%u", gap_cols); break;
+        case F_DIFF: print_diff(out, t, qs, a); break;
+        case F_DIAGONAL: fprintf(out, "%" PRId64, (int64_t)a->beg1 - (int64_t)a->beg2); break;
+        case F_BLASTID:
+            if (nongap_cols + gap_cols) fprintf(out, "%.2f", 100.0 * id_num / (nongap_cols + gap_cols));
+            else fputs("NA", out);
+            break;
+        case F_CONTINUITY:
+            fprintf(out, "%u/%u\t", nongap_cols, nongap_cols + gap_cols);
+            if (nongap_cols + gap_cols) fprintf(out, "%.1f%%", 100.0 * nongap_cols / (nongap_cols + gap_cols));
+            else fputs("NA", out);
+            break;
+        case F_CONFRAC: fprintf(out, "%u/%u", nongap_cols, nongap_cols + gap_cols); break;
+        case F_CONPCT:
+            if (nongap_cols + gap_cols) fprintf(out, "%.1f%%", 100.0 * nongap_cols / (nongap_cols + gap_cols));
+            else fputs("NA", out);
+            break;
+        case F_GAPRATE:
+            fprintf(out, "%u/%u\t", gap_cols, nongap_cols);
+            if (nongap_cols) fprintf(out, "%.1f%%", 100.0 * gap_cols / nongap_cols);
+            else fputs("NA", out);
+            break;
+        case F_NUCS1:
+            for (size_t x = 0; x < t->len; x++)
+                fputc(t->seq[x] >= 0x20 && t->seq[x] <= 0x7e ? t->seq[x] : '*', out);
+            break;
+        case F_NUCS2: { /* on the - strand, the complement of the reversed strand: the + strand */
+            const char *s2 = strand == '-' ? q->seq : qs;
+            for (size_t x = 0; x < q->len; x++) fputc(s2[x] >= 0x20 && s2[x] <= 0x7e ? s2[x] : '*', out);
+            break;
+        }
+        case F_NUMBER: fprintf(out, "%" PRIu64, os->gen_number); break;
+        case F_ZNUMBER: fprintf(out, "%" PRIu64, os->gen_number - 1); break;
+        case F_NA: fputs("NA", out); break;
         }
     }
     fputc('\n', out);
@@ -661,7 +782,21 @@ static int parse_format(const char *v, out_spec *os)
         int f;
         for (f = 0; f < F_N; f++)
             if (strlen(field_names[f]) == len && strncmp(field_names[f], v, len) == 0) break;
-        if (f == F_N || os->n_fields == 64) return -1;
+        for (size_t x = 0; f == F_N && x < sizeof field_aliases / sizeof field_aliases[0]; x++)
+            if (strlen(field_aliases[x].alias) == len && strncmp(field_aliases[x].alias, v, len) == 0)
+                f = field_aliases[x].field;
+        if (f == F_N) {
+            for (size_t x = 0; x < sizeof fields_not_written / sizeof fields_not_written[0]; x++)
+                if (strlen(fields_not_written[x]) == len && strncmp(fields_not_written[x], v, len) == 0)
+                    return usage_error(CMD, "--format: LASTZ's field '%.*s' is not written by gale lastz yet", (int)len,
+                                       v) ? -2 : -2;
+            if (len > 4 && strncmp(v, "diff", 4) == 0)
+                return usage_error(CMD, "--format: the field '%.*s' (diff with its own characters) is not written by "
+                                        "gale lastz yet", (int)len, v) ? -2 : -2;
+            return usage_error(CMD, "--format: '%.*s' is not one of LASTZ's general fields (gale lastz --help lists "
+                                    "them)", (int)len, v) ? -2 : -2;
+        }
+        if (os->n_fields == 256) return -1;
         os->fields[os->n_fields++] = f;
         v += len;
         if (*v == ',') v++;
@@ -738,10 +873,13 @@ int cmd_lastz(int argc, char **argv)
     if (npaths < 2) return usage_error(CMD, "expected TARGET and QUERY files");
     if (!segpath) return usage_error(CMD, "--segments=FILE is required (gale lastz runs the gapped stage from anchors)");
     if (!format) format = "lav"; /* lastz's default */
-    if (parse_format(format, &os))
-        return bad_value(CMD, "--format", format,
+    {
+        const int pf = parse_format(format, &os);
+        if (pf == -2) return EXIT_USAGE;
+        if (pf) return bad_value(CMD, "--format", format,
                          "expected lav, general[-][:fields], cigar, axt, maf, maf-, sam, sam-, softsam, softsam- or "
-                         "rdotplot");
+                         "rdotplot, segments");
+    }
     if (os.segments && gapped_opt)
         return usage_error(CMD, "--format=segments writes the anchors without gapped extension (as lastz does): "
                                 "it takes no gapped option ('%s'; lastz: requires --gapped)", gapped_opt);
