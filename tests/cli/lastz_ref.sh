@@ -78,6 +78,42 @@ if lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --strand=minus > /dev/
   echo "FAIL: --strand=minus with plus-strand segments was accepted by lastz or gale"; fail=$((fail + 1))
 fi
 total=$((total + 1))
+# LASTZ's file actions on TARGET and QUERY (lastz --help=files) against lastz: nickname
+# (both forms; the segments then name the nicknames), subset (a names file with a comment,
+# a blank line and a name out of file order, which lastz then never finds), unmask
+printf 'qry2 # the last\n\nqry0\nqry1\n' > "$work/names"
+grep -v '^#' "$d/seg" | awk -v OFS='\t' '$4 == "qry2"' > "$work/q2.seg"
+awk -v OFS='\t' '{$1 = "T"; $4 = "Q"; print}' "$work/q2.seg" > "$work/nick.seg"
+while IFS='|' read -r tspec qspec sf; do
+  for f in "" general:name1,number1,name2,number2,score,zstart1,end1,text1,text2 maf sam; do
+    fo=()
+    [ -n "$f" ] && fo=(--format="$f")
+    lrc=0; grc=0
+    lastz "$tspec" "$qspec" --segments="$work/$sf" "${fo[@]}" > "$work/l.out" 2>/dev/null || lrc=$?
+    "$gale" lastz "$tspec" "$qspec" --segments="$work/$sf" "${fo[@]}" > "$work/g.out" 2>/dev/null || grc=$?
+    sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
+    if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || ! grep -q . "$work/l.out"; then
+      echo "FAIL: '$tspec' '$qspec' format '$f': lastz exit $lrc, gale exit $grc"
+      diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; fail=$((fail + 1))
+    fi
+    total=$((total + 1))
+  done
+done <<EOF
+$d/target.fa[nickname=T]|$d/query.fa[subset=$work/names,nickname=Q]|nick.seg
+T::$d/target.fa|Q::$d/query.fa[subset=$work/names]|nick.seg
+$d/target.fa[unmask]|$d/query.fa[@$work/names][unmask]|q2.seg
+EOF
+# the other actions: a usage error naming the action, nothing written
+for spec in "[multiple]" "[1..100]" "[revcomp]" "-" "[softmask=$work/names]" "[nameparse=full]"; do
+  rc=0
+  "$gale" lastz "$d/target.fa" "$d/query.fa$spec" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
+  want=${spec#[}; want=${want%%]}; want=${want%%=*}
+  [ "$spec" = "-" ] && want=revcomp
+  if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -qF "$want" "$work/err"; then
+    echo "FAIL: query.fa$spec: exit $rc, $(wc -c < "$work/out") bytes out: $(cat "$work/err")"; fail=$((fail + 1))
+  fi
+  total=$((total + 1))
+done
 # --format=segments with a gapped option: both refuse
 if lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=segments --ydrop=2000 > /dev/null 2>&1 ||
    "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=segments --ydrop=2000 > /dev/null 2>&1; then

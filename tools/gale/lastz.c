@@ -62,6 +62,7 @@ typedef struct {
     char *header; /* the whole header line, '>' included (lav's h stanza) */
     char *seq;
     size_t len;
+    long contig; /* the record's number in its file, from 1 (LASTZ's contig) */
 } record;
 
 typedef struct {
@@ -113,6 +114,7 @@ static long read_fasta(const char *path, record **out)
             recs[n].name = xstrdup(p);
             recs[n].seq = NULL;
             recs[n].len = 0;
+            recs[n].contig = (long)n + 1;
             scap = 0;
             n++;
             continue;
@@ -317,8 +319,8 @@ typedef struct {
 /* lav (lav.c print_lav_header): once per query strand, before its first alignment */
 static void lav_strand_header(FILE *out, const out_spec *os, const record *t, const record *q, char strand)
 {
-    fprintf(out, "#:lav\ns {\n  \"%s\" 1 %zu 0 1\n  \"%s%s\" 1 %zu %d %ld\n}\n", os->paths[0], t->len, os->paths[1],
-            strand == '-' ? "-" : "", q->len, strand == '-', os->contig);
+    fprintf(out, "#:lav\ns {\n  \"%s\" 1 %zu 0 %ld\n  \"%s%s\" 1 %zu %d %ld\n}\n", os->paths[0], t->len, t->contig,
+            os->paths[1], strand == '-' ? "-" : "", q->len, strand == '-', os->contig);
     fprintf(out, "h {\n   \"%s\"\n   \"%s%s\"\n}\n", t->header, q->header,
             strand == '-' ? " (reverse complement)" : "");
 }
@@ -627,7 +629,7 @@ static void write_alignment(FILE *out, out_spec *os, const record *t, const reco
                 fprintf(out, "%u%c", GALE_CIGAR_LEN(a->cigar[j]), os->fields[k] == F_CIGARL ? tolower(c) : c);
             }
             break;
-        case F_NUMBER1: fputs("0", out); break; /* the record's number from 0: one target record */
+        case F_NUMBER1: fprintf(out, "%ld", t->contig - 1); break;
         case F_NUMBER2: fprintf(out, "%ld", os->contig - 1); break;
         case F_LENGTH1: fprintf(out, "%u", a->end1 + 1 - a->beg1); break;
         case F_LENGTH2: fprintf(out, "%u", a->end2 + 1 - a->beg2); break;
@@ -711,6 +713,155 @@ static size_t merge_anchors(gale_lastz_anchor *an, size_t n)
     }
     an[dst++] = cur;
     return dst;
+}
+
+/* A TARGET or QUERY specifier as LASTZ 1.04.22 reads it (sequences.c parse_sequence_name):
+ * [nickname::]filename[[actions]][-], actions comma-separated (or "][") */
+typedef struct {
+    char *file;            /* the file name alone (lav's s stanza names it) */
+    char *nickname;        /* nickname:: or [nickname=NAME]: the records' name in the output */
+    char *subset;          /* [subset=FILE] or [@FILE] */
+    int unmask;            /* [unmask] */
+    char buf[4096];
+} seq_spec;
+
+/* Returns 0, or writes a usage error naming the action and returns -1. */
+static int parse_spec(const char *arg, seq_spec *sp)
+{
+    char *s, *act, *colons;
+    memset(sp, 0, sizeof *sp);
+    if (strlen(arg) >= sizeof sp->buf) return usage_error(CMD, "%s: specifier too long", arg) ? -1 : -1;
+    strcpy(sp->buf, arg);
+    s = sp->buf;
+    colons = strstr(s, "::");
+    if (colons && (!strchr(s, '[') || colons < strchr(s, '['))) {
+        *colons = 0;
+        sp->nickname = s;
+        s = colons + 2;
+    }
+    sp->file = s;
+    act = strchr(s, '[');
+    if (!act) {
+        size_t l = strlen(s);
+        FILE *probe = l > 1 && s[l - 1] == '-' ? fopen(s, "r") : NULL;
+        if (probe) fclose(probe); /* a file whose name ends with '-' */
+        else if (l > 1 && s[l - 1] == '-' && s[l - 2] != '/')
+            return usage_error(CMD, "%s: LASTZ's trailing '-' (reverse complement, action revcomp) is not supported "
+                                    "by gale lastz yet", arg) ? -1 : -1;
+        return 0;
+    }
+    *act++ = 0;
+    {
+        size_t l = strlen(act);
+        if (l && act[l - 1] == '-') {
+            return usage_error(CMD, "%s: LASTZ's trailing '-' (reverse complement, action revcomp) is not supported "
+                                    "by gale lastz yet", arg) ? -1 : -1;
+        }
+        if (l == 0 || act[l - 1] != ']')
+            return usage_error(CMD, "%s: the actions list must end with ']'", arg) ? -1 : -1;
+        act[l - 1] = 0;
+    }
+    while (act) {
+        char *a = act, *next = strchr(act, ',');
+        char *bb = strstr(act, "][");
+        if (bb && (!next || bb < next)) {
+            *bb = 0;
+            next = bb + 1;
+        } else if (next) {
+            *next = 0;
+        }
+        act = next ? next + 1 : NULL;
+        if (!*a) return usage_error(CMD, "%s: an empty action", arg) ? -1 : -1;
+        if (strcmp(a, "unmask") == 0) {
+            sp->unmask = 1;
+        } else if (strncmp(a, "nickname=", 9) == 0 && a[9]) {
+            sp->nickname = a + 9;
+        } else if ((strncmp(a, "subset=", 7) == 0 && a[7]) || (a[0] == '@' && a[1])) {
+            if (sp->subset) return usage_error(CMD, "%s: more than one subset file", arg) ? -1 : -1;
+            sp->subset = a[0] == '@' ? a + 1 : a + 7;
+        } else if (strcmp(a, "format=fasta") == 0 || strcmp(a, "format=FASTA") == 0) {
+            /* gale reads FASTA: nothing to override */
+        } else {
+            /* the others of lastz --help=files: a clear refusal naming the action */
+            const char *what = a;
+            if (isdigit((unsigned char)a[0]) || a[0] == '.' || strstr(a, "..") || strchr(a, '#') || strchr(a, '^'))
+                what = "subrange";
+            else if (strcmp(a, "multi") == 0) what = "multiple";
+            return usage_error(CMD, "%s: LASTZ's file action '%s'%s%s%s is not supported by gale lastz yet (supported: "
+                                    "unmask, nickname=NAME, subset=FILE, format=fasta)",
+                               arg, a, what != a ? " (" : "", what != a ? what : "", what != a ? ")" : "") ? -1 : -1;
+        }
+    }
+    return 0;
+}
+
+/* [subset=FILE] (sequences.c read_contig_name, find_next_fasta_coi): the names, one a line
+ * (the first word; '#' comments), each sought forward from the record after the previous
+ * match; the first not found ends the list. Keeps the records' numbers. Returns the count
+ * kept, or -1 (message said). */
+static long apply_subset(const char *path, record *recs, long n)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    long pos = 0, kept = 0;
+    char *keep;
+    if (!f) {
+        msg("%s (subset=): %s", path, strerror(errno));
+        return -1;
+    }
+    keep = calloc((size_t)n + 1, 1);
+    while (getline(&line, &cap, f) >= 0) {
+        char *p = line, *e, *h;
+        for (h = strchr(p, '#'); h; h = strchr(h + 1, '#'))
+            if (h == p || h[-1] == ' ' || h[-1] == '\t') {
+                *h = 0;
+                break;
+            }
+        while (*p && isspace((unsigned char)*p)) p++;
+        if (!*p) continue;
+        e = p;
+        while (*e && !isspace((unsigned char)*e)) e++;
+        *e = 0;
+        while (pos < n && strcmp(recs[pos].name, p) != 0) pos++;
+        if (pos == n) break;
+        keep[pos++] = 1;
+    }
+    fclose(f);
+    free(line);
+    for (long k = 0; k < n; k++) {
+        if (keep[k]) {
+            /* lastz then knows the record by its name alone (lav's h stanza: ">NAME") */
+            char *h = malloc(strlen(recs[k].name) + 2);
+            h[0] = '>';
+            strcpy(h + 1, recs[k].name);
+            free(recs[k].header);
+            recs[k].header = h;
+            recs[kept++] = recs[k];
+        } else {
+            free(recs[k].name);
+            free(recs[k].header);
+            free(recs[k].seq);
+        }
+    }
+    free(keep);
+    return kept;
+}
+
+/* nickname and unmask on the records read */
+static void apply_spec(const seq_spec *sp, record *recs, long n)
+{
+    for (long k = 0; k < n; k++) {
+        if (sp->nickname) {
+            /* lastz names every record so, in the alignments and in lav's h stanza */
+            free(recs[k].name);
+            free(recs[k].header);
+            recs[k].name = xstrdup(sp->nickname);
+            recs[k].header = xstrdup(sp->nickname);
+        }
+        if (sp->unmask)
+            for (size_t x = 0; x < recs[k].len; x++) recs[k].seq[x] = (char)toupper((unsigned char)recs[k].seq[x]);
+    }
 }
 
 static int parse_format(const char *v, out_spec *os)
@@ -815,6 +966,7 @@ int cmd_lastz(int argc, char **argv)
     record *t = NULL, *q = NULL;
     seg_line *segs = NULL;
     long nt = 0, nq = 0, ns = 0, cursor = 0;
+    static seq_spec specs[2];
     gale_ctx *ctx = NULL;
     gale_lastz_params_init(&p);
     for (int k = 1; k < argc; k++) {
@@ -883,16 +1035,20 @@ int cmd_lastz(int argc, char **argv)
     if (os.segments && gapped_opt)
         return usage_error(CMD, "--format=segments writes the anchors without gapped extension (as lastz does): "
                                 "it takes no gapped option ('%s'; lastz: requires --gapped)", gapped_opt);
-    os.paths[0] = paths[0];
-    os.paths[1] = paths[1];
     for (int k = 0; k < 2; k++)
-        if (strchr(paths[k], '['))
-            return usage_error(CMD, "%s: LASTZ's file actions ([...]) are not supported yet", paths[k]);
+        if (parse_spec(paths[k], &specs[k])) return EXIT_USAGE;
+    os.paths[0] = specs[0].file;
+    os.paths[1] = specs[1].file;
     if (!have_ydrop) p.ydrop = p.gap_open + 300 * p.gap_extend; /* LASTZ's default */
 
-    if ((nt = read_fasta(paths[0], &t)) < 0 || (nq = read_fasta(paths[1], &q)) < 0 ||
+    if ((nt = read_fasta(specs[0].file, &t)) < 0 || (nq = read_fasta(specs[1].file, &q)) < 0 ||
         (ns = read_segments(segpath, &segs)) < 0)
         goto done;
+    if ((specs[0].subset && (nt = apply_subset(specs[0].subset, t, nt)) < 0) ||
+        (specs[1].subset && (nq = apply_subset(specs[1].subset, q, nq)) < 0))
+        goto done;
+    apply_spec(&specs[0], t, nt);
+    apply_spec(&specs[1], q, nq);
     if (nt != 1) {
         msg("%s: %ld records; the target must have exactly one (lastz's [multiple] is not supported yet)", paths[0], nt);
         goto done;
@@ -932,7 +1088,7 @@ int cmd_lastz(int argc, char **argv)
         /* lav's d stanza (lav.c print_lav_job_header): program, files and options (lastz names
          * itself: gale writes its own name), the matrix, gaps and thresholds (K: lastz's
          * --hspthresh, 3000 with --segments; M: dynamic masking, 0) */
-        printf("#:lav\nd {\n  \"gale.v%s %s %s ", gale_version_string(), paths[0], paths[1]);
+        printf("#:lav\nd {\n  \"gale.v%s %s %s ", gale_version_string(), specs[0].file, specs[1].file);
         for (int k = 1; k < argc; k++)
             if (argv[k][0] == '-' && argv[k][1]) printf("%s ", argv[k]);
         printf("\n     A    C    G    T\n");
@@ -1013,7 +1169,7 @@ int cmd_lastz(int argc, char **argv)
                 msg("warning: %" PRIu64 " extensions of %s%c were cut where LASTZ's traceback memory ran out "
                     "(as lastz does; --allocate:traceback=0 lifts it)",
                     gale_lastz_result_truncations(res), q[r].name, strand);
-            os.contig = r + 1;
+            os.contig = q[r].contig;
             if (os.lav && gale_lastz_result_count(res)) lav_strand_header(stdout, &os, &t[0], &q[r], strand);
             if ((os.sam == 1 || os.sam == 3) && !os.sq_done && gale_lastz_result_count(res)) {
                 printf("@SQ\tSN:%s\tLN:%zu\n", t[0].name, t[0].len);
