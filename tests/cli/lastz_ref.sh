@@ -103,8 +103,43 @@ $d/target.fa[nickname=T]|$d/query.fa[subset=$work/names,nickname=Q]|nick.seg
 T::$d/target.fa|Q::$d/query.fa[subset=$work/names]|nick.seg
 $d/target.fa[unmask]|$d/query.fa[@$work/names][unmask]|q2.seg
 EOF
+# subranges (start..end, start,end, start.., ..end, start#length) on the target and on
+# every query record, with anchors that lastz --nogapped finds on the same subranges (on
+# the whole records' coordinates, as lastz reads them back), in every format
+fields=score,name1,size1,zstart1,end1,name2,strand2,size2,zstart2,end2,start2+,end2+,coverage,cigar,text1,text2,nucs1,nucs2
+while IFS='|' read -r tspec qspec; do
+  lastz "$tspec" "$qspec" --nogapped --format=segments > "$work/sub.seg" 2>/dev/null
+  for f in "" general:$fields maf axt cigar sam sam- rdotplot segments; do
+    fo=()
+    [ -n "$f" ] && fo=(--format="$f")
+    lrc=0; grc=0
+    lastz "$tspec" "$qspec" --segments="$work/sub.seg" "${fo[@]}" > "$work/l.out" 2>/dev/null || lrc=$?
+    "$gale" lastz "$tspec" "$qspec" --segments="$work/sub.seg" "${fo[@]}" > "$work/g.out" 2>/dev/null || grc=$?
+    sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
+    if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || [ "$(grep -vc '^[#@]' "$work/l.out")" -lt 2 ]; then
+      echo "FAIL: '$tspec' '$qspec' format '$f': lastz exit $lrc, gale exit $grc"
+      diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; fail=$((fail + 1))
+    fi
+    total=$((total + 1))
+  done
+done <<EOF
+$d/target.fa[301..4500]|$d/query.fa[101..1500]
+$d/target.fa[301,4500]|$d/query.fa[..1500]
+$d/target.fa[1001..]|$d/query.fa[201#100000]
+EOF
+# a segment outside the subrange: both refuse (gale naming the line)
+rc=0
+lastz "$d/target.fa[301..4500]" "$d/query.fa[101..1500]" --nogapped --format=segments > "$work/sub.seg" 2>/dev/null
+if lastz "$d/target.fa[1001..4500]" "$d/query.fa[101..1500]" --segments="$work/sub.seg" > /dev/null 2>&1; then
+  echo "FAIL: lastz took a segment outside the target's subrange (the case is not what it claims)"; fail=$((fail + 1))
+fi
+"$gale" lastz "$d/target.fa[1001..4500]" "$d/query.fa[101..1500]" --segments="$work/sub.seg" > /dev/null 2> "$work/err" || rc=$?
+if [ "$rc" -ne 1 ] || ! grep -q "sub.seg line [0-9]*: segment out of range" "$work/err"; then
+  echo "FAIL: a segment outside the subrange: exit $rc: $(cat "$work/err")"; fail=$((fail + 1))
+fi
+total=$((total + 2))
 # the other actions: a usage error naming the action, nothing written
-for spec in "[multiple]" "[1..100]" "[revcomp]" "-" "[softmask=$work/names]" "[nameparse=full]"; do
+for spec in "[multiple]" "[100^50]" "[revcomp]" "-" "[softmask=$work/names]" "[nameparse=full]"; do
   rc=0
   "$gale" lastz "$d/target.fa" "$d/query.fa$spec" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
   want=${spec#[}; want=${want%%]}; want=${want%%=*}

@@ -68,6 +68,8 @@ typedef struct {
     char *seq;
     size_t len;
     long contig; /* the record's number in its file, from 1 (LASTZ's contig) */
+    size_t start_loc; /* a subrange's start on the record, from 1 (1: none; LASTZ's startLoc) */
+    size_t true_len;  /* the record's whole length (LASTZ's trueLen); len is the subrange's */
 } record;
 
 typedef struct {
@@ -120,6 +122,7 @@ static long read_fasta(const char *path, record **out)
             recs[n].seq = NULL;
             recs[n].len = 0;
             recs[n].contig = (long)n + 1;
+            recs[n].start_loc = 1;
             scap = 0;
             n++;
             continue;
@@ -149,6 +152,7 @@ static long read_fasta(const char *path, record **out)
     }
     fclose(f);
     free(line);
+    for (size_t k = 0; k < n; k++) recs[k].true_len = recs[k].len;
     *out = recs;
     return (long)n;
 }
@@ -324,8 +328,9 @@ typedef struct {
 /* lav (lav.c print_lav_header): once per query strand, before its first alignment */
 static void lav_strand_header(FILE *out, const out_spec *os, const record *t, const record *q, char strand)
 {
-    fprintf(out, "#:lav\ns {\n  \"%s\" 1 %zu 0 %ld\n  \"%s%s\" 1 %zu %d %ld\n}\n", os->paths[0], t->len, t->contig,
-            os->paths[1], strand == '-' ? "-" : "", q->len, strand == '-', os->contig);
+    fprintf(out, "#:lav\ns {\n  \"%s\" %zu %zu 0 %ld\n  \"%s%s\" %zu %zu %d %ld\n}\n", os->paths[0], t->start_loc,
+            t->start_loc + t->len - 1, t->contig, os->paths[1], strand == '-' ? "-" : "", q->start_loc,
+            q->start_loc + q->len - 1, strand == '-', os->contig);
     fprintf(out, "h {\n   \"%s\"\n   \"%s%s\"\n}\n", t->header, q->header,
             strand == '-' ? " (reverse complement)" : "");
 }
@@ -366,11 +371,11 @@ static void write_lav(FILE *out, const record *t, const char *qs, const gale_las
 
 /* sam (sam.c print_sam_align): hard (H) or soft (S) clipping of the rest of the query */
 static void write_sam(FILE *out, const out_spec *os, const record *t, const record *q, const char *qs, char strand,
-                      const gale_lastz_alignment *a)
+                      const gale_lastz_alignment *a, const gale_lastz_alignment *rel)
 {
     const int soft = os->sam >= 3;
     const char mask = soft ? 'S' : 'H';
-    const uint32_t len2 = a->end2 - a->beg2 + 1, qlen = (uint32_t)q->len;
+    const uint32_t len2 = a->end2 - a->beg2 + 1, qlen = (uint32_t)q->true_len;
     uint32_t start2, end2, pre = 0, post = 0;
     if (strand == '+') {
         start2 = a->beg2;
@@ -403,10 +408,10 @@ static void write_sam(FILE *out, const out_spec *os, const record *t, const reco
     fputs("\t*\t0\t0\t", out);
     /* print_query_bases: on the query strand aligned; the clipped parts lowercase when soft */
     if (soft)
-        for (uint32_t x = 0; x < a->beg2 - 1; x++) fputc(tolower((unsigned char)qs[x]), out);
-    for (uint32_t x = 0; x < len2; x++) fputc(toupper((unsigned char)qs[a->beg2 - 1 + x]), out);
+        for (uint32_t x = 0; x < rel->beg2 - 1; x++) fputc(tolower((unsigned char)qs[x]), out);
+    for (uint32_t x = 0; x < len2; x++) fputc(toupper((unsigned char)qs[rel->beg2 - 1 + x]), out);
     if (soft)
-        for (uint32_t x = a->end2; x < qlen; x++) fputc(tolower((unsigned char)qs[x]), out);
+        for (uint32_t x = rel->end2; x < q->len; x++) fputc(tolower((unsigned char)qs[x]), out);
     fputs("\t*\n", out);
 }
 
@@ -443,7 +448,7 @@ static void write_rdotplot(FILE *out, out_spec *os, const record *t, const recor
                 s2 = pos2 + 1;
                 e2 = s2 + run - 1;
             } else {
-                s2 = (uint32_t)q->len - pos2;
+                s2 = (uint32_t)q->true_len - pos2;
                 e2 = s2 - run + 1;
             }
             fprintf(out, "%u\t%u\n%u\t%u\nNA\tNA\n", s1, s2, e1, e2);
@@ -453,14 +458,25 @@ static void write_rdotplot(FILE *out, out_spec *os, const record *t, const recor
 }
 
 static void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, const char *qs, char strand,
-                            const gale_lastz_alignment *a)
+                            const gale_lastz_alignment *rel)
 {
+    /* rel: on the sequences as held (a subrange's, the - strand's reverse complement);
+     * a: on the whole record (+ strand) or its whole reverse complement (- strand), as
+     * every format but lav's alignments writes them */
+    gale_lastz_alignment abs_ = *rel;
+    const gale_lastz_alignment *a = &abs_;
+    const uint32_t o1 = (uint32_t)(t->start_loc - 1),
+                   o2 = (uint32_t)(strand == '+' ? q->start_loc - 1 : q->true_len - (q->start_loc - 1 + q->len));
+    abs_.beg1 += o1;
+    abs_.end1 += o1;
+    abs_.beg2 += o2;
+    abs_.end2 += o2;
     if (os->lav) {
-        write_lav(out, t, qs, a);
+        write_lav(out, t, qs, rel);
         return;
     }
     if (os->sam) {
-        write_sam(out, os, t, q, qs, strand, a);
+        write_sam(out, os, t, q, qs, strand, a, rel);
         return;
     }
     if (os->rdotplot) {
@@ -474,7 +490,7 @@ static void write_alignment(FILE *out, out_spec *os, const record *t, const reco
         fprintf(out, "%" PRIu64 " %s %u %u %s %u %u %c %d\n", os->number++, t->name, a->beg1, a->beg1 + height - 1,
                 q->name, a->beg2, a->beg2 + width - 1, strand, a->score);
         for (int row = 0; row < 2; row++) {
-            const char *p1 = t->seq + a->beg1 - 1, *p2 = qs + a->beg2 - 1;
+            const char *p1 = t->seq + rel->beg1 - 1, *p2 = qs + rel->beg2 - 1;
             for (uint32_t k = 0; k < a->n_ops; k++) {
                 const uint32_t op = GALE_CIGAR_OP(a->cigar[k]), len = GALE_CIGAR_LEN(a->cigar[k]);
                 for (uint32_t j = 0; j < len; j++) {
@@ -503,18 +519,18 @@ static void write_alignment(FILE *out, out_spec *os, const record *t, const reco
         w1 = snprintf(b1, sizeof b1, "%u", len1);
         w2 = snprintf(b2, sizeof b2, "%u", len2);
         endW = w1 >= w2 ? w1 : w2;
-        w1 = snprintf(b1, sizeof b1, "%zu", t->len);
-        w2 = snprintf(b2, sizeof b2, "%zu", q->len);
+        w1 = snprintf(b1, sizeof b1, "%zu", t->true_len);
+        w2 = snprintf(b2, sizeof b2, "%zu", q->true_len);
         lenW = w1 >= w2 ? w1 : w2;
         fprintf(out, "a score=%d\n", a->score);
         for (int row = 0; row < 2; row++) {
-            const char *p1 = t->seq + a->beg1 - 1, *p2 = qs + a->beg2 - 1;
+            const char *p1 = t->seq + rel->beg1 - 1, *p2 = qs + rel->beg2 - 1;
             if (row == 0)
                 fprintf(out, "s %s%*s%*u %*u + %*zu ", t->name, nameW + 1 - nl1, " ", startW, a->beg1 - 1, endW, len1,
-                        lenW, t->len);
+                        lenW, t->true_len);
             else
                 fprintf(out, "s %s%*s%*u %*u %c %*zu ", q->name, nameW + 1 - nl2, " ", startW, a->beg2 - 1, endW, len2,
-                        strand, lenW, q->len);
+                        strand, lenW, q->true_len);
             for (uint32_t k = 0; k < a->n_ops; k++) {
                 const uint32_t op = GALE_CIGAR_OP(a->cigar[k]), len = GALE_CIGAR_LEN(a->cigar[k]);
                 for (uint32_t j = 0; j < len; j++) {
@@ -533,8 +549,8 @@ static void write_alignment(FILE *out, out_spec *os, const record *t, const reco
         /* cigar: the query's interval on the plus strand (start > end on minus), then the target's */
         uint32_t qb = a->beg2 - 1, qe = a->end2;
         if (strand == '-') {
-            qb = (uint32_t)q->len - (a->beg2 - 1);
-            qe = (uint32_t)q->len - a->end2;
+            qb = (uint32_t)q->true_len - (a->beg2 - 1);
+            qe = (uint32_t)q->true_len - a->end2;
         }
         fprintf(out, "cigar: %s %u %u %c %s %u %u + %d", q->name, qb, qe, strand, t->name, a->beg1 - 1, a->end1,
                 a->score);
@@ -547,7 +563,7 @@ static void write_alignment(FILE *out, out_spec *os, const record *t, const reco
      * coverage (of the shorter sequence) */
     uint32_t id_num = 0, id_den = 0, cov_num, cov_den;
     if (qs) { /* NULL for --format=segments, which has no identity field */
-        const char *s1 = t->seq + a->beg1 - 1, *s2 = qs + a->beg2 - 1;
+        const char *s1 = t->seq + rel->beg1 - 1, *s2 = qs + rel->beg2 - 1;
         for (uint32_t k = 0; k < a->n_ops; k++) {
             const uint32_t op = GALE_CIGAR_OP(a->cigar[k]), len = GALE_CIGAR_LEN(a->cigar[k]);
             if (op == GALE_CIGAR_MATCH) {
@@ -567,12 +583,12 @@ static void write_alignment(FILE *out, out_spec *os, const record *t, const reco
             }
         }
     }
-    if (t->len < q->len) {
+    if (t->true_len < q->true_len) {
         cov_num = a->end1 + 1 - a->beg1;
-        cov_den = (uint32_t)t->len;
+        cov_den = (uint32_t)t->true_len;
     } else {
         cov_num = a->end2 + 1 - a->beg2;
-        cov_den = (uint32_t)q->len;
+        cov_den = (uint32_t)q->true_len;
     }
     uint32_t gap_cols = 0, nongap_cols = 0, n_gaps = 0;
     for (uint32_t k = 0; k < a->n_ops; k++) {
@@ -585,7 +601,7 @@ static void write_alignment(FILE *out, out_spec *os, const record *t, const reco
     }
     os->gen_number++;
     for (int k = 0; k < os->n_fields; k++) {
-        const uint32_t qlen = (uint32_t)q->len;
+        const uint32_t qlen = (uint32_t)q->true_len;
         /* plus-strand query coordinates (start2+ ...) */
         const uint32_t zs2p = strand == '-' ? qlen - a->end2 : a->beg2 - 1;
         const uint32_t e2p = strand == '-' ? qlen - (a->beg2 - 1) : a->end2;
@@ -594,13 +610,13 @@ static void write_alignment(FILE *out, out_spec *os, const record *t, const reco
         case F_SCORE: fprintf(out, "%d", a->score); break;
         case F_NAME1: fputs(t->name, out); break;
         case F_STRAND1: fputc('+', out); break;
-        case F_SIZE1: fprintf(out, "%zu", t->len); break;
+        case F_SIZE1: fprintf(out, "%zu", t->true_len); break;
         case F_START1: fprintf(out, "%u", a->beg1); break;
         case F_ZSTART1: fprintf(out, "%u", a->beg1 - 1); break;
         case F_END1: fprintf(out, "%u", a->end1); break;
         case F_NAME2: fputs(q->name, out); break;
         case F_STRAND2: fputc(strand, out); break;
-        case F_SIZE2: fprintf(out, "%zu", q->len); break;
+        case F_SIZE2: fprintf(out, "%zu", q->true_len); break;
         case F_START2: fprintf(out, "%u", a->beg2); break;
         case F_ZSTART2: fprintf(out, "%u", a->beg2 - 1); break;
         case F_END2: fprintf(out, "%u", a->end2); break;
@@ -638,15 +654,15 @@ static void write_alignment(FILE *out, out_spec *os, const record *t, const reco
         case F_NUMBER2: fprintf(out, "%ld", os->contig - 1); break;
         case F_LENGTH1: fprintf(out, "%u", a->end1 + 1 - a->beg1); break;
         case F_LENGTH2: fprintf(out, "%u", a->end2 + 1 - a->beg2); break;
-        case F_ALIGN1: case F_TEXT1: print_row(out, t, qs, a, 0); break;
-        case F_ALIGN2: case F_TEXT2: print_row(out, t, qs, a, 1); break;
+        case F_ALIGN1: case F_TEXT1: print_row(out, t, qs, rel, 0); break;
+        case F_ALIGN2: case F_TEXT2: print_row(out, t, qs, rel, 1); break;
         case F_NMATCH: fprintf(out, "%u", id_num); break;
         case F_NMISMATCH: fprintf(out, "%u", id_den - id_num); break;
         case F_NPAIR: fprintf(out, "%u", id_den); break;
         case F_NCOLUMN: fprintf(out, "%u", nongap_cols + gap_cols); break;
         case F_NGAP: fprintf(out, "%u", n_gaps); break;
         case F_CGAP: fprintf(out, "%u", gap_cols); break;
-        case F_DIFF: print_diff(out, t, qs, a); break;
+        case F_DIFF: print_diff(out, t, qs, rel); break;
         case F_DIAGONAL: fprintf(out, "%" PRId64, (int64_t)a->beg1 - (int64_t)a->beg2); break;
         case F_BLASTID:
             if (nongap_cols + gap_cols) fprintf(out, "%.2f", 100.0 * id_num / (nongap_cols + gap_cols));
@@ -727,6 +743,10 @@ typedef struct {
     char *nickname;        /* nickname:: or [nickname=NAME]: the records' name in the output */
     char *subset;          /* [subset=FILE] or [@FILE] */
     int unmask;            /* [unmask] */
+    unsigned long long sub_start, sub_end; /* a subrange, 1-based inclusive (0: not given) */
+    int sub_end_soft;      /* start#length: an end past the record is clipped */
+    int sub_end_open;      /* start..: to the record's end */
+    int sub_pending;       /* start, waiting for ,end */
     char buf[4096];
 } seq_spec;
 
@@ -777,6 +797,51 @@ static int parse_spec(const char *arg, seq_spec *sp)
         }
         act = next ? next + 1 : NULL;
         if (!*a) return usage_error(CMD, "%s: an empty action", arg) ? -1 : -1;
+        if (isdigit((unsigned char)a[0]) || a[0] == '.') {
+            /* subranges (sequences.c parse_sequence_name): start..end, start,end (two actions
+             * as lastz splits them), start.., ..end, start#length */
+            unsigned long long x, y;
+            int used = -1;
+            if (sp->sub_start && !sp->sub_end && !sp->sub_end_open && sscanf(a, "%llu%n", &y, &used) == 1 &&
+                !a[used] && sp->sub_pending) {
+                sp->sub_end = y;
+                sp->sub_pending = 0;
+                if (y == 0) return usage_error(CMD, "%s: bad subrange limits in '%s'", arg, a) ? -1 : -1;
+                continue;
+            }
+            if (sp->sub_start || sp->sub_end)
+                return usage_error(CMD, "%s: more than one subrange", arg) ? -1 : -1;
+            used = -1;
+            if (sscanf(a, "%llu..%llu%n", &x, &y, &used) == 2 && !a[used]) {
+                sp->sub_start = x;
+                sp->sub_end = y;
+            } else if ((used = -1, sscanf(a, "%llu..%n", &x, &used) == 1) && used > 0 && !a[used]) {
+                sp->sub_start = x;
+                sp->sub_end_open = 1;
+            } else if ((used = -1, sscanf(a, "..%llu%n", &y, &used) == 1) && used > 0 && !a[used]) {
+                sp->sub_start = 1;
+                sp->sub_end = y;
+            } else if ((used = -1, sscanf(a, "%llu#%llu%n", &x, &y, &used) == 2) && !a[used]) {
+                if (y == 0) return usage_error(CMD, "%s: bad subrange limits in '%s'", arg, a) ? -1 : -1;
+                sp->sub_start = x;
+                sp->sub_end = x + y - 1;
+                sp->sub_end_soft = 1;
+            } else if ((used = -1, sscanf(a, "%llu%n", &x, &used) == 1) && !a[used]) {
+                sp->sub_start = x; /* start,end: the end is the next action */
+                sp->sub_pending = 1;
+            } else {
+                return usage_error(CMD, "%s: LASTZ's subrange '%s' is not supported by gale lastz yet (supported: "
+                                        "start..end, start,end, start.., ..end, start#length)", arg, a) ? -1 : -1;
+            }
+            if (sp->sub_start == 0 || (sp->sub_end == 0 && !sp->sub_end_open && !sp->sub_pending))
+                return usage_error(CMD, "%s: bad subrange limits in '%s'", arg, a) ? -1 : -1;
+            if (sp->sub_end && sp->sub_end < sp->sub_start)
+                return usage_error(CMD, "%s: subrange '%s' ends before it starts (lastz: the reverse complement, "
+                                        "which --segments cannot take)", arg, a) ? -1 : -1;
+            continue;
+        }
+        if (sp->sub_pending)
+            return usage_error(CMD, "%s: the subrange start %llu has no end", arg, sp->sub_start) ? -1 : -1;
         if (strcmp(a, "unmask") == 0) {
             sp->unmask = 1;
         } else if (strncmp(a, "nickname=", 9) == 0 && a[9]) {
@@ -789,14 +854,14 @@ static int parse_spec(const char *arg, seq_spec *sp)
         } else {
             /* the others of lastz --help=files: a clear refusal naming the action */
             const char *what = a;
-            if (isdigit((unsigned char)a[0]) || a[0] == '.' || strstr(a, "..") || strchr(a, '#') || strchr(a, '^'))
-                what = "subrange";
-            else if (strcmp(a, "multi") == 0) what = "multiple";
+            if (strcmp(a, "multi") == 0) what = "multiple";
             return usage_error(CMD, "%s: LASTZ's file action '%s'%s%s%s is not supported by gale lastz yet (supported: "
                                     "unmask, nickname=NAME, subset=FILE, format=fasta)",
                                arg, a, what != a ? " (" : "", what != a ? what : "", what != a ? ")" : "") ? -1 : -1;
         }
     }
+    if (sp->sub_pending)
+        return usage_error(CMD, "%s: the subrange start %llu has no end", arg, sp->sub_start) ? -1 : -1;
     return 0;
 }
 
@@ -853,10 +918,23 @@ static long apply_subset(const char *path, record *recs, long n)
     return kept;
 }
 
-/* nickname and unmask on the records read */
-static void apply_spec(const seq_spec *sp, record *recs, long n)
+/* nickname, unmask and the subrange on the records read; returns 0, or -1 (message said) */
+static int apply_spec(const seq_spec *sp, record *recs, long n)
 {
     for (long k = 0; k < n; k++) {
+        if (sp->sub_start) {
+            /* lastz: "beyond end" when the start, or a hard end, lies past the record */
+            unsigned long long end = sp->sub_end_open ? recs[k].len : sp->sub_end;
+            if (sp->sub_end_soft && end > recs[k].len) end = recs[k].len;
+            if (sp->sub_start > recs[k].len || end > recs[k].len) {
+                msg("%s, %s: subrange %llu..%llu beyond the end (%zu bases)", sp->file, recs[k].name, sp->sub_start,
+                    sp->sub_end_open ? sp->sub_start : sp->sub_end, recs[k].len);
+                return -1;
+            }
+            memmove(recs[k].seq, recs[k].seq + sp->sub_start - 1, (size_t)(end + 1 - sp->sub_start));
+            recs[k].start_loc = (size_t)sp->sub_start;
+            recs[k].len = (size_t)(end + 1 - sp->sub_start);
+        }
         if (sp->nickname) {
             /* lastz names every record so, in the alignments and in lav's h stanza */
             free(recs[k].name);
@@ -867,6 +945,7 @@ static void apply_spec(const seq_spec *sp, record *recs, long n)
         if (sp->unmask)
             for (size_t x = 0; x < recs[k].len; x++) recs[k].seq[x] = (char)toupper((unsigned char)recs[k].seq[x]);
     }
+    return 0;
 }
 
 static int parse_format(const char *v, out_spec *os)
@@ -1052,8 +1131,7 @@ int cmd_lastz(int argc, char **argv)
     if ((specs[0].subset && (nt = apply_subset(specs[0].subset, t, nt)) < 0) ||
         (specs[1].subset && (nq = apply_subset(specs[1].subset, q, nq)) < 0))
         goto done;
-    apply_spec(&specs[0], t, nt);
-    apply_spec(&specs[1], q, nq);
+    if (apply_spec(&specs[0], t, nt) || apply_spec(&specs[1], q, nq)) goto done;
     if (nt != 1) {
         msg("%s: %ld records; the target must have exactly one (lastz's [multiple] is not supported yet)", paths[0], nt);
         goto done;
@@ -1130,13 +1208,22 @@ int cmd_lastz(int argc, char **argv)
                     free(an);
                     goto done;
                 }
-                if (g->end1 > t[0].len || g->end2 > q[r].len) {
-                    msg("%s: segment %ld runs past the end of '%s' or '%s'", segpath, k + 1, g->name1, g->name2);
-                    free(an);
-                    goto done;
+                {
+                    /* on the whole record (its whole reverse complement on the - strand); it
+                     * must lie in the subrange (segment.c: "interval out of range") */
+                    const size_t o1 = t[0].start_loc - 1,
+                                 o2 = strand == '+' ? q[r].start_loc - 1
+                                                    : q[r].true_len - (q[r].start_loc - 1 + q[r].len);
+                    if (g->start1 - 1 < o1 || g->end1 > o1 + t[0].len || g->start2 - 1 < o2 ||
+                        g->end2 > o2 + q[r].len) {
+                        msg("%s line %ld: segment out of range of '%s' (%zu..%zu) or '%s%c' (%zu..%zu)", segpath,
+                            g->line, t[0].name, o1 + 1, o1 + t[0].len, q[r].name, strand, o2 + 1, o2 + q[r].len);
+                        free(an);
+                        goto done;
+                    }
+                    an[n].pos1 = (uint32_t)(g->start1 - 1 - o1);
+                    an[n].pos2 = (uint32_t)(g->start2 - 1 - o2);
                 }
-                an[n].pos1 = g->start1 - 1;
-                an[n].pos2 = g->start2 - 1;
                 an[n].length = g->end1 + 1 - g->start1;
                 an[n].score = g->score;
                 n++;
@@ -1177,7 +1264,7 @@ int cmd_lastz(int argc, char **argv)
             os.contig = q[r].contig;
             if (os.lav && gale_lastz_result_count(res)) lav_strand_header(stdout, &os, &t[0], &q[r], strand);
             if ((os.sam == 1 || os.sam == 3) && !os.sq_done && gale_lastz_result_count(res)) {
-                printf("@SQ\tSN:%s\tLN:%zu\n", t[0].name, t[0].len);
+                printf("@SQ\tSN:%s\tLN:%zu\n", t[0].name, t[0].true_len);
                 os.sq_done = 1;
             }
             for (size_t k = 0; k < gale_lastz_result_count(res); k++) {
