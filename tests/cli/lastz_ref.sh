@@ -141,8 +141,38 @@ if [ "$rc" -ne 1 ] || ! grep -q "sub.seg line [0-9]*: segment out of range" "$wo
   echo "FAIL: a segment outside the subrange: exit $rc: $(cat "$work/err")"; fail=$((fail + 1))
 fi
 total=$((total + 2))
+# record names as lastz parses headers (default: "positions ... of " and "reverse complement
+# of " skipped, cut at a blank, '|' or ':', a .fa/.2bit/.nib suffix dropped; nameparse=
+# darkspace, alnum, full), anchors from lastz --nogapped on the same specifiers
+python3 - "$d/target.fa" "$d/query.fa" "$work/hn" <<'PY2'
+import sys
+t, q, out = sys.argv[1:]
+seq = open(t).read().split("\n", 1)[1]
+open(out + "_t.fa", "w").write(">  positions 1-100 of chrT.fa|x:y some words\n" + seq)
+names = ["reverse complement of qA:1-5 d", "gi|123|qB.2bit more", "q_C-9.nib\tx"]
+recs = open(q).read().split(">")[1:]
+with open(out + "_q.fa", "w") as f:
+    for n, r in zip(names, recs):
+        f.write(">" + n + "\n" + r.split("\n", 1)[1])
+PY2
+for np in "" "[nameparse=darkspace]" "[nameparse=alnum]"; do
+  lastz "$work/hn_t.fa$np" "$work/hn_q.fa$np" --nogapped --format=segments > "$work/hn.seg" 2>/dev/null
+  for f in "" general:name1,name2,score,zstart1,end1 sam; do
+    fo=()
+    [ -n "$f" ] && fo=(--format="$f")
+    lrc=0; grc=0
+    lastz "$work/hn_t.fa$np" "$work/hn_q.fa$np" --segments="$work/hn.seg" "${fo[@]}" > "$work/l.out" 2>/dev/null || lrc=$?
+    "$gale" lastz "$work/hn_t.fa$np" "$work/hn_q.fa$np" --segments="$work/hn.seg" "${fo[@]}" > "$work/g.out" 2>/dev/null || grc=$?
+    sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
+    if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || [ "$(grep -vc '^[#@]' "$work/l.out")" -lt 2 ]; then
+      echo "FAIL: names, '$np' format '$f': lastz exit $lrc, gale exit $grc"
+      diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; fail=$((fail + 1))
+    fi
+    total=$((total + 1))
+  done
+done
 # the other actions: a usage error naming the action, nothing written
-for spec in "[multiple]" "[100^50]" "[revcomp]" "-" "[softmask=$work/names]" "[nameparse=full]"; do
+for spec in "[multiple]" "[100^50]" "[revcomp]" "-" "[softmask=$work/names]" "[nameparse=tag:x]"; do
   rc=0
   "$gale" lastz "$d/target.fa" "$d/query.fa$spec" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
   want=${spec#[}; want=${want%%]}; want=${want%%=*}

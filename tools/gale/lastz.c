@@ -31,9 +31,10 @@ void usage_lastz(FILE *out)
         "'name1 start1 end1 name2 start2 end2 strand2 [score]' (lastz --format=segments),\n"
         "in the order lastz reads them (query records in file order, + strand first).\n"
         "TARGET and QUERY as lastz's specifiers: [NICK::]FILE[[ACTION,...]] with the\n"
-        "actions unmask, nickname=NAME, subset=FILE (or @FILE), format=fasta and the\n"
-        "subranges START..END, START,END, START.., ..END, START#LENGTH; lastz's other\n"
-        "actions (multiple, revcomp, other subrange forms, ...) are refused so far.\n"
+        "actions unmask, nickname=NAME, subset=FILE (or @FILE), nameparse=darkspace|\n"
+        "alnum|full, format=fasta and the subranges START..END, START,END, START..,\n"
+        "..END, START#LENGTH; lastz's other actions (multiple, revcomp, other subrange\n"
+        "forms, ...) are refused so far. Names are parsed from headers as lastz does.\n"
         "\n"
         "Options (as lastz's):\n"
         "  --segments=FILE          the anchors (required; --anchors=FILE is the same)\n"
@@ -744,6 +745,7 @@ typedef struct {
     char *nickname;        /* nickname:: or [nickname=NAME]: the records' name in the output */
     char *subset;          /* [subset=FILE] or [@FILE] */
     int unmask;            /* [unmask] */
+    int nameparse;         /* 0: lastz's default (core), 1 darkspace, 2 alnum, 3 full */
     unsigned long long sub_start, sub_end; /* a subrange, 1-based inclusive (0: not given) */
     int sub_end_soft;      /* start#length: an end past the record is clipped */
     int sub_end_open;      /* start..: to the record's end */
@@ -850,6 +852,13 @@ static int parse_spec(const char *arg, seq_spec *sp)
         } else if ((strncmp(a, "subset=", 7) == 0 && a[7]) || (a[0] == '@' && a[1])) {
             if (sp->subset) return usage_error(CMD, "%s: more than one subset file", arg) ? -1 : -1;
             sp->subset = a[0] == '@' ? a + 1 : a + 7;
+        } else if (strcmp(a, "nameparse=darkspace") == 0) {
+            sp->nameparse = 1;
+        } else if (strcmp(a, "nameparse=alnum") == 0 || strcmp(a, "nameparse=alphanum") == 0 ||
+                   strcmp(a, "name:alnum") == 0 || strcmp(a, "name:alphanum") == 0) {
+            sp->nameparse = 2;
+        } else if (strcmp(a, "nameparse=full") == 0 || strcmp(a, "fullname") == 0 || strcmp(a, "fullnames") == 0) {
+            sp->nameparse = 3;
         } else if (strcmp(a, "format=fasta") == 0 || strcmp(a, "format=FASTA") == 0) {
             /* gale reads FASTA: nothing to override */
         } else {
@@ -857,13 +866,64 @@ static int parse_spec(const char *arg, seq_spec *sp)
             const char *what = a;
             if (strcmp(a, "multi") == 0) what = "multiple";
             return usage_error(CMD, "%s: LASTZ's file action '%s'%s%s%s is not supported by gale lastz yet (supported: "
-                                    "unmask, nickname=NAME, subset=FILE, format=fasta)",
+                                    "unmask, nickname=NAME, subset=FILE, nameparse=darkspace|alnum|full, format=fasta, subranges)",
                                arg, a, what != a ? " (" : "", what != a ? what : "", what != a ? ")" : "") ? -1 : -1;
         }
     }
     if (sp->sub_pending)
         return usage_error(CMD, "%s: the subrange start %llu has no end", arg, sp->sub_start) ? -1 : -1;
     return 0;
+}
+
+/* A record's name as lastz takes it from the header (sequences.c shorten_header):
+ * "reverse complement of " and "positions ... of " skipped, then up to a blank, '|' or
+ * ':' (darkspace: a blank; alnum: letters, digits and '_'), less a .nib, .2bit, .hsx,
+ * .fasta or .fa suffix (not for alnum); full: the whole header line. */
+static char *short_name(const char *header, int type)
+{
+    const char *h = header;
+    size_t len;
+    char *n;
+    if (type == 3) return xstrdup(header);
+    if (*h == '>') h++;
+    while (*h == ' ' || *h == '\t') h++;
+    if (strncmp(h, "reverse complement of ", 22) == 0) {
+        h += 22;
+        while (*h == ' ' || *h == '\t') h++;
+    }
+    if (strncmp(h, "positions ", 10) == 0) {
+        const char *hh = h + 10;
+        while (*hh == ' ' || *hh == '\t') hh++;
+        while (*hh && *hh != ' ' && *hh != '\t') hh++;
+        while (*hh == ' ' || *hh == '\t') hh++;
+        if (strncmp(hh, "of ", 3) == 0) {
+            h = hh + 3;
+            while (*h == ' ' || *h == '\t') h++;
+        }
+    }
+    while (*h == ' ' || *h == '\t') h++;
+    if (type == 2) {
+        len = strspn(h, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+    } else {
+        static const char *const sfx[] = {".nib", ".2bit", ".hsx", ".fasta", ".fa"};
+        len = strcspn(h, type == 1 ? " \t" : " \t|:");
+        for (int k = 0; k < 5; k++) {
+            const size_t sl = strlen(sfx[k]);
+            if (len > sl && strncmp(h + len - sl, sfx[k], sl) == 0) len -= sl;
+        }
+    }
+    n = malloc(len + 1);
+    memcpy(n, h, len);
+    n[len] = 0;
+    return n;
+}
+
+static void apply_names(const seq_spec *sp, record *recs, long n)
+{
+    for (long k = 0; k < n; k++) {
+        free(recs[k].name);
+        recs[k].name = short_name(recs[k].header, sp->nameparse);
+    }
 }
 
 /* [subset=FILE] (sequences.c read_contig_name, find_next_fasta_coi): the names, one a line
@@ -1129,6 +1189,8 @@ int cmd_lastz(int argc, char **argv)
     if ((nt = read_fasta(specs[0].file, &t)) < 0 || (nq = read_fasta(specs[1].file, &q)) < 0 ||
         (ns = read_segments(segpath, &segs)) < 0)
         goto done;
+    apply_names(&specs[0], t, nt);
+    apply_names(&specs[1], q, nq);
     if ((specs[0].subset && (nt = apply_subset(specs[0].subset, t, nt)) < 0) ||
         (specs[1].subset && (nq = apply_subset(specs[1].subset, q, nq)) < 0))
         goto done;
