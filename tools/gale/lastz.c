@@ -764,6 +764,7 @@ static int parse_spec(const char *arg, seq_spec *sp)
     colons = strstr(s, "::");
     if (colons && (!strchr(s, '[') || colons < strchr(s, '['))) {
         *colons = 0;
+        if (!*s) return usage_error(CMD, "%s: an empty nickname before '::'", arg) ? -1 : -1;
         sp->nickname = s;
         s = colons + 2;
     }
@@ -847,7 +848,8 @@ static int parse_spec(const char *arg, seq_spec *sp)
             return usage_error(CMD, "%s: the subrange start %llu has no end", arg, sp->sub_start) ? -1 : -1;
         if (strcmp(a, "unmask") == 0) {
             sp->unmask = 1;
-        } else if (strncmp(a, "nickname=", 9) == 0 && a[9]) {
+        } else if (strncmp(a, "nickname=", 9) == 0) {
+            if (!a[9]) return usage_error(CMD, "%s: an empty nickname", arg) ? -1 : -1;
             sp->nickname = a + 9;
         } else if ((strncmp(a, "subset=", 7) == 0 && a[7]) || (a[0] == '@' && a[1])) {
             if (sp->subset) return usage_error(CMD, "%s: more than one subset file", arg) ? -1 : -1;
@@ -1202,7 +1204,7 @@ int cmd_lastz(int argc, char **argv)
     for (long k = 0; k < ns; k++)
         if (!(strands & (segs[k].strand == '+' ? 1 : 2))) {
             /* lastz stops there too ("extra segments in file") */
-            msg("%s: segment %ld is on the %c strand, which --strand excludes", segpath, k + 1, segs[k].strand);
+            msg("%s line %ld: the segment is on the %c strand, which --strand excludes", segpath, segs[k].line, segs[k].strand);
             goto done;
         }
     {
@@ -1267,7 +1269,7 @@ int cmd_lastz(int argc, char **argv)
                 if (g->strand != strand) break;
                 if (strcmp(g->name2, q[r].name) != 0 && strcmp(g->name2, "*") != 0) break;
                 if (strcmp(g->name1, t[0].name) != 0 && strcmp(g->name1, "*") != 0) {
-                    msg("%s: segment %ld names target '%s', not '%s'", segpath, k + 1, g->name1, t[0].name);
+                    msg("%s line %ld: the segment names target '%s', not '%s'", segpath, g->line, g->name1, t[0].name);
                     free(an);
                     goto done;
                 }
