@@ -130,6 +130,14 @@ $d/target.fa[301..4500]|$d/query.fa[101..1500]
 $d/target.fa[301,4500]|$d/query.fa[..1500]
 $d/target.fa[1001..]|$d/query.fa[201#100000]
 EOF
+# softsam with a query subrange: lastz writes bytes from outside the query (a bug), gale
+# refuses (a usage error)
+rc=0
+"$gale" lastz "$d/target.fa" "$d/query.fa[101..1500]" --segments="$d/seg" --format=softsam > "$work/out" 2> "$work/err" || rc=$?
+if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -q "subrange" "$work/err"; then
+  echo "FAIL: softsam with a query subrange: exit $rc: $(cat "$work/err")"; fail=$((fail + 1))
+fi
+total=$((total + 1))
 # a segment outside the subrange: both refuse (gale naming the line)
 rc=0
 lastz "$d/target.fa[301..4500]" "$d/query.fa[101..1500]" --nogapped --format=segments > "$work/sub.seg" 2>/dev/null

@@ -1184,6 +1184,11 @@ int cmd_lastz(int argc, char **argv)
                                 "it takes no gapped option ('%s'; lastz: requires --gapped)", gapped_opt);
     for (int k = 0; k < 2; k++)
         if (parse_spec(paths[k], &specs[k])) return EXIT_USAGE;
+    if (os.sam >= 3 && specs[1].sub_start)
+        /* lastz's print_query_bases then reads before the subrange's buffer (it writes bytes
+         * that are not the query's): there is nothing right to reproduce */
+        return usage_error(CMD, "--format=%s with a query subrange: lastz writes bytes from outside its sequence "
+                                "there; gale lastz refuses it (use sam or sam-)", format);
     os.paths[0] = specs[0].file;
     os.paths[1] = specs[1].file;
     if (!have_ydrop) p.ydrop = p.gap_open + 300 * p.gap_extend; /* LASTZ's default */
