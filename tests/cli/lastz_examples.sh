@@ -6,9 +6,12 @@
 #   base_test_anchors: aglobin.2bit/human against aglobin.2bit/cow, C=0 (no chaining, the
 #     default from anchors: left out of gale's command), --format=maf-,
 #     --anchors=base_test.anchors.anchors; expected base_test.anchors.maf.
-# Left out: base_test_anchors_multi (its query is shorties.fa[subset=...]: the [subset=]
-# file action is not supported by gale lastz yet). The package's other tests seed and
-# extend ungapped themselves (not gale lastz's job).
+#   base_test_anchors_multi: aglobin.2bit/human against shorties.fa[subset=shorties.names]
+#     (the [subset=] file action), C=0 left out as above, --format=maf-,
+#     --anchors=base_test.anchors_multi.anchors; expected base_test.anchors_multi.maf.
+# The package's other tests seed and extend ungapped themselves (not gale lastz's job);
+# base_test_subrange and base_test_multi_subrange also take subranges, which gale lastz
+# refuses so far.
 # Fails (never skips) when lastz-examples is missing. usage: lastz_examples.sh GALE CONVERTER
 set -euo pipefail
 gale=$1
@@ -20,9 +23,10 @@ if [ ! -f "$src/aglobin.2bit.gz" ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for f in aglobin.2bit base_test.anchors.anchors base_test.anchors.maf; do
+for f in aglobin.2bit base_test.anchors.anchors base_test.anchors.maf shorties.fa base_test.anchors_multi.maf; do
   gunzip -c "$src/$f.gz" > "$work/$f"
 done
+cp "$src/shorties.names" "$src/base_test.anchors_multi.anchors" "$work/"
 python3 "$conv" "$work/aglobin.2bit" human "$work/human.fa"
 python3 "$conv" "$work/aglobin.2bit" cow "$work/cow.fa"
 "$gale" lastz "$work/human.fa" "$work/cow.fa" --format=maf- --anchors="$work/base_test.anchors.anchors" \
@@ -31,6 +35,16 @@ if diff "$work/base_test.anchors.maf" "$work/base_test.anchors.maf.gale" > "$wor
   echo "base_test_anchors: identical to lastz-examples' expected output ($(grep -c '^a ' "$work/base_test.anchors.maf") alignments)"
 else
   echo "FAIL base_test_anchors:"
+  head -10 "$work/diff" | cut -c1-200
+  exit 1
+fi
+"$gale" lastz "$work/human.fa" "$work/shorties.fa[subset=$work/shorties.names]" --format=maf- \
+  --anchors="$work/base_test.anchors_multi.anchors" > "$work/base_test.anchors_multi.maf.gale"
+n=$(grep -c '^a ' "$work/base_test.anchors_multi.maf")
+if [ "$n" -gt 0 ] && diff "$work/base_test.anchors_multi.maf" "$work/base_test.anchors_multi.maf.gale" > "$work/diff"; then
+  echo "base_test_anchors_multi: identical to lastz-examples' expected output ($n alignments)"
+else
+  echo "FAIL base_test_anchors_multi ($n expected alignments):"
   head -10 "$work/diff" | cut -c1-200
   exit 1
 fi

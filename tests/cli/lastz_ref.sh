@@ -3,7 +3,8 @@
 # `lastz` with the same arguments, byte for byte, on fresh random homologous pairs
 # (tests/oracle/ydrop_gen.py; the query split into several records, so that anchors are
 # picked by name and strand), for the formats gale writes (general with its default and
-# all its supported fields, general-, cigar, axt, maf, maf-, with the header lines that
+# all its supported fields, general-, cigar, axt, maf, maf-, lav (also as the default,
+# without --format), sam, sam-, softsam, softsam-, rdotplot, with the header lines that
 # name the program masked) and a spread of gapped options. Also checks
 # that bad segments lines are refused with the file and line named. Fails (never skips)
 # when lastz is missing. usage: lastz_ref.sh GALE GENERATOR
@@ -20,8 +21,13 @@ cases=$(python3 -c "print(max(2, int(4 * float('$scale'))))")
 echo "GALE_TEST_SEED=$seed cases=$cases"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# every general field gale writes, then LASTZ's aliases (genpaf.h genpafName, genpafAliases)
 fields=score,name1,strand1,size1,start1,zstart1,end1,name2,strand2,size2,start2,zstart2,end2,start2+,zstart2+,end2+,identity,idfrac,id%,coverage,covfrac,cov%,cigar
-formats=(general "general:$fields" "general-:$fields" cigar axt maf maf-)
+fields=$fields,number1,number2,length1,length2,align1,text1,align2,text2,nmatch,nmismatch,npair,ncolumn,ngap,cgap,diff
+fields=$fields,cigar-,diagonal,blastid%,continuity,confrac,con%,gaprate,number,znumber,NA,nucs1,nucs2
+fields=$fields,n1,s1,z1,e1,l1,a1,t1,n2,s2,z2,s2+,z2+,e2,e2+,l2,a2,t2,d,diag,s,id,ident,cov,con,gap
+# "" is no --format: lastz writes lav, its default
+formats=("" lav general "general:$fields" "general-:$fields" cigar axt maf maf- sam sam- softsam softsam- rdotplot segments)
 optsets=("" "--ydrop=2000 --gappedthresh=2000" "--gap=300,20 --noytrim" "--allgappedbounds" "--allocate:traceback=150000")
 fail=0
 total=0
@@ -44,14 +50,22 @@ PY
   lastz "$d/target.fa" "$d/query.fa" --nogapped --format=segments > "$d/seg" 2>/dev/null
   for o in "${optsets[@]}"; do
     for f in "${formats[@]}"; do
+      # segments: lastz writes the anchors without gapped extension and refuses gapped
+      # options (checked below)
+      if [ "$f" = segments ] && [ -n "$o" ] && [ "${o#--allocate}" = "$o" ]; then continue; fi
+      # (run time: the variants that only change how the same alignments are written run
+      # with the default options only)
+      case "$f" in general|general-:*|maf-|sam-|softsam|softsam-|lav) [ -n "$o" ] && continue;; esac
       total=$((total + 1))
       # shellcheck disable=SC2086
-      lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" $o --format="$f" > "$d/lastz.out" 2>/dev/null
+      fo=()
+      [ -n "$f" ] && fo=(--format="$f")
+      lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" $o "${fo[@]}" > "$d/lastz.out" 2>/dev/null
       # shellcheck disable=SC2086
-      "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" $o --format="$f" > "$d/gale.out" 2>/dev/null
+      "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" $o "${fo[@]}" > "$d/gale.out" 2>/dev/null
       # the header lines that name the program and its version (axt's first, maf's first
-      # two: lastz's, gale's) are masked; every other byte must be equal
-      sed -i -E '1,2s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$d/lastz.out" "$d/gale.out"
+      # two, lav's third: lastz's, gale's) are masked; every other byte must be equal
+      sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$d/lastz.out" "$d/gale.out"
       if ! cmp -s "$d/lastz.out" "$d/gale.out"; then
         fail=$((fail + 1))
         echo "FAIL case $c (seed $s) options '$o' format '$f'"
@@ -67,6 +81,159 @@ if lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --strand=minus > /dev/
   echo "FAIL: --strand=minus with plus-strand segments was accepted by lastz or gale"; fail=$((fail + 1))
 fi
 total=$((total + 1))
+# LASTZ's file actions on TARGET and QUERY (lastz --help=files) against lastz: nickname
+# (both forms; the segments then name the nicknames), subset (a names file with a comment,
+# a blank line and a name out of file order, which lastz then never finds), unmask
+printf 'qry2 # the last\n\nqry0\nqry1\n' > "$work/names"
+grep -v '^#' "$d/seg" | awk -v OFS='\t' '$4 == "qry2"' > "$work/q2.seg"
+awk -v OFS='\t' '{$1 = "T"; $4 = "Q"; print}' "$work/q2.seg" > "$work/nick.seg"
+while IFS='|' read -r tspec qspec sf; do
+  for f in "" general:name1,number1,name2,number2,score,zstart1,end1,text1,text2 maf sam; do
+    fo=()
+    [ -n "$f" ] && fo=(--format="$f")
+    lrc=0; grc=0
+    lastz "$tspec" "$qspec" --segments="$work/$sf" "${fo[@]}" > "$work/l.out" 2>/dev/null || lrc=$?
+    "$gale" lastz "$tspec" "$qspec" --segments="$work/$sf" "${fo[@]}" > "$work/g.out" 2>/dev/null || grc=$?
+    sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
+    if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || ! grep -q . "$work/l.out"; then
+      echo "FAIL: '$tspec' '$qspec' format '$f': lastz exit $lrc, gale exit $grc"
+      diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; fail=$((fail + 1))
+    fi
+    total=$((total + 1))
+  done
+done <<EOF
+$d/target.fa[nickname=T]|$d/query.fa[subset=$work/names,nickname=Q]|nick.seg
+T::$d/target.fa|Q::$d/query.fa[subset=$work/names]|nick.seg
+$d/target.fa[unmask]|$d/query.fa[@$work/names][unmask]|q2.seg
+EOF
+# subranges (start..end, start,end, start.., ..end, start#length) on the target and on
+# every query record, with anchors that lastz --nogapped finds on the same subranges (on
+# the whole records' coordinates, as lastz reads them back), in every format
+fields=score,name1,size1,zstart1,end1,name2,strand2,size2,zstart2,end2,start2+,end2+,coverage,cigar,text1,text2,nucs1,nucs2
+while IFS='|' read -r tspec qspec; do
+  lastz "$tspec" "$qspec" --nogapped --format=segments > "$work/sub.seg" 2>/dev/null
+  for f in "" general:$fields maf axt cigar sam sam- rdotplot segments; do
+    fo=()
+    [ -n "$f" ] && fo=(--format="$f")
+    lrc=0; grc=0
+    lastz "$tspec" "$qspec" --segments="$work/sub.seg" "${fo[@]}" > "$work/l.out" 2>/dev/null || lrc=$?
+    "$gale" lastz "$tspec" "$qspec" --segments="$work/sub.seg" "${fo[@]}" > "$work/g.out" 2>/dev/null || grc=$?
+    sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
+    if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || [ "$(grep -vc '^[#@]' "$work/l.out")" -lt 2 ]; then
+      echo "FAIL: '$tspec' '$qspec' format '$f': lastz exit $lrc, gale exit $grc"
+      diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; fail=$((fail + 1))
+    fi
+    total=$((total + 1))
+  done
+done <<EOF
+$d/target.fa[301..4500]|$d/query.fa[101..1500]
+$d/target.fa[301,4500]|$d/query.fa[..1500]
+$d/target.fa[1001..]|$d/query.fa[201#100000]
+EOF
+# softsam with a query subrange: lastz writes bytes from outside the query (a bug), gale
+# refuses (a usage error)
+rc=0
+"$gale" lastz "$d/target.fa" "$d/query.fa[101..1500]" --segments="$d/seg" --format=softsam > "$work/out" 2> "$work/err" || rc=$?
+if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -q "subrange" "$work/err"; then
+  echo "FAIL: softsam with a query subrange: exit $rc: $(cat "$work/err")"; fail=$((fail + 1))
+fi
+total=$((total + 1))
+# a segment outside the subrange: both refuse (gale naming the line)
+rc=0
+lastz "$d/target.fa[301..4500]" "$d/query.fa[101..1500]" --nogapped --format=segments > "$work/sub.seg" 2>/dev/null
+if lastz "$d/target.fa[1001..4500]" "$d/query.fa[101..1500]" --segments="$work/sub.seg" > /dev/null 2>&1; then
+  echo "FAIL: lastz took a segment outside the target's subrange (the case is not what it claims)"; fail=$((fail + 1))
+fi
+"$gale" lastz "$d/target.fa[1001..4500]" "$d/query.fa[101..1500]" --segments="$work/sub.seg" > /dev/null 2> "$work/err" || rc=$?
+if [ "$rc" -ne 1 ] || ! grep -q "sub.seg line [0-9]*: segment out of range" "$work/err"; then
+  echo "FAIL: a segment outside the subrange: exit $rc: $(cat "$work/err")"; fail=$((fail + 1))
+fi
+total=$((total + 2))
+# record names as lastz parses headers (default: "positions ... of " and "reverse complement
+# of " skipped, cut at a blank, '|' or ':', a .fa/.2bit/.nib suffix dropped; nameparse=
+# darkspace, alnum, full), anchors from lastz --nogapped on the same specifiers
+python3 - "$d/target.fa" "$d/query.fa" "$work/hn" <<'PY2'
+import sys
+t, q, out = sys.argv[1:]
+seq = open(t).read().split("\n", 1)[1]
+open(out + "_t.fa", "w").write(">  positions 1-100 of chrT.fa|x:y some words\n" + seq)
+names = ["reverse complement of qA:1-5 d", "gi|123|qB.2bit more", "q_C-9.nib\tx"]
+recs = open(q).read().split(">")[1:]
+with open(out + "_q.fa", "w") as f:
+    for n, r in zip(names, recs):
+        f.write(">" + n + "\n" + r.split("\n", 1)[1])
+PY2
+for np in "" "[nameparse=darkspace]" "[nameparse=alnum]"; do
+  lastz "$work/hn_t.fa$np" "$work/hn_q.fa$np" --nogapped --format=segments > "$work/hn.seg" 2>/dev/null
+  for f in "" general:name1,name2,score,zstart1,end1 sam; do
+    fo=()
+    [ -n "$f" ] && fo=(--format="$f")
+    lrc=0; grc=0
+    lastz "$work/hn_t.fa$np" "$work/hn_q.fa$np" --segments="$work/hn.seg" "${fo[@]}" > "$work/l.out" 2>/dev/null || lrc=$?
+    "$gale" lastz "$work/hn_t.fa$np" "$work/hn_q.fa$np" --segments="$work/hn.seg" "${fo[@]}" > "$work/g.out" 2>/dev/null || grc=$?
+    sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
+    if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || [ "$(grep -vc '^[#@]' "$work/l.out")" -lt 2 ]; then
+      echo "FAIL: names, '$np' format '$f': lastz exit $lrc, gale exit $grc"
+      diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; fail=$((fail + 1))
+    fi
+    total=$((total + 1))
+  done
+done
+# the other actions: a usage error naming the action, nothing written
+for spec in "[multiple]" "[100^50]" "[revcomp]" "-" "[softmask=$work/names]" "[nameparse=tag:x]"; do
+  rc=0
+  "$gale" lastz "$d/target.fa" "$d/query.fa$spec" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
+  want=${spec#[}; want=${want%%]}; want=${want%%=*}
+  [ "$spec" = "-" ] && want=revcomp
+  if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -qF "$want" "$work/err"; then
+    echo "FAIL: query.fa$spec: exit $rc, $(wc -c < "$work/out") bytes out: $(cat "$work/err")"; fail=$((fail + 1))
+  fi
+  total=$((total + 1))
+done
+# --format=segments with a gapped option: both refuse
+if lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=segments --ydrop=2000 > /dev/null 2>&1 ||
+   "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=segments --ydrop=2000 > /dev/null 2>&1; then
+  echo "FAIL: --format=segments with --ydrop was accepted by lastz or gale"; fail=$((fail + 1))
+fi
+total=$((total + 1))
+# the same segments with duplicates (merged by lastz for --format=segments), and shuffled:
+# lastz reads them in order and stops at the first out of order ("extra segments"); gale
+# the same, with the same output before it, naming the line
+# (dup: each line twice in a row, the copy without its score: lastz takes it; shuf: the
+# second halves of those pairs after all the first ones: lastz refuses)
+grep -v '^#' "$d/seg" | awk -v OFS='\t' '{print; $8 = ""; NF = 7; print}' > "$work/dup.seg"
+awk 'NR % 2 == 1' "$work/dup.seg" > "$work/shuf.seg"
+awk 'NR % 2 == 0' "$work/dup.seg" >> "$work/shuf.seg"
+lrcs=""
+for sf in dup shuf; do
+  for f in segments general; do
+    lrc=0; grc=0
+    lastz "$d/target.fa" "$d/query.fa" --segments="$work/$sf.seg" --format=$f > "$work/l.out" 2>/dev/null || lrc=$?
+    "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$work/$sf.seg" --format=$f > "$work/g.out" 2> "$work/err" || grc=$?
+    lrcs="$lrcs $sf:$lrc"
+    if ! cmp -s "$work/l.out" "$work/g.out" || [ $((lrc == 0)) -ne $((grc == 0)) ]; then
+      echo "FAIL: segments $sf format $f: lastz exit $lrc, gale exit $grc"; diff "$work/l.out" "$work/g.out" | head -4
+      fail=$((fail + 1))
+    elif [ "$grc" -ne 0 ] && ! grep -q "$sf.seg line [0-9]" "$work/err"; then
+      echo "FAIL: segments $sf: the message does not name the line: $(cat "$work/err")"; fail=$((fail + 1))
+    fi
+    total=$((total + 1))
+  done
+done
+# the cases are what they claim: lastz takes dup and refuses shuf, after some output
+case "$lrcs" in " dup:0 dup:0 shuf:"[1-9]*" shuf:"[1-9]*) ;; *) echo "FAIL: lastz's exits on dup/shuf:$lrcs"; fail=$((fail + 1));; esac
+[ "$(grep -c . "$work/l.out")" -gt 1 ] || { echo "FAIL: no output before the out-of-order line"; fail=$((fail + 1)); }
+total=$((total + 2))
+# a general field that LASTZ has and gale does not write yet, and one LASTZ does not have:
+# a usage error naming the field, nothing written
+for fld in cigarx nosuchfield; do
+  rc=0
+  "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=general:score,$fld > "$work/out" 2> "$work/err" || rc=$?
+  if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -q "'$fld'" "$work/err"; then
+    echo "FAIL: general:score,$fld: exit $rc, $(wc -c < "$work/out") bytes out: $(cat "$work/err")"; fail=$((fail + 1))
+  fi
+  total=$((total + 1))
+done
 # malformed segments: refused, naming the file and the line
 printf 'tgt 10 20 qry0 10 25 +\n' > "$work/bad.seg"
 if "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$work/bad.seg" --format=general > /dev/null 2> "$work/err"; then
@@ -75,11 +242,17 @@ elif ! grep -q "bad.seg line 1" "$work/err"; then
   echo "FAIL: the message does not name the file and line: $(cat "$work/err")"; fail=$((fail + 1))
 fi
 total=$((total + 1))
-# no --format: lastz would write lav, which gale does not write yet: a usage error (exit 2)
+# lav really has alignments in it (the comparison above would pass on two empty outputs)
+"$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" > "$work/lav" 2>/dev/null || true
+if ! grep -q '^a {' "$work/lav" || ! grep -q '^  l ' "$work/lav"; then
+  echo "FAIL: gale lastz's default (lav) output has no alignment"; fail=$((fail + 1))
+fi
+total=$((total + 1))
+# an unknown format: a usage error (exit 2) naming it, nothing written
 rc=0
-"$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
-if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -q "format" "$work/err"; then
-  echo "FAIL: without --format: exit $rc, $(wc -c < "$work/out") bytes out: $(cat "$work/err")"; fail=$((fail + 1))
+"$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=nosuch > "$work/out" 2> "$work/err" || rc=$?
+if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -q "nosuch" "$work/err"; then
+  echo "FAIL: --format=nosuch: exit $rc, $(wc -c < "$work/out") bytes out: $(cat "$work/err")"; fail=$((fail + 1))
 fi
 total=$((total + 1))
 echo "$((total - fail)) of $total checks passed"
