@@ -13,6 +13,7 @@
 #include "errors.h"
 #include "kind.h"
 #include "plugin.h"
+#include "poa.h"
 #include "ydrop.h"
 
 using namespace gale;
@@ -649,5 +650,160 @@ GALE_API gale_status gale_lastz_result_get(const gale_lastz_result *r, size_t i,
 GALE_API uint64_t gale_lastz_result_truncations(const gale_lastz_result *r) { return r ? r->truncations : 0; }
 
 GALE_API void gale_lastz_result_free(gale_lastz_result *r) { delete r; }
+
+}  // extern "C"
+
+// ---- sequence-to-graph alignment (since 0.7; lib/poa.h, Graph::build) ------------------
+
+struct gale_poa_graph {
+    gale::poa::Graph g;
+    std::vector<uint32_t> first;    // first SPOA node of each gale_graph node
+    std::vector<uint32_t> seg_of;   // SPOA node -> gale_graph node
+    std::vector<int64_t> seg_len;
+    gale::poa::Engine engine{gale::poa::Params{}};
+    gale::poa::Graph::Alignment aln;
+    std::vector<uint32_t> path, cigar;
+};
+
+namespace {
+template <> constexpr const char *struct_name<gale_poa_graph_alignment>() { return "gale_poa_graph_alignment"; }
+
+void poa_graph_bytes(const char *s, int64_t len, const char *what, size_t index) {
+    for (int64_t i = 0; i < len; ++i)
+        if (s[i] < '!' || s[i] > '~')
+            fail(GALE_E_INPUT, "%s %zu: byte 0x%02x at position %lld is not printable ASCII ('!'..'~')", what, index,
+                 (unsigned char)s[i], (long long)i);
+}
+
+void push_op(std::vector<uint32_t> &c, uint32_t op) {
+    if (!c.empty() && GALE_CIGAR_OP(c.back()) == op) c.back() += 1u << GALE_CIGAR_SHIFT;
+    else c.push_back((1u << GALE_CIGAR_SHIFT) | op);
+}
+}  // namespace
+
+extern "C" {
+
+GALE_API gale_status gale_poa_graph_create(const gale_graph *graph, gale_poa_graph **out, size_t *bad_edge) {
+    return guarded([&] {
+        need(out, "out");
+        *out = nullptr;
+        if (bad_edge) *bad_edge = SIZE_MAX;
+        gale_graph unused;
+        const gale_graph &g = *read_struct(graph, &unused, "graph");
+        if (g.n_nodes > 0) {
+            need(g.node_seqs, "graph->node_seqs");
+            need(g.node_lens, "graph->node_lens");
+        }
+        if (g.n_edges > 0) need(g.edges, "graph->edges");
+        uint64_t total = 0;
+        for (size_t i = 0; i < g.n_nodes; ++i) {
+            const int64_t len = g.node_lens[i];
+            if (len < 1 || len > INT32_MAX)
+                fail(GALE_E_INPUT, "node %zu: length %lld (must be 1 .. 2^31 - 1)", i, (long long)len);
+            need(g.node_seqs[i], "a node's bytes");
+            poa_graph_bytes(g.node_seqs[i], len, "node", i);
+            total += (uint64_t)len;
+            if (total > INT32_MAX) fail(GALE_E_LIMIT, "the graph holds more than 2^31 - 1 bytes");
+        }
+        for (size_t i = 0; i < g.n_edges; ++i)
+            if (g.edges[2 * i] >= g.n_nodes || g.edges[2 * i + 1] >= g.n_nodes)
+                fail(GALE_E_INPUT, "edge %zu (%u -> %u): a node index past the %zu nodes", i, g.edges[2 * i],
+                     g.edges[2 * i + 1], g.n_nodes);
+        auto h = std::make_unique<gale_poa_graph>();
+        const int64_t bad = h->g.build(g.n_nodes, g.node_seqs, g.node_lens, g.n_edges, g.edges, &h->first);
+        if (bad >= 0) {
+            if (bad_edge) *bad_edge = (size_t)bad;
+            fail(GALE_E_INPUT, "edge %lld (%u -> %u) closes a cycle: a graph to align to must be acyclic",
+                 (long long)bad, g.edges[2 * bad], g.edges[2 * bad + 1]);
+        }
+        h->seg_of.resize(h->g.nodes.size());
+        h->seg_len.assign(g.node_lens, g.node_lens + g.n_nodes);
+        for (size_t i = 0; i < g.n_nodes; ++i)
+            for (int64_t j = 0; j < g.node_lens[i]; ++j) h->seg_of[h->first[i] + j] = (uint32_t)i;
+        *out = h.release();
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_poa_graph_align(gale_poa_graph *h, int algorithm, int m, int n, int go, int ge, int go2,
+                                          int ge2, const char *read, int64_t len, gale_poa_graph_alignment *out) {
+    return guarded([&] {
+        need(h, "graph");
+        need_out_struct(out, "out");
+        if (algorithm < GALE_POA_LOCAL || algorithm > GALE_POA_SEMI_GLOBAL)
+            fail(GALE_E_RANGE, "algorithm %d: GALE_POA_LOCAL, GALE_POA_GLOBAL or GALE_POA_SEMI_GLOBAL", algorithm);
+        if (m < -128 || m > 127 || n < -128 || n > 127)
+            fail(GALE_E_RANGE, "match %d, mismatch %d: each must be in [-128, 127]", m, n);
+        const int gaps[4] = {go, ge, go2, ge2};
+        for (int x : gaps)
+            if (x < -128 || x > 0) fail(GALE_E_RANGE, "gap penalty %d: each must be in [-128, 0]", x);
+        if (len < 0 || len > INT32_MAX) fail(GALE_E_INVALID, "read length %lld: must be in [0, 2^31 - 1]", (long long)len);
+        if (len > 0) need(read, "read");
+        poa_graph_bytes(read, len, "read", 0);
+        gale::poa::Params p;
+        const char *why = nullptr;
+        if (!gale::poa::make_params(algorithm, (int8_t)m, (int8_t)n, (int8_t)go, (int8_t)ge, (int8_t)go2, (int8_t)ge2, &p,
+                                    &why))
+            fail(GALE_E_RANGE, "scores refused: %s", why ? why : "as SPOA's AlignmentEngine::Create");
+        h->engine.set_params(p);
+        const uint64_t cells0 = h->engine.cells();
+        int32_t score = 0;
+        h->aln.clear();
+        if (!h->engine.align(read, (uint32_t)len, h->g, &score, &h->aln))
+            fail(h->engine.overflowed() ? GALE_E_LIMIT : GALE_E_INTERNAL, "%s",
+                 h->engine.overflowed() ? "the read's worst-case score overflows 32 bits (SPOA refuses it)"
+                                        : "the backtrack found no predecessor (SPOA would loop)");
+        h->path.clear();
+        h->cigar.clear();
+        int64_t qs = -1, qe = -1, matches = 0, path_len = 0, path_start = 0, path_end = 0;
+        int64_t prev = -1;
+        for (const auto &pr : h->aln) {
+            if (pr.second >= 0) {
+                if (qs < 0) qs = pr.second;
+                qe = pr.second + 1;
+            }
+            if (pr.first < 0) {
+                push_op(h->cigar, GALE_CIGAR_INS);
+                continue;
+            }
+            const uint32_t node = (uint32_t)pr.first, seg = h->seg_of[node];
+            const int64_t off = (int64_t)(node - h->first[seg]);
+            // A new path step unless this is the next byte of the segment just visited.
+            if (prev < 0 || !(h->seg_of[(uint32_t)prev] == seg && (uint32_t)prev + 1 == node)) {
+                if (prev < 0) path_start = off;
+                h->path.push_back(seg);
+                path_len += h->seg_len[seg];
+            }
+            path_end = path_len - h->seg_len[seg] + off + 1;
+            prev = node;
+            if (pr.second < 0) {
+                push_op(h->cigar, GALE_CIGAR_DEL);
+            } else if (h->g.decoder[h->g.nodes[node].code] == (unsigned char)read[pr.second]) {
+                push_op(h->cigar, GALE_CIGAR_EQUAL);
+                ++matches;
+            } else {
+                push_op(h->cigar, GALE_CIGAR_DIFF);
+            }
+        }
+        out->score = score;
+        out->n_path = (uint32_t)h->path.size();
+        out->path = h->path.data();
+        out->path_len = path_len;
+        out->path_start = path_start;
+        out->path_end = path_end;
+        out->query_start = qs < 0 ? 0 : qs;
+        out->query_end = qe < 0 ? 0 : qe;
+        out->matches = matches;
+        out->block_len = (int64_t)h->aln.size();
+        out->n_ops = (uint32_t)h->cigar.size();
+        out->reserved0 = 0;
+        out->cigar = h->cigar.data();
+        out->cells = h->engine.cells() - cells0;
+        zero_tail(out, out->size);
+        return GALE_OK;
+    });
+}
+
+GALE_API void gale_poa_graph_free(gale_poa_graph *h) { delete h; }
 
 }  // extern "C"

@@ -93,6 +93,14 @@ struct Graph {
     // (call generate_consensus first), paths named 0, 1, ... and the consensus path
     // ("Consensus") last.
     std::string gfa() const;
+    // Sequence-to-graph alignment: an empty graph built from segments (each segment's
+    // bytes a chain of single-byte nodes, in segment order, codes by first appearance)
+    // and links (2 * n_links segment indices, tail then head: the tail's last node to
+    // the head's first, in link order, weight 1), then SPOA's TopologicalSort. Bytes and
+    // indices must have been checked. Returns -1, or the index of a link that closes a
+    // cycle (nothing is built then). first[i]: segment i's first node.
+    int64_t build(size_t n_segs, const char *const *seqs, const int64_t *lens, size_t n_links,
+                  const uint32_t *links, std::vector<uint32_t> *first);
 
   private:
     uint32_t add_node(uint32_t code);

@@ -185,6 +185,58 @@ void Graph::topological_sort() {
     }
 }
 
+int64_t Graph::build(size_t n_segs, const char *const *seqs, const int64_t *lens, size_t n_links,
+                     const uint32_t *links, std::vector<uint32_t> *first) {
+    // A cycle first (SPOA's TopologicalSort would never end on one): depth-first from
+    // each segment in order, links in order; the first link that reaches a segment
+    // still on the stack closes a cycle.
+    std::vector<std::vector<uint32_t>> out(n_segs);
+    for (size_t i = 0; i < n_links; ++i) out[links[2 * i]].push_back(static_cast<uint32_t>(i));
+    std::vector<uint8_t> color(n_segs, 0);
+    std::vector<std::pair<uint32_t, size_t>> st;
+    for (size_t s0 = 0; s0 < n_segs; ++s0) {
+        if (color[s0]) continue;
+        color[s0] = 1;
+        st.emplace_back(static_cast<uint32_t>(s0), 0);
+        while (!st.empty()) {
+            const uint32_t u = st.back().first;
+            const size_t k = st.back().second;
+            if (k < out[u].size()) {
+                st.back().second = k + 1;
+                const uint32_t li = out[u][k], v = links[2 * li + 1];
+                if (color[v] == 1) return li;
+                if (color[v] == 0) {
+                    color[v] = 1;
+                    st.emplace_back(v, 0);
+                }
+            } else {
+                color[u] = 2;
+                st.pop_back();
+            }
+        }
+    }
+    first->assign(n_segs, 0);
+    std::vector<uint32_t> last(n_segs, 0);
+    for (size_t i = 0; i < n_segs; ++i) {
+        int64_t prev = -1;
+        for (int64_t j = 0; j < lens[i]; ++j) {
+            const unsigned char b = static_cast<unsigned char>(seqs[i][j]);
+            if (coder[b] == -1) {
+                coder[b] = static_cast<int32_t>(num_codes);
+                decoder[num_codes++] = b;
+            }
+            const uint32_t curr = add_node(static_cast<uint32_t>(coder[b]));
+            if (prev >= 0) add_edge(static_cast<uint32_t>(prev), curr, 1);
+            else (*first)[i] = curr;
+            prev = curr;
+        }
+        last[i] = static_cast<uint32_t>(prev);
+    }
+    for (size_t i = 0; i < n_links; ++i) add_edge(last[links[2 * i]], (*first)[links[2 * i + 1]], 1);
+    topological_sort();
+    return -1;
+}
+
 int64_t Graph::successor(uint32_t node, uint32_t label) const {
     for (uint32_t ei : nodes[node].out) {
         const Edge &ed = edges[ei];

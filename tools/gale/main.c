@@ -5,6 +5,7 @@
  *   gale wfa [options] PATTERNS TEXTS | PAIRS.seq
  *   gale lastz TARGET QUERY --segments=FILE [options]
  *   gale poa [options] FILE...
+ *   gale graph-align [options] GRAPH.gfa READS...
  *
  * main dispatches to the subcommands (subcommands.h: xdrop.c, wfa.c, zdrop.c); they
  * share the common options (options.c), one input module (input.c: LOGAN TSV,
@@ -37,6 +38,8 @@ static void usage_main(FILE *out)
         "           FASTA/FASTQ files or a query<TAB>target file\n"
         "  poa      partial-order alignment of windows of sequences (SPOA 4.0.8's\n"
         "           consensus, MSA and GFA; the options and output of spoa)\n"
+        "  graph-align  reads aligned to a GFA graph (a DAG) with SPOA 4.0.8's engine,\n"
+        "           written as GAF\n"
         "\n"
         "Options:\n"
         "  -h, --help     show this help\n"
@@ -56,6 +59,7 @@ static const struct {
     {"lastz", cmd_lastz, usage_lastz},
     {"zdrop", cmd_zdrop, usage_zdrop},
     {"poa", cmd_poa, usage_poa},
+    {"graph-align", cmd_graph_align, usage_graph_align},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

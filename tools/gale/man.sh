@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 version=$("$gale" --version | awk 'NR == 1 { print $2 }')
 # The "Commands:" block: "  NAME    description", continued on lines indented further.
 awk '/^Commands:/ { on = 1; next } on && /^$/ { exit }
-     on && /^  [a-z]/ { name = $1; sub(/^  [a-z]+ +/, ""); d[name] = $0; order[++n] = name; next }
+     on && /^  [a-z]/ { name = $1; sub(/^  [a-z-]+ +/, ""); d[name] = $0; order[++n] = name; next }
      on { sub(/^ +/, " "); d[name] = d[name] $0 }
      END { for (i = 1; i <= n; i++) print order[i] "\t" d[order[i]] }' "$tmp/help" >"$tmp/commands"
 listed=$(cut -f1 "$tmp/commands" | tr '\n' ' ')

@@ -20,5 +20,7 @@ int cmd_zdrop(int argc, char **argv);
 void usage_zdrop(FILE *out);
 int cmd_poa(int argc, char **argv);
 void usage_poa(FILE *out);
+int cmd_graph_align(int argc, char **argv);
+void usage_graph_align(FILE *out);
 
 #endif
