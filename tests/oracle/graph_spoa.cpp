@@ -15,7 +15,10 @@
 // members, reached here by compiling SPOA's header with `private` as `public`), which is
 // "SPOA aligning to the graph of this GFA". Against SPOA's original graph the score
 // must be identical too (it does not depend on node order); how often the path
-// differs there (a tie broken another way) is counted and printed, not failed.
+// differs there (a tie broken another way) is counted and printed, not failed: the
+// in-edge order decides it (with L lines written in SPOA's edge creation order, which
+// some cases do, about 1 read in 800 still differs: SPOA's topological sort keeps
+// aligned-node rings together, and those rings are not in a GFA either).
 //
 // Random cases each run (seed printed; GALE_TEST_SEED reproduces it; GALE_TEST_SCALE
 // scales the count): 2-12 sequences of 30-800 bp, 1-20% mutations, local / global /
@@ -43,7 +46,7 @@
 namespace {
 
 int failures = 0;
-long path_differs_original = 0, reads_total = 0;
+long differs[2] = {0, 0}, reads[2] = {0, 0};  // [creation order]: path differs from SPOA's own graph
 
 #define CHECK(cond, ...)                                         \
     do {                                                         \
@@ -61,16 +64,25 @@ struct Pen {
     int8_t m, n, g, e, q, c;
 };
 
-// The `spoa` program's PrintGfa (-r 3), without paths (they are skipped on input).
-std::string write_gfa(const spoa::Graph &g, bool zero_m) {
+// The `spoa` program's PrintGfa (-r 3), without paths (they are skipped on input):
+// after each S line its node's out-edges. creation_order: all S lines, then the L lines
+// in SPOA's edge creation order (Graph::edges()), which gives every node its in-edges in
+// SPOA's order.
+std::string write_gfa(const spoa::Graph &g, bool zero_m, bool creation_order) {
     std::ostringstream os;
     os << "H\tVN:Z:1.0\n";
+    const char *om = zero_m ? "0M" : "OM";
     for (const auto &n : g.nodes()) {
         os << "S\t" << n->id + 1 << "\t" << static_cast<char>(g.decoder(n->code)) << "\n";
-        for (const auto *e : n->outedges)
-            os << "L\t" << n->id + 1 << "\t+\t" << e->head->id + 1 << "\t+\t" << (zero_m ? "0M" : "OM") << "\tew:f:"
-               << e->weight << "\n";
+        if (!creation_order)
+            for (const auto *e : n->outedges)
+                os << "L\t" << n->id + 1 << "\t+\t" << e->head->id + 1 << "\t+\t" << om << "\tew:f:" << e->weight
+                   << "\n";
     }
+    if (creation_order)
+        for (const auto &e : g.edges())
+            os << "L\t" << e->tail->id + 1 << "\t+\t" << e->head->id + 1 << "\t+\t" << om << "\tew:f:" << e->weight
+               << "\n";
     return os.str();
 }
 
@@ -152,7 +164,7 @@ void describe(const spoa::Graph &g, const spoa::Alignment &a, const std::string 
 }
 
 bool run_case(const char *what, int type, const Pen &pn, const std::vector<std::string> &seqs,
-              const std::vector<std::string> &reads, bool zero_m) {
+              const std::vector<std::string> &reads, bool zero_m, bool creation_order) {
     auto eng = spoa::AlignmentEngine::Create(static_cast<spoa::AlignmentType>(type), pn.m, pn.n, pn.g, pn.e, pn.q,
                                              pn.c);
     spoa::Graph orig;
@@ -161,7 +173,7 @@ bool run_case(const char *what, int type, const Pen &pn, const std::vector<std::
         auto a = eng->Align(s, orig, &sc);
         orig.AddAlignment(a, s, 1);
     }
-    const std::string text = write_gfa(orig, zero_m);
+    const std::string text = write_gfa(orig, zero_m, creation_order);
     const Gfa gf = read_gfa(text);
     spoa::Graph ref;
     spoa_from_gfa(gf, &ref);
@@ -203,8 +215,8 @@ bool run_case(const char *what, int type, const Pen &pn, const std::vector<std::
         int64_t qs, qe, oqs, oqe;
         describe(ref, sa, s, &sp, &sops, &qs, &qe);
         describe(orig, oa, s, &op, &oops, &oqs, &oqe);
-        ++reads_total;
-        if (sp != op || sops != oops) ++path_differs_original;
+        ++::reads[creation_order];
+        if (sp != op || sops != oops) ++differs[creation_order];
         std::vector<uint32_t> gp(ga.path, ga.path + ga.n_path);
         CHECK(gp == sp, "%s: read %zu: path SPOA %zu nodes, gale %zu nodes (or different nodes)", what, r, sp.size(),
               gp.size());
@@ -280,15 +292,16 @@ int main() {
             pn.q = (int8_t)-tu_range(r.c(), 1, 24);
             pn.c = (int8_t)-tu_range(r.c(), 1, 4);
         }
-        const bool zero_m = tu_chance(r.c(), 0.5);
+        const bool zero_m = tu_chance(r.c(), 0.5), creation_order = tu_chance(r.c(), 0.5);
         char what[200];
-        std::snprintf(what, sizeof what, "case %ld (%ld seqs of ~%ld bp, %.1f%%, %s, m%d n%d g%d e%d q%d c%d, %s)", k,
+        std::snprintf(what, sizeof what, "case %ld (%ld seqs of ~%ld bp, %.1f%%, %s, m%d n%d g%d e%d q%d c%d, %s, %s)", k,
                       n_seqs, len, 100 * rate, kTypeName[type], pn.m, pn.n, pn.g, pn.e, pn.q, pn.c,
-                      zero_m ? "0M" : "OM");
-        cases += run_case(what, type, pn, seqs, reads, zero_m);
+                      zero_m ? "0M" : "OM", creation_order ? "links in creation order" : "links by tail");
+        cases += run_case(what, type, pn, seqs, reads, zero_m, creation_order);
     }
-    std::printf("graph_spoa: %d of %ld cases identical, %d failures; %ld reads, path differs from SPOA's own graph "
-                "(ranks/in-edge order not in the GFA) for %ld (scale %.2f)\n",
-                cases, n_cases, failures, reads_total, path_differs_original, tu_scale());
+    std::printf("graph_spoa: %d of %ld cases identical, %d failures (scale %.2f); against SPOA's own graph (not failed): "
+                "path differs for %ld of %ld reads with links by tail as spoa writes them, %ld of %ld with links in "
+                "SPOA's edge creation order\n",
+                cases, n_cases, failures, tu_scale(), differs[0], reads[0], differs[1], reads[1]);
     return failures ? 1 : 0;
 }
