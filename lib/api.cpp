@@ -739,7 +739,10 @@ GALE_API gale_status gale_poa_graph_align(gale_poa_graph *h, int algorithm, int 
             if (x < -128 || x > 0) fail(GALE_E_RANGE, "gap penalty %d: each must be in [-128, 0]", x);
         if (len < 0 || len > INT32_MAX) fail(GALE_E_INVALID, "read length %lld: must be in [0, 2^31 - 1]", (long long)len);
         if (len > 0) need(read, "read");
-        poa_graph_bytes(read, len, "read", 0);
+        for (int64_t i = 0; i < len; ++i)
+            if (read[i] < '!' || read[i] > '~')
+                fail(GALE_E_INPUT, "read: byte 0x%02x at position %lld is not printable ASCII ('!'..'~')",
+                     (unsigned char)read[i], (long long)i);
         gale::poa::Params p;
         const char *why = nullptr;
         if (!gale::poa::make_params(algorithm, (int8_t)m, (int8_t)n, (int8_t)go, (int8_t)ge, (int8_t)go2, (int8_t)ge2, &p,
