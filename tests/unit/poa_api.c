@@ -3,7 +3,8 @@
  * qualities, the 0.3 gale_group size), gale_result_poa (fields, struct sizes, wrong
  * kind, before the end), and the refusals, each with its message. The results
  * themselves are checked against SPOA by the oracle suite (tests/oracle/poa_spoa.cpp);
- * here only windows whose answer is plain: identical reads.
+ * here only windows whose answer is plain: identical reads. Also gale_poa_graph_*
+ * (sequence-to-graph, since 0.7) on a small diamond graph, and its refusals.
  *
  * Suite 'unit'; CPU backend; no random input.
  */
@@ -164,6 +165,100 @@ static void test_refusals(gale_ctx *ctx)
     CHECK_ST(gale_batch_destroy(w), GALE_OK);
 }
 
+/* Sequence-to-graph (gale_poa_graph_*, since 0.7): a diamond ACGT -> (GG | TT) -> CA. */
+static void test_graph(void)
+{
+    const char *seqs[4] = {"ACGT", "GG", "TT", "CA"};
+    const int64_t lens[4] = {4, 2, 2, 2};
+    uint32_t edges[10] = {0, 1, 0, 2, 1, 3, 2, 3, 3, 0};
+    gale_graph g;
+    gale_poa_graph *h = NULL;
+    gale_poa_graph_alignment a;
+    unsigned char buf[sizeof(gale_poa_graph_alignment) + 16];
+    gale_poa_graph_alignment *big = (gale_poa_graph_alignment *)(void *)buf;
+    size_t bad = 0;
+    uint32_t i;
+    char cig[64];
+    size_t at = 0;
+
+    gale_graph_init(&g);
+    g.n_nodes = 4;
+    g.node_seqs = seqs;
+    g.node_lens = lens;
+    g.n_edges = 5; /* the last edge, 3 -> 0, closes a cycle */
+    g.edges = edges;
+    CHECK(gale_poa_graph_create(&g, &h, &bad) == GALE_E_INPUT);
+    CHECK(h == NULL && bad == 4);
+    CHECK(strstr(gale_last_error(), "edge 4 (3 -> 0) closes a cycle") != NULL);
+    edges[9] = 7;
+    CHECK(gale_poa_graph_create(&g, &h, &bad) == GALE_E_INPUT && bad == SIZE_MAX);
+    CHECK(strstr(gale_last_error(), "edge 4") != NULL);
+    g.n_edges = 4;
+    CHECK(gale_poa_graph_create(NULL, &h, NULL) == GALE_E_INVALID);
+    CHECK(gale_poa_graph_create(&g, NULL, NULL) == GALE_E_INVALID);
+    REQUIRE_OK(gale_poa_graph_create(&g, &h, &bad));
+    CHECK(bad == SIZE_MAX);
+
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    REQUIRE_OK(gale_poa_graph_align(h, GALE_POA_GLOBAL, 5, -4, -8, -6, -10, -4, "ACGTTTCA", 8, &a));
+    CHECK(a.score == 40);
+    CHECK(a.n_path == 3 && a.path[0] == 0 && a.path[1] == 2 && a.path[2] == 3);
+    CHECK(a.path_len == 8 && a.path_start == 0 && a.path_end == 8);
+    CHECK(a.query_start == 0 && a.query_end == 8 && a.matches == 8 && a.block_len == 8);
+    CHECK(a.n_ops == 1 && a.cigar[0] == ((8u << GALE_CIGAR_SHIFT) | GALE_CIGAR_EQUAL));
+    CHECK(a.cells > 0);
+
+    /* local: a piece from inside the first segment to inside the last; the bytes past the
+       struct of a larger size are zeroed */
+    memset(buf, 0xab, sizeof buf);
+    big->size = sizeof buf;
+    REQUIRE_OK(gale_poa_graph_align(h, GALE_POA_LOCAL, 5, -4, -8, -6, -10, -4, "GTGGC", 5, big));
+    CHECK(big->size == sizeof buf);
+    for (i = sizeof(gale_poa_graph_alignment); i < sizeof buf; i++) CHECK(buf[i] == 0);
+    CHECK(big->score == 25 && big->n_path == 3 && big->path[1] == 1);
+    CHECK(big->path_start == 2 && big->path_end == 7);
+
+    /* a mismatch and a deletion (global, linear gaps) */
+    REQUIRE_OK(gale_poa_graph_align(h, GALE_POA_GLOBAL, 5, -4, -8, -8, -8, -8, "ACTTGCA", 7, &a));
+    for (i = 0; i < a.n_ops; i++)
+        at += (size_t)snprintf(cig + at, sizeof cig - at, "%u%c", GALE_CIGAR_LEN(a.cigar[i]),
+                               GALE_CIGAR_STR[GALE_CIGAR_OP(a.cigar[i])]);
+    /* two paths score 18 (through GG and through TT); SPOA's tie-break takes GG */
+    CHECK(strcmp(cig, "2=1D1=1X3=") == 0 && a.matches == 6 && a.score == 18 && a.path[1] == 1);
+    CHECK(a.block_len == 8 && a.path_len == 8);
+
+    /* empty read: nothing aligned, score 0 */
+    REQUIRE_OK(gale_poa_graph_align(h, GALE_POA_GLOBAL, 5, -4, -8, -6, -10, -4, NULL, 0, &a));
+    CHECK(a.n_path == 0 && a.n_ops == 0 && a.score == 0);
+
+    /* refusals */
+    CHECK(gale_poa_graph_align(h, 3, 5, -4, -8, -6, -10, -4, "A", 1, &a) == GALE_E_RANGE);
+    CHECK(gale_poa_graph_align(h, 0, 5, -4, 1, -6, -10, -4, "A", 1, &a) == GALE_E_RANGE);
+    CHECK(gale_poa_graph_align(h, 0, 5, -4, -8, -6, -10, -4, "A C", 3, &a) == GALE_E_INPUT);
+    CHECK(strstr(gale_last_error(), "position 1") != NULL);
+    CHECK(gale_poa_graph_align(NULL, 0, 5, -4, -8, -6, -10, -4, "A", 1, &a) == GALE_E_INVALID);
+    gale_poa_graph_free(h);
+    gale_poa_graph_free(NULL);
+
+    /* a node of no bytes, a byte outside '!'..'~' */
+    g.n_edges = 0;
+    {
+        const int64_t zero[4] = {4, 0, 2, 2};
+        g.node_lens = zero;
+        CHECK(gale_poa_graph_create(&g, &h, NULL) == GALE_E_INPUT);
+        CHECK(strstr(gale_last_error(), "node 1") != NULL);
+    }
+    {
+        const char *sp[4] = {"ACGT", "G G", "TT", "CA"};
+        const int64_t l3[4] = {4, 3, 2, 2};
+        g.node_seqs = sp;
+        g.node_lens = l3;
+        CHECK(gale_poa_graph_create(&g, &h, NULL) == GALE_E_INPUT);
+        CHECK(strstr(gale_last_error(), "node 1: byte 0x20 at position 1") != NULL);
+    }
+}
+
 int main(void)
 {
     gale_ctx *ctx = NULL;
@@ -175,6 +270,7 @@ int main(void)
     test_identical_reads(ctx);
     test_registered_and_old_size(ctx);
     test_refusals(ctx);
+    test_graph();
     gale_ctx_destroy(ctx);
     return tu_finish("poa_api");
 }
