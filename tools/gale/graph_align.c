@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <htslib/khash.h>
+
 #include "gale.h"
 #include "input.h"
 #include "options.h"
@@ -52,7 +54,10 @@ void usage_graph_align(FILE *out)
         "  --version            show the versions\n");
 }
 
+KHASH_MAP_INIT_STR(seg, uint32_t)
+
 typedef struct {
+    khash_t(seg) *index; /* name -> segment index (keys: the names below) */
     char **names;
     char **seqs;
     int64_t *lens;
@@ -66,6 +71,7 @@ typedef struct {
 static void gfa_free(gfa *g)
 {
     size_t i;
+    if (g->index) kh_destroy(seg, g->index);
     for (i = 0; i < g->n; i++) {
         free(g->names[i]);
         free(g->seqs[i]);
@@ -103,10 +109,8 @@ static size_t split_tabs(char *s, char **f, size_t max)
 
 static long find_segment(const gfa *g, const char *name)
 {
-    size_t i;
-    for (i = 0; i < g->n; i++)
-        if (strcmp(g->names[i], name) == 0) return (long)i;
-    return -1;
+    khint_t k = kh_get(seg, g->index, name);
+    return k == kh_end(g->index) ? -1 : (long)kh_value(g->index, k);
 }
 
 /* Reads GRAPH.gfa into g and checks it: 0, or EXIT_FAIL after a message. */
@@ -116,6 +120,7 @@ static int read_gfa(const char *path, gfa *g, in_file *f)
     char *links_raw = NULL; /* link names, NUL-separated pairs, resolved once all segments are read */
     size_t raw_len = 0, raw_cap = 0, i;
     char q[64];
+    if (!(g->index = kh_init(seg))) return EXIT_FAIL;
     if ((r = in_open(f, path))) return r;
     while ((r = in_getline(f)) > 0) {
         char *fl[8];
@@ -180,6 +185,16 @@ static int read_gfa(const char *path, gfa *g, in_file *f)
                 free(g->names[g->n]);
                 free(g->seqs[g->n]);
                 goto oom;
+            }
+            {
+                int absent;
+                khint_t kk = kh_put(seg, g->index, g->names[g->n], &absent);
+                if (absent < 0) {
+                    free(g->names[g->n]);
+                    free(g->seqs[g->n]);
+                    goto oom;
+                }
+                kh_value(g->index, kk) = (uint32_t)g->n;
             }
             g->lens[g->n] = (int64_t)len;
             g->lines[g->n++] = f->lineno;
