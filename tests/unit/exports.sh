@@ -3,7 +3,7 @@
 #
 # Checks the dynamic symbol table of the built libgale:
 #  - every defined dynamic symbol is a gale_* function carrying one of the
-#    release versions (@@GALE_0.1, @@GALE_0.2, @@GALE_0.3, @@GALE_0.4 or @@GALE_0.6; the only other entries allowed
+#    release versions (@@GALE_0.1, @@GALE_0.2, @@GALE_0.3, @@GALE_0.4, @@GALE_0.6, or @@GALE_0.7 (to be released); the only other entries allowed
 #    are the version nodes themselves, which nm lists as absolute symbols);
 #  - the functions of release 0.1 still carry @@GALE_0.1 (moving one to a later
 #    node would break programs linked against 0.1);
@@ -19,7 +19,7 @@ if [ $# -lt 2 ]; then
 fi
 lib=$1
 shift
-versions="GALE_0.1 GALE_0.2 GALE_0.3 GALE_0.4 GALE_0.6"
+versions="GALE_0.1 GALE_0.2 GALE_0.3 GALE_0.4 GALE_0.6 GALE_0.7"
 # The functions of 0.1, pinned to the GALE_0.1 node.
 v01="gale_version gale_version_string gale_features gale_cuda_device_count gale_status_string
 gale_last_error gale_ctx_opts_init gale_ctx_create gale_ctx_destroy gale_ctx_backend gale_ctx_threads
