@@ -507,9 +507,10 @@ GALE_API gale_status gale_batch_add(gale_batch *batch, const gale_task *task);
  * gale_batch_add calls in order, but all or none (on a failure nothing is added, and
  * the message names the first task at fault by its index in the batch) and with the
  * checks and the copying of the bases spread over the context's threads (gale_ctx_opts.
- * threads). tasks[0].size gives every element's size (gale_task_init; at least
- * sizeof(gale_task), each element the same; bytes past the gale_task this library
- * knows must be zero). n = 0 adds nothing (only the batch's state is checked). */
+ * threads). tasks[0].size gives every element's size (gale_task_init; sizeof(gale_task),
+ * the 0.4-0.6 size offsetof(gale_task, junc) - those tasks have no junction array - or
+ * larger; each element the same; bytes past the gale_task this library knows must be
+ * zero). n = 0 adds nothing (only the batch's state is checked). */
 GALE_API gale_status gale_batch_add_tasks(gale_batch *batch, const gale_task *tasks, size_t n);
 
 /* Registers a sequence with the batch, once (since 0.3): its bases are validated,
