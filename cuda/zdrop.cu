@@ -4,9 +4,10 @@
 // a shuffle; its four-lane maximum a reduction over a priority). Warps are persistent:
 // they take tasks off a counter.
 //
-// Memory: a task's sequences (one byte per base, the codes of lib/sequence.h) and its
-// record go to the device; its ZdOut and CIGAR come back; its work (ksw2's byte block,
-// the 32-bit H, the backtrack codes of its band: zd_layout) lies in the slot's work area,
+// Memory: a task's sequences (one byte per base, the codes of lib/sequence.h), its
+// junction array (exts2, when the task has one) and its record go to the device; its
+// ZdOut and CIGAR come back; its work (ksw2's byte block, the 32-bit H, the backtrack
+// codes of its band: zd_layout) lies in the slot's work area,
 // one region per resident warp, as large as the chunk's largest task needs. A task whose
 // work exceeds the whole work area of a slot is rescued on the CPU (GALE_RF_RESCUED), as
 // is one too long for the chunk's staging.
@@ -33,8 +34,11 @@ using zdg::ZdLayout;
 using zdg::ZdMem;
 using zdg::ZdOut;
 
+constexpr uint64_t kNoJunc = ~(uint64_t)0;
+
 struct ZdTask {
     uint64_t q_at, t_at;      // the codes, bytes into the slot's input
+    uint64_t j_at;            // the junction array (tlen bytes) likewise, or kNoJunc
     uint64_t cigar_at;        // the CIGAR's first op, in ops past the ZdOut array
     uint64_t h_at, rows_at, p_at;  // the work regions, bytes into the warp's region (mem at 0)
     int32_t qlen, tlen;
@@ -102,7 +106,8 @@ zdrop_kernel(const ZdTask *__restrict__ tasks, int n, const uint8_t *__restrict_
         for (uint64_t k = g.tid(); k < tk.h_at / 16; k += 32) z4[k] = make_uint4(0, 0, 0, 0);
         __syncwarp();
         ZdOut o;
-        zdg::zd_task<V>(g, P, kZdAlphabet, P.mat, tk.qlen, in + tk.q_at, tk.tlen, in + tk.t_at, M, o);
+        const uint8_t *junc = tk.j_at == kNoJunc ? nullptr : in + tk.j_at;
+        zdg::zd_task<V>(g, P, kZdAlphabet, P.mat, tk.qlen, in + tk.q_at, tk.tlen, in + tk.t_at, junc, M, o);
         if (g.tid() == 0) outs[i] = o;
         __syncwarp();
     }
@@ -147,7 +152,8 @@ struct ZdFlow {
         while (next < job.n && c.tasks.size() < kMaxChunkTasks) {
             const PairTask &t = tasks[next];
             const ZdLayout L = zdg::zd_layout(params, (int)t.v_len, (int)t.h_len);
-            const size_t seq = align_up((size_t)t.v_len, 16) + align_up((size_t)t.h_len, 16);
+            const size_t seq = align_up((size_t)t.v_len, 16) + align_up((size_t)t.h_len, 16) +
+                               (t.junc ? align_up((size_t)t.h_len, 16) : 0);
             const size_t ops = (size_t)(L.cigar / 4);
             const size_t stage = seq + sizeof(ZdTask) + sizeof(ZdOut) + L.cigar;
             if (L.work() > area || stage + kSlack > s.bytes) {
@@ -187,6 +193,12 @@ struct ZdFlow {
             x.t_at = at;
             std::memcpy(host + at, t.h, (size_t)t.h_len);
             at += align_up((size_t)t.h_len, 16);
+            x.j_at = kNoJunc;
+            if (t.junc) {
+                x.j_at = at;
+                std::memcpy(host + at, t.junc, (size_t)t.h_len);
+                at += align_up((size_t)t.h_len, 16);
+            }
             x.cigar_at = ops;
             ops += L.cigar / 4;
             x.h_at = ZdLayout::al(L.mem);
@@ -256,7 +268,7 @@ struct ZdFlow {
 
 void zdrop_run(Device *dev, GpuJob &job) {
     GALE_CUDA_CHECK(cudaSetDevice(dev->index));
-    static_assert(sizeof(ZdOut) == 56 && sizeof(ZdTask) == 56, "record layout");
+    static_assert(sizeof(ZdOut) == 56 && sizeof(ZdTask) == 64, "record layout");
     const ZdropParams &params = *static_cast<const ZdropParams *>(job.params);
     int per_sm = 0;
     GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_of(params.variant), 32, 0));

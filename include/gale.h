@@ -379,6 +379,7 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  *   end_bonus           GALE_P_END_BONUS               -1     -1      -   [-2^30, 2^30]
  *   noncan              GALE_P_NONCAN                   -      -      9   [0, 127]
  *   flag                GALE_P_ZDROP_FLAGS              0      0  0x700   GALE_ZD_* bits
+ *   junc_bonus          GALE_P_JUNC_BONUS               -      -      9   [-128, 127] (since 0.7)
  *   mat (5 x 5)         GALE_P_ZDROP_MATRIX             0      0      0   [0, 1]
  *                       GALE_P_ZDROP_MAT(t, q)          0      0      0   [-128, 127]
  * (defaults: minimap2 2.24's, its splice preset's for exts2). The matrix is 5 x 5
@@ -388,14 +389,19 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  * N's row and column; with 1 it is the 25 entries GALE_P_ZDROP_MAT(t, q), t the target
  * (h) base, q the query (v) base. Without GALE_ZD_GENERIC_SC ksw2 reads only mat[0]
  * (match), mat[1] (mismatch) and mat[24] (N; 0 there means -e, -e2 for extd2).
- * The junction array and junc_bonus of ksw_exts2_sse are not yet taken: exts2 runs
- * with junc = NULL, as minimap2 does without --junc-bed. */
+ * junc, ksw_exts2_sse's junction array (since 0.7), is per task: gale_task.junc, NULL
+ * (ksw2's junc = NULL, minimap2 without --junc-bed) or one byte per base of the task's h
+ * with ksw2's bits GALE_ZD_JUNC_*; junc_bonus (minimap2's, 9 in its splice preset) is added
+ * to ksw2's donor and acceptor scores where the array marks a junction of a strand the
+ * flags ask for (ksw2's int8_t arithmetic: the sums wrap at 8 bits). Without a junction
+ * array junc_bonus changes nothing. */
 #define GALE_P_BAND          500
 #define GALE_P_ZDROP         501
 #define GALE_P_END_BONUS     502
 #define GALE_P_ZDROP_FLAGS   503
 #define GALE_P_NONCAN        504
 #define GALE_P_ZDROP_MATRIX  505
+#define GALE_P_JUNC_BONUS    506 /* GALE_ZDROP_EXTS2 only (since 0.7) */
 #define GALE_P_ZDROP_MAT(t, q) (520 + 5 * (t) + (q)) /* t, q in 0..4: ids 520..544 */
 
 /* GALE_P_ZDROP_FLAGS: ksw2's KSW_EZ_* flags, the same bits, so that a ksw2 caller's flag
@@ -413,6 +419,20 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
 #define GALE_ZD_SPLICE_REV   0x200 /* exts2: CT-AC introns */
 #define GALE_ZD_SPLICE_FLANK 0x400 /* exts2: score the flanking bases */
 #define GALE_ZD_NEG_INF (-0x40000000) /* KSW_NEG_INF: score, mqe, mte when not reached */
+
+/* gale_task.junc's bytes (GALE_ZDROP_EXTS2; since 0.7): ksw2's junction bits, as minimap2
+ * 2.24 sets them from --junc-bed (mm_idx_bed_junc): on the forward strand 0x01 marks a
+ * donor (the first base of an intron) and 0x02 an acceptor (its last base); on the reverse
+ * strand, in the target's orientation, 0x08 marks the intron's first base and 0x04 its
+ * last. ksw2 reads 0x01/0x02 under GALE_ZD_SPLICE_FOR, 0x04/0x08 under GALE_ZD_SPLICE_REV,
+ * with donor and acceptor exchanged under GALE_ZD_REV_CIGAR (a reversed target, as minimap2
+ * passes it for left extensions, with the array reversed too). A byte with any other bit
+ * set is refused (GALE_E_INPUT). */
+#define GALE_ZD_JUNC_FOR_DONOR    0x01
+#define GALE_ZD_JUNC_FOR_ACCEPTOR 0x02
+#define GALE_ZD_JUNC_REV_LAST     0x04
+#define GALE_ZD_JUNC_REV_FIRST    0x08
+#define GALE_ZD_JUNC_MASK         0x0f
 
 GALE_API gale_status gale_batch_set(gale_batch *batch, int param, int64_t value);
 GALE_API gale_status gale_batch_get(const gale_batch *batch, int param, int64_t *value);
@@ -469,6 +489,12 @@ typedef struct gale_task {
      * coordinates count from h_offset); likewise v. 0: h is given inline (h_offset 0). */
     uint32_t h_seq, v_seq;
     int64_t h_offset, v_offset;
+    /* Since 0.7 (a caller built against 0.3 to 0.6 passes the smaller size and gets NULL):
+     * GALE_ZDROP_EXTS2's junction array, ksw_exts2_sse's junc: NULL (none), or h_len bytes,
+     * one per base of the task's h (of its window, for a registered h), each 0 or a set of
+     * GALE_ZD_JUNC_* bits. Copied by gale_batch_add. Other kinds refuse a non-NULL junc
+     * (GALE_E_UNSUPPORTED). */
+    const uint8_t *junc;
 } gale_task;
 
 GALE_API void gale_task_init(gale_task *task);
@@ -481,9 +507,10 @@ GALE_API gale_status gale_batch_add(gale_batch *batch, const gale_task *task);
  * gale_batch_add calls in order, but all or none (on a failure nothing is added, and
  * the message names the first task at fault by its index in the batch) and with the
  * checks and the copying of the bases spread over the context's threads (gale_ctx_opts.
- * threads). tasks[0].size gives every element's size (gale_task_init; at least
- * sizeof(gale_task), each element the same; bytes past the gale_task this library
- * knows must be zero). n = 0 adds nothing (only the batch's state is checked). */
+ * threads). tasks[0].size gives every element's size (gale_task_init; sizeof(gale_task),
+ * the 0.4-0.6 size offsetof(gale_task, junc) - those tasks have no junction array - or
+ * larger; each element the same; bytes past the gale_task this library knows must be
+ * zero). n = 0 adds nothing (only the batch's state is checked). */
 GALE_API gale_status gale_batch_add_tasks(gale_batch *batch, const gale_task *tasks, size_t n);
 
 /* Registers a sequence with the batch, once (since 0.3): its bases are validated,

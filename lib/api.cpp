@@ -88,8 +88,11 @@ void need_plausible_size(const T *p) {
 // larger struct comes from a newer gale.h: the bytes past ours are fields this library
 // does not know, so they must be zero (their default), or the caller's option would be
 // silently ignored. Returns p itself when it holds at least this library's struct.
+// `older`, when not 0, is the size of a later release's struct (older_release), also
+// accepted (gale_task: the 0.2 size and the 0.3-0.6 one).
 template <class T>
-const T *read_struct(const T *p, T *full, const char *what, size_t oldest = sizeof(T), const char *oldest_release = "0.2") {
+const T *read_struct(const T *p, T *full, const char *what, size_t oldest = sizeof(T), const char *oldest_release = "0.2",
+                     size_t older = 0, const char *older_release = nullptr) {
     need(p, what);
     const size_t size = p->size;
     if (size == sizeof(T)) return p;  // the common case: nothing to check or copy
@@ -104,7 +107,10 @@ const T *read_struct(const T *p, T *full, const char *what, size_t oldest = size
                      struct_name<T>(), size, struct_name<T>(), sizeof(T), GALE_VERSION_STRING, i);
         return p;
     }
-    if (size != oldest) {
+    if (size != oldest && (older == 0 || size != older)) {
+        if (older != 0)
+            fail(GALE_E_INVALID, "%s.size is %zu: expected sizeof(%s) (%zu), the %s size (%zu) or the %s size (%zu)",
+                 struct_name<T>(), size, struct_name<T>(), sizeof(T), older_release, older, oldest_release, oldest);
         if (oldest == sizeof(T))
             fail(GALE_E_INVALID, "%s.size is %zu, expected sizeof(%s) (%zu)", struct_name<T>(), size,
                  struct_name<T>(), sizeof(T));
@@ -137,6 +143,8 @@ void zero_tail(T *p, size_t size) {
 // The sizes of the 0.2 structs (before the 0.3 fields).
 constexpr size_t kCtxOpts02 = offsetof(gale_ctx_opts, n_devices);
 constexpr size_t kTask02 = offsetof(gale_task, h_seq);
+// gale_task of 0.3 to 0.6 (before junc, 0.7); the smallest size gale_batch_add_tasks takes.
+constexpr size_t kTask06 = offsetof(gale_task, junc);
 
 }  // namespace
 
@@ -275,7 +283,7 @@ GALE_API gale_status gale_batch_add(gale_batch *b, const gale_task *t) {
         live(b, "batch");
         gale_task defaults;
         if (t && t->size != sizeof(gale_task)) gale_task_init(&defaults);  // not in the common case
-        batch_add(b, *read_struct(t, &defaults, "task", kTask02));
+        batch_add(b, *read_struct(t, &defaults, "task", kTask02, "0.2", kTask06, "0.3 to 0.6"));
         return GALE_OK;
     });
 }
@@ -291,9 +299,12 @@ GALE_API gale_status gale_batch_add_tasks(gale_batch *b, const gale_task *tasks,
         // tasks[0].size is every element's size, as gale_result_get_range's out[0].size.
         const size_t stride = tasks[0].size;
         need_plausible_size(&tasks[0]);
-        if (stride < sizeof(gale_task))
-            fail(GALE_E_INVALID, "tasks[0].size is %zu: gale_batch_add_tasks takes tasks of at least sizeof "
-                 "(gale_task) = %zu bytes (gale_task_init sets it)", stride, sizeof(gale_task));
+        // The bulk call came with 0.4: it takes the 0.3-0.6 struct (kTask06, without junc)
+        // and later ones, no other size below ours.
+        if (stride < sizeof(gale_task) && stride != kTask06)
+            fail(GALE_E_INVALID, "tasks[0].size is %zu: gale_batch_add_tasks takes tasks of sizeof(gale_task) = "
+                 "%zu bytes (gale_task_init sets it), the 0.4 to 0.6 size (%zu) or larger", stride,
+                 sizeof(gale_task), kTask06);
         const char *base = reinterpret_cast<const char *>(tasks);
         for (size_t i = 0; i < n; ++i) {
             const gale_task *t = reinterpret_cast<const gale_task *>(base + i * stride);

@@ -193,7 +193,10 @@ namespace {
 // sequence, or nullptr for an inline side (copied by the caller). Fails naming the task
 // by `index`, its index in the batch. Reads b->seqs and b->params only: callers hold
 // b->mu, and several threads may check tasks of one call at once (batch_add_tasks).
-PairTask check_pair(const gale_batch *b, const gale_task &t, size_t index, const uint8_t *refs[2]) {
+// junc is the task's junction array (gale_task.junc, or nullptr where the caller's struct
+// predates it): checked here, byte by byte, copied by the caller.
+PairTask check_pair(const gale_batch *b, const gale_task &t, const uint8_t *junc, size_t index,
+                    const uint8_t *refs[2]) {
     if (t.h_len < 0 || t.h_len > kMaxTaskLen || t.v_len < 0 || t.v_len > kMaxTaskLen)
         fail(GALE_E_INVALID, "task %zu: sequence lengths must be in [0, 2^31-1] (h %lld, v %lld)", index,
              (long long)t.h_len, (long long)t.v_len);
@@ -236,6 +239,16 @@ PairTask check_pair(const gale_batch *b, const gale_task &t, size_t index, const
         fail(GALE_E_INPUT, "task %zu: a %s task has no seed: h_begin, h_end, v_begin and v_end must be 0", index,
              b->kind->name);
 
+    if (junc) {
+        if (!b->kind->takes_junc)
+            fail(GALE_E_UNSUPPORTED, "task %zu: kind %s takes no junction array (gale_task.junc must be NULL; only "
+                 "GALE_ZDROP_EXTS2 takes one)", index, b->kind->name);
+        for (int64_t k = 0; k < t.h_len; ++k)
+            if (junc[k] & ~GALE_ZD_JUNC_MASK)
+                fail(GALE_E_INPUT, "task %zu: junc[%lld] is 0x%02x: a junction byte holds only ksw2's bits "
+                     "GALE_ZD_JUNC_* (0x01 0x02 0x04 0x08)", index, (long long)k, (unsigned)junc[k]);
+    }
+
     PairTask x{};
     x.h_len = t.h_len;
     x.v_len = t.v_len;
@@ -256,11 +269,18 @@ void batch_add(gale_batch *b, const gale_task &t) {
     require_open(b, "add a task to");
     require_shape(b, kShapePair, "pair tasks (gale_batch_add)");
     const uint8_t *refs[2];
-    PairTask x = check_pair(b, t, index, refs);
+    PairTask x = check_pair(b, t, t.junc, index, refs);
     const char *inl[2] = {t.h, t.v}, *names[2] = {"h", "v"};
     const int64_t lens[2] = {t.h_len, t.v_len};
 
     grow_for_one(b->tasks);  // may throw before anything is encoded
+    // the junction array first (checked already), so that a failure below gives back
+    // the arena's allocations in reverse order
+    uint8_t *junc = nullptr;
+    if (t.junc && t.h_len > 0) {
+        junc = b->arena.alloc((size_t)t.h_len);
+        std::memcpy(junc, t.junc, (size_t)t.h_len);
+    }
     const uint8_t *mem[2];
     for (int s = 0; s < 2; ++s) {
         if (refs[s]) {
@@ -271,11 +291,13 @@ void batch_add(gale_batch *b, const gale_task &t) {
             mem[s] = encode_into(b, inl[s], lens[s], "task", index, names[s]);
         } catch (...) {
             if (s == 1 && !refs[0]) b->arena.undo(mem[0], (size_t)lens[0]);  // h was copied: give it back
+            if (junc) b->arena.undo(junc, (size_t)t.h_len);
             throw;
         }
     }
     x.h = mem[0];
     x.v = mem[1];
+    x.junc = junc;
     b->tasks.push_back(x);
 }
 
@@ -293,6 +315,10 @@ void batch_add_tasks(gale_batch *b, const gale_task *tasks, size_t n, size_t str
     auto task = [&](size_t i) -> const gale_task & {
         return *reinterpret_cast<const gale_task *>(reinterpret_cast<const char *>(tasks) + i * stride);
     };
+    // A caller built against 0.4 to 0.6 passes tasks without junc (lib/api.cpp takes that
+    // stride): its tasks have none, and the bytes past their struct are not read.
+    const bool has_junc = stride >= offsetof(gale_task, junc) + sizeof(const uint8_t *);
+    auto junc_of = [&](size_t i) -> const uint8_t * { return has_junc ? task(i).junc : nullptr; };
     const int threads = b->ctx->pool->size();
     // Tasks per thread below which a thread costs more than it saves (its start is ~50 us).
     constexpr size_t kMinPerThread = 512;
@@ -316,13 +342,14 @@ void batch_add_tasks(gale_batch *b, const gale_task *tasks, size_t n, size_t str
     parallel_for(n, threads, kMinPerThread, [&](size_t lo, size_t hi) {
         for (size_t i = lo; i < hi; ++i) {
             try {
-                xs[i] = check_pair(b, task(i), first + i, &refs[2 * i]);
+                xs[i] = check_pair(b, task(i), junc_of(i), first + i, &refs[2 * i]);
             } catch (Error &e) {
                 record(i, std::move(e));
                 return;  // the rest of this part comes after the failure
             }
             const gale_task &t = task(i);
-            at[i + 1] = (refs[2 * i] ? 0 : (size_t)t.h_len) + (refs[2 * i + 1] ? 0 : (size_t)t.v_len);
+            at[i + 1] = (refs[2 * i] ? 0 : (size_t)t.h_len) + (refs[2 * i + 1] ? 0 : (size_t)t.v_len) +
+                        (junc_of(i) ? (size_t)t.h_len : 0);  // the junction array's copy
         }
     });
     // A check that failed at task k still lets a bad byte of a task before k be the
@@ -355,6 +382,12 @@ void batch_add_tasks(gale_batch *b, const gale_task *tasks, size_t n, size_t str
             }
             xs[i].h = side[0];
             xs[i].v = side[1];
+            if (const uint8_t *junc = junc_of(i)) {  // checked in part 1
+                if (t.h_len > 0) {
+                    std::memcpy(out, junc, (size_t)t.h_len);
+                    xs[i].junc = out;
+                }
+            }
         }
     });
     if (failure.index != SIZE_MAX) {

@@ -129,6 +129,9 @@ struct KindDef {
     void (*fill_zdrop)(const void *result, gale_zdrop_result &out) = nullptr;
     // A group kind's results (gale_result_poa).
     void (*poa_fill)(const void *result, gale_poa_result &out) = nullptr;
+    // Pair tasks may carry a junction array (gale_task.junc: h_len bytes, each a set of
+    // GALE_ZD_JUNC_* bits, copied to PairTask::junc); other kinds refuse one.
+    bool takes_junc = false;
 
     uint32_t &flags(void *result) const { return *reinterpret_cast<uint32_t *>((char *)result + flags_offset); }
     uint64_t cells(const void *result) const {

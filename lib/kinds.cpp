@@ -359,9 +359,9 @@ static_assert(GALE_ZD_SCORE_ONLY == kZdScoreOnly && GALE_ZD_RIGHT == kZdRight &&
 #define GALE_ZD_MAT_ROW(t)                                                                       \
     GALE_ZD_MAT_ENTRY(t, 0), GALE_ZD_MAT_ENTRY(t, 1), GALE_ZD_MAT_ENTRY(t, 2), GALE_ZD_MAT_ENTRY(t, 3), \
         GALE_ZD_MAT_ENTRY(t, 4)
-#define GALE_ZD_MATRIX                                                                                      \
-    {GALE_P_ZDROP_MATRIX, "matrix", 0, 0, 1}, GALE_ZD_MAT_ROW(0), GALE_ZD_MAT_ROW(1), GALE_ZD_MAT_ROW(2), \
-        GALE_ZD_MAT_ROW(3), GALE_ZD_MAT_ROW(4)
+#define GALE_ZD_MAT_ENTRIES \
+    GALE_ZD_MAT_ROW(0), GALE_ZD_MAT_ROW(1), GALE_ZD_MAT_ROW(2), GALE_ZD_MAT_ROW(3), GALE_ZD_MAT_ROW(4)
+#define GALE_ZD_MATRIX {GALE_P_ZDROP_MATRIX, "matrix", 0, 0, 1}, GALE_ZD_MAT_ENTRIES
 
 // In id order; ksw2's names. zdrop_configure reads them by id.
 const ParamSpec kExtz2Params[] = {
@@ -401,9 +401,12 @@ const ParamSpec kExts2Params[] = {
     {GALE_P_ZDROP, "zdrop", 200, -1, kZdBound},
     {GALE_P_ZDROP_FLAGS, "flag", GALE_ZD_SPLICE_FOR | GALE_ZD_SPLICE_REV | GALE_ZD_SPLICE_FLANK, 0, kZdFlagsS},
     {GALE_P_NONCAN, "noncan", 9, 0, 127},
-    GALE_ZD_MATRIX,
+    {GALE_P_ZDROP_MATRIX, "matrix", 0, 0, 1},
+    {GALE_P_JUNC_BONUS, "junc_bonus", 9, -128, 127},  // since 0.7; minimap2's splice preset
+    GALE_ZD_MAT_ENTRIES,
 };
 #undef GALE_ZD_MATRIX
+#undef GALE_ZD_MAT_ENTRIES
 #undef GALE_ZD_MAT_ROW
 #undef GALE_ZD_MAT_ENTRY
 
@@ -427,6 +430,7 @@ void zdrop_configure_from(const ParamSpec *specs, size_t n, int32_t variant, con
         case GALE_P_END_BONUS: p.end_bonus = (int32_t)v[i]; break;
         case GALE_P_ZDROP_FLAGS: p.flag = (int32_t)v[i]; break;
         case GALE_P_NONCAN: p.noncan = (int8_t)v[i]; break;
+        case GALE_P_JUNC_BONUS: p.junc_bonus = (int8_t)v[i]; break;
         case GALE_P_ZDROP_MATRIX: use_matrix = v[i]; break;
         default:
             if (id >= GALE_P_ZDROP_MAT(0, 0) && id <= GALE_P_ZDROP_MAT(4, 4)) m[id - GALE_P_ZDROP_MAT(0, 0)] = v[i];
@@ -487,7 +491,7 @@ bool zdrop_cpu(const PairTask &t, const void *params, void *result, void *&scrat
     ZdropCpuScratch &s = *static_cast<ZdropCpuScratch *>(scratch);
     const ZdropParams &p = as<ZdropParams>(params);
     ZdropOut o;
-    if (!zdrop_run(p, kZdAlphabet, p.mat, (int)t.v_len, t.v, (int)t.h_len, t.h, nullptr, o, s.cigar, *s.ws,
+    if (!zdrop_run(p, kZdAlphabet, p.mat, (int)t.v_len, t.v, (int)t.h_len, t.h, t.junc, o, s.cigar, *s.ws,
                    cancel.flag))
         return false;
     ZdropResult &r = *static_cast<ZdropResult *>(result);
@@ -522,14 +526,15 @@ VarSpan zdrop_cigar(const void *result) { return static_cast<const ZdropResult *
 static_assert(result_ok<ZdropResult>(), "ZdropResult must be trivially copyable, a multiple of 8 bytes");
 static_assert(sizeof(ZdropParams) <= kParamsBytes, "ZdropParams too large");
 
-#define GALE_ZD_KIND(ID, NAME, PARAMS, CONFIGURE)                                                              \
+// JUNC: the kind takes gale_task.junc (exts2).
+#define GALE_ZD_KIND(ID, NAME, PARAMS, CONFIGURE, JUNC)                                                        \
     {ID, NAME, kShapePair, PARAMS, sizeof PARAMS / sizeof PARAMS[0], false, CONFIGURE, zdrop_check,           \
      zdrop_validate, encode_dna5, nullptr, zdrop_estimate, sizeof(ZdropResult), offsetof(ZdropResult, flags),          \
      offsetof(ZdropResult, cells), zdrop_cpu, zdrop_scratch_release, zdrop_fill, zdrop_cigar,                   \
-     GALE_GPU_KIND(kZdropGpu), zdrop_fill_fields}
-const KindDef kExtz2 = GALE_ZD_KIND(GALE_ZDROP_EXTZ2, "zdrop_extz2", kExtz2Params, extz2_configure);
-const KindDef kExtd2 = GALE_ZD_KIND(GALE_ZDROP_EXTD2, "zdrop_extd2", kExtd2Params, extd2_configure);
-const KindDef kExts2 = GALE_ZD_KIND(GALE_ZDROP_EXTS2, "zdrop_exts2", kExts2Params, exts2_configure);
+     GALE_GPU_KIND(kZdropGpu), zdrop_fill_fields, nullptr, JUNC}
+const KindDef kExtz2 = GALE_ZD_KIND(GALE_ZDROP_EXTZ2, "zdrop_extz2", kExtz2Params, extz2_configure, false);
+const KindDef kExtd2 = GALE_ZD_KIND(GALE_ZDROP_EXTD2, "zdrop_extd2", kExtd2Params, extd2_configure, false);
+const KindDef kExts2 = GALE_ZD_KIND(GALE_ZDROP_EXTS2, "zdrop_exts2", kExts2Params, exts2_configure, true);
 #undef GALE_ZD_KIND
 
 // ---- GALE_POA: SPOA 4.0.8's partial-order alignment (lib/cpu/poa.cpp; lib/poa.h) ------

@@ -11,12 +11,15 @@ namespace gale {
 constexpr uint8_t kBaseInvalid = 0xff;
 
 // One task as a batch stores it, whatever its kind: h and v point into the batch's
-// encoded arena (codes below). The seed fields are used by X-drop only.
+// encoded arena (codes below). The seed fields are used by X-drop only. junc: the
+// task's junction array (gale_task.junc, GALE_ZDROP_EXTS2), h_len bytes in the arena, or
+// nullptr.
 struct PairTask {
     const uint8_t *h, *v;
     int64_t h_len, v_len;
     int64_t h_begin, h_end, v_begin, v_end;
     uint64_t user;
+    const uint8_t *junc = nullptr;
 };
 
 // Code of a byte: A/a 0, C/c 1, G/g 2, T/t/U/u 3, N and the IUPAC ambiguity codes

@@ -161,17 +161,18 @@ __device__ __forceinline__ int32_t &zd_h_at(int32_t *H, long long i, long long n
 
 // One task, by a group G of threads (G: size, tid(), sync(), shfl_up(v, carry),
 // last(v), max(int32), min(uint64), and stop(work): the cancel poll, uniform). query and
-// target are codes < m; mat is m x m. Every thread returns the same status; thread 0
-// has written out (and the CIGAR).
+// target are codes < m; mat is m x m; junc (exts2) is ksw2's junction array, tlen bytes,
+// or nullptr. Every thread returns the same status; thread 0 has written out (and the
+// CIGAR).
 template <int V, class G>
 GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *mat, int qlen, const uint8_t *query,
-                            int tlen, const uint8_t *target, const ZdMem &M, ZdOut &ez) {
+                            int tlen, const uint8_t *target, const uint8_t *junc, const ZdMem &M, ZdOut &ez) {
     constexpr bool Z = V == kZdExtz2, D = V == kZdExtd2, S = V == kZdExts2;
     const int tid = g.tid();
     ZD_DBG(int dbg_r = -1, dbg_st0 = -1, dbg_en0 = -1;)
     const int flag = P.flag, zdrop = P.zdrop, end_bonus = P.end_bonus;
     int8_t q = P.q, e = P.e, q2 = P.q2, e2 = P.e2;
-    const int8_t noncan = P.noncan;
+    const int8_t noncan = P.noncan, junc_bonus = P.junc_bonus;
     const int qe = q + e;  // Q5: before extd2's swap
     const bool with_cigar = !(flag & kZdScoreOnly), approx_max = (flag & kZdApproxMax) != 0;
     int32_t H0 = 0, last_H0_t = 0;
@@ -253,7 +254,18 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
             }
             if (can_type) acceptor[t] = (int8_t)(can_type == 2 ? 0 : semi_cost);
         }
-        // (the junction array: not taken, junc = NULL)
+        // the junction array, as lib/cpu/zdrop.cpp (ksw2): junc_bonus added, in 8 bits, to
+        // the donor before a marked intron start and the acceptor at a marked intron end,
+        // after the canonical scores above (written by other threads: hence the sync)
+        if (junc) {
+            g.sync();
+            const uint8_t d_bits = (uint8_t)(!rev ? (f ? 1 : 0) | (rv ? 8 : 0) : (f ? 2 : 0) | (rv ? 4 : 0));
+            const uint8_t a_bits = (uint8_t)(!rev ? (f ? 2 : 0) | (rv ? 4 : 0) : (f ? 1 : 0) | (rv ? 8 : 0));
+            for (int t = tid; t < tlen - 1; t += G_)
+                if (junc[t + 1] & d_bits) donor[t] = a8(donor[t], junc_bonus);
+            for (int t = tid; t < tlen; t += G_)
+                if (junc[t] & a_bits) acceptor[t] = a8(acceptor[t], junc_bonus);
+        }
     }
     g.sync();
 

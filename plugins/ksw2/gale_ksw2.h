@@ -46,11 +46,9 @@
  * set to 1 and n_cigar 0 (cigar and m_cigar untouched), and records the failure:
  * gale_ksw2_last_status() and gale_ksw2_last_error() on the calling thread.
  * qlen <= 0, tlen <= 0 or m <= 0 is no error: ksw2 resets ez and returns, and so
- * does the plugin. exts2's junction array: gale does not take one yet, so junc
- * must mark no junction that changes the result - NULL, junc_bonus 0, or no bit of
- * the strands the flags ask for set in junc[0, tlen) (minimap2 without --junc-bed
- * passes an array of zeros); otherwise the call fails as above with
- * GALE_E_UNSUPPORTED.
+ * does the plugin. exts2's junction array (since 0.7) is passed through: any junc
+ * of tlen bytes gives ksw2's result (the bits ksw2 does not read are cleared in
+ * the plugin's copy, as gale takes only ksw2's four).
  * No exception crosses these functions; the plugin never prints or exits.
  *
  * Plain C99; compiles as C and as C++.
@@ -164,8 +162,8 @@ typedef struct gale_ksw2_job {
  * the module is unloaded (or the process exits): a CUDA context is costly to make.
  * Returns GALE_OK, or a gale_status with the message in gale_ksw2_last_error();
  * on failure no ez is written (jobs with qlen, tlen or m <= 0 included) and no
- * krealloc was made. A job that would fail a single call (m other than 5, junctions
- * marked, arguments outside gale's bounds) fails the whole call, and the message
+ * krealloc was made. A job that would fail a single call (m other than 5,
+ * arguments outside gale's bounds) fails the whole call, and the message
  * names its index. Calls from several threads at once are allowed.
  */
 GALE_KSW2_FN gale_status gale_ksw2_extend(const gale_ksw2_job *jobs, size_t n, int backend, int n_threads);

@@ -130,7 +130,8 @@ struct Key {
 // ksw_exts2_sse reads junc only to add junc_bonus where a junction of the strands the
 // flags ask for is marked (bits 1 and 2: forward donor and acceptor; 4 and 8: reverse),
 // in junc[0, tlen). minimap2 always passes an array, all zeros without --junc-bed: then,
-// or with junc_bonus 0, the result is that of junc = NULL.
+// or with junc_bonus 0, the result is that of junc = NULL, and the job goes to gale
+// without one (and with junc_bonus 0 in its key, so that such jobs share batches).
 bool junc_matters(const gale_ksw2_job &j) {
     if (!j.junc || j.junc_bonus == 0) return false;
     const uint8_t bits = (uint8_t)((j.flag & KSW_EZ_SPLICE_FOR ? 1 | 2 : 0) | (j.flag & KSW_EZ_SPLICE_REV ? 4 | 8 : 0));
@@ -150,11 +151,6 @@ Key key_of(const gale_ksw2_job &j, size_t index) {
              fn_name(j.fn), (int)j.m);
     if (!j.mat) fail(GALE_E_INVALID, "job %zu: mat is NULL", index);
     if (!j.query || !j.target) fail(GALE_E_INVALID, "job %zu: %s is NULL", index, j.query ? "target" : "query");
-    if (j.fn == GALE_KSW2_EXTS2 && junc_matters(j))
-        fail(GALE_E_UNSUPPORTED,
-             "job %zu: ksw_exts2_sse with junctions marked (junc_bonus %d): not supported yet (minimap2 marks them "
-             "only with --junc-bed)",
-             index, (int)j.junc_bonus);
     Key k;
     std::memset(&k, 0, sizeof k);
     k.fn = j.fn;
@@ -169,6 +165,7 @@ Key key_of(const gale_ksw2_job &j, size_t index) {
     if (j.fn != GALE_KSW2_EXTZ2) k.gapo2 = j.gapo2;
     if (j.fn == GALE_KSW2_EXTD2) k.gape2 = j.gape2;
     if (j.fn == GALE_KSW2_EXTS2) k.noncan = j.noncan;
+    if (j.fn == GALE_KSW2_EXTS2 && junc_matters(j)) k.junc_bonus = j.junc_bonus;
     std::memcpy(k.mat, j.mat, 25);
     return k;
 }
@@ -202,6 +199,7 @@ gale_batch *make_batch(gale_ctx *ctx, const Key &k) {
             set(GALE_P_END_BONUS, k.end_bonus, "end_bonus");
         } else {
             set(GALE_P_NONCAN, k.noncan, "noncan");
+            set(GALE_P_JUNC_BONUS, k.junc_bonus, "junc_bonus");
         }
         set(GALE_P_ZDROP, k.zdrop < 0 ? -1 : k.zdrop, "zdrop");  // any negative: no Z-drop
         set(GALE_P_ZDROP_FLAGS, k.flag, "flag");
@@ -221,7 +219,18 @@ void letters(const uint8_t *s, int n, std::string &out) {
     for (int i = 0; i < n; ++i) out[(size_t)i] = kLetter[s[i] < 4 ? s[i] : 4];
 }
 
-void add_job(gale_batch *b, const gale_ksw2_job &j, size_t index, std::string &qs, std::string &ts) {
+// The job's junction array as gale takes it (gale_task.junc), or nullptr when it changes
+// nothing (junc_matters). ksw2 reads only the bits 0x0f of each byte; gale refuses the
+// others, so they are cleared in the copy (js), which gives ksw2's result.
+const uint8_t *junc_of(const gale_ksw2_job &j, std::vector<uint8_t> &js) {
+    if (j.fn != GALE_KSW2_EXTS2 || !junc_matters(j)) return nullptr;
+    js.resize((size_t)j.tlen);
+    for (int i = 0; i < j.tlen; ++i) js[(size_t)i] = (uint8_t)(j.junc[i] & GALE_ZD_JUNC_MASK);
+    return js.data();
+}
+
+void add_job(gale_batch *b, const gale_ksw2_job &j, size_t index, std::string &qs, std::string &ts,
+             std::vector<uint8_t> &js) {
     letters(j.query, j.qlen, qs);
     letters(j.target, j.tlen, ts);
     gale_task t;
@@ -231,6 +240,7 @@ void add_job(gale_batch *b, const gale_ksw2_job &j, size_t index, std::string &q
     t.h = ts.data();
     t.h_len = j.tlen;
     t.user = index;
+    t.junc = junc_of(j, js);
     gale_status st = gale_batch_add(b, &t);
     if (st != GALE_OK) {
         char what[96];
@@ -310,7 +320,8 @@ void run_one(const gale_ksw2_job &j) {
     gale_batch *b = make_batch(lease.ctx(), k);
     try {
         std::string qs, ts;
-        add_job(b, j, 0, qs, ts);
+        std::vector<uint8_t> js;
+        add_job(b, j, 0, qs, ts, js);
         check(gale_submit(b), "gale_submit");
         check(gale_wait(b), "gale_wait");
         Out o;
@@ -372,9 +383,10 @@ void extend(const gale_ksw2_job *jobs, size_t n, int backend, int n_threads) {
     std::vector<Out> outs(n);
     try {
         std::string qs, ts;
+        std::vector<uint8_t> js;
         for (size_t g = 0; g < groups.size(); ++g) {
             batches.push_back(make_batch(lease.ctx(), keys[g]));
-            for (size_t i : groups[g]) add_job(batches.back(), jobs[i], i, qs, ts);
+            for (size_t i : groups[g]) add_job(batches.back(), jobs[i], i, qs, ts, js);
             check(gale_submit(batches.back()), "gale_submit");
         }
         for (size_t g = 0; g < groups.size(); ++g) {

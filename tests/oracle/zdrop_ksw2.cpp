@@ -15,7 +15,11 @@
 //      random tails, N and IUPAC letters in either case, bands from 0 to none, Z-drop
 //      from 0 to none, end bonus, minimap2's flag words and random ones, the simple
 //      matrix with and without sc_ambi and generic 5x5 matrices, spliced pairs (an
-//      intron inserted) for exts2. The cells of one pair are capped (a band is set when
+//      intron inserted) for exts2, with junction arrays (since 0.7: gale_task.junc; the
+//      intron's ends marked as minimap2's mm_idx_bed_junc marks them, on either strand, and
+//      random bits elsewhere) and junc_bonus over [-128, 127]; a run fails unless ksw2's
+//      results with some arrays differ from its results without (the arrays must matter).
+//      The cells of one pair are capped (a band is set when
 //      an unbanded pair would exceed the cap) so that the suite and its ASan rerun fit
 //      CI: ksw2 itself takes about 1 ns per cell here.
 //   3. the same random tasks in batches of up to 40 on contexts of 1 and 2 threads.
@@ -40,6 +44,7 @@ namespace {
 int failures = 0;
 long compared = 0;
 long seen_zdropped = 0, seen_reach_end = 0, seen_neg_inf = 0, seen_cigar = 0;  // what the cases reached
+long seen_junc = 0, seen_junc_effect = 0;  // exts2 tasks with a junction array; those it changed
 
 #define CHECK_OK(call)                                                                                 \
     do {                                                                                               \
@@ -66,7 +71,7 @@ uint8_t code(char c) {
 struct Params {
     int variant = 0;  // 0 extz2, 1 extd2, 2 exts2
     int a = 2, b = 4, amb = 1, q = 4, e = 2, q2 = 24, e2 = 1, w = 500, zdrop = 400, end_bonus = -1, flag = 0;
-    int noncan = 9;
+    int noncan = 9, junc_bonus = 9;
     bool matrix = false;
     int8_t mat[25] = {};
 };
@@ -97,6 +102,7 @@ void set_params(gale_batch *b, const Params &p) {
         CHECK_OK(gale_batch_set(b, GALE_P_END_BONUS, p.end_bonus));
     } else {
         CHECK_OK(gale_batch_set(b, GALE_P_NONCAN, p.noncan));
+        CHECK_OK(gale_batch_set(b, GALE_P_JUNC_BONUS, p.junc_bonus));
     }
     CHECK_OK(gale_batch_set(b, GALE_P_ZDROP, p.zdrop));
     CHECK_OK(gale_batch_set(b, GALE_P_ZDROP_FLAGS, p.flag));
@@ -106,11 +112,16 @@ void set_params(gale_batch *b, const Params &p) {
 }
 
 struct Pair {
+    Pair() = default;
+    Pair(std::string q, std::string t) : query(std::move(q)), target(std::move(t)) {}
     std::string query, target;  // letters: query = gale's v, target = gale's h
+    std::vector<uint8_t> junc;  // exts2: target.size() bytes of KSW junction bits, or empty: none
+    bool has_junc = false;
 };
 
-// ksw2 on one pair; the caller frees ez.cigar.
-ksw_extz_t run_ksw2(const Params &p, const Pair &x) {
+// ksw2 on one pair; the caller frees ez.cigar. no_junc: exts2 with junc = NULL whatever
+// the pair holds.
+ksw_extz_t run_ksw2(const Params &p, const Pair &x, bool no_junc = false) {
     std::vector<uint8_t> q(x.query.size()), t(x.target.size());
     for (size_t i = 0; i < q.size(); ++i) q[i] = code(x.query[i]);
     for (size_t i = 0; i < t.size(); ++i) t[i] = code(x.target[i]);
@@ -127,7 +138,8 @@ ksw_extz_t run_ksw2(const Params &p, const Pair &x) {
                       (int8_t)p.e2, p.w, p.zdrop, p.end_bonus, p.flag, &ez);
     else
         ksw_exts2_sse(nullptr, ql, q.data(), tl, t.data(), 5, mat, (int8_t)p.q, (int8_t)p.e, (int8_t)p.q2,
-                      (int8_t)p.noncan, p.zdrop, 0, p.flag, nullptr, &ez);
+                      (int8_t)p.noncan, p.zdrop, (int8_t)p.junc_bonus, p.flag,
+                      x.has_junc && !no_junc ? x.junc.data() : nullptr, &ez);
     return ez;
 }
 
@@ -135,11 +147,17 @@ std::string describe(const Params &p, const Pair &x) {
     char buf[512];
     std::snprintf(buf, sizeof buf,
                   "%s qlen %zu tlen %zu a %d b %d amb %d q %d e %d q2 %d e2 %d w %d zdrop %d end_bonus %d flag 0x%x "
-                  "noncan %d matrix %d",
+                  "noncan %d matrix %d junc_bonus %d junc %s",
                   kName[p.variant], x.query.size(), x.target.size(), p.a, p.b, p.amb, p.q, p.e, p.q2, p.e2, p.w,
-                  p.zdrop, p.end_bonus, p.flag, p.noncan, (int)p.matrix);
+                  p.zdrop, p.end_bonus, p.flag, p.noncan, (int)p.matrix, p.junc_bonus, x.has_junc ? "given" : "NULL");
     std::string s = buf;
-    if (x.query.size() + x.target.size() <= 200) s += "\n  query  " + x.query + "\n  target " + x.target;
+    if (x.query.size() + x.target.size() <= 200) {
+        s += "\n  query  " + x.query + "\n  target " + x.target;
+        if (x.has_junc) {
+            s += "\n  junc   ";
+            for (uint8_t j : x.junc) s += "0123456789abcdef"[j & 15];
+        }
+    }
     return s;
 }
 
@@ -156,6 +174,7 @@ void check_batch(gale_ctx *ctx, const Params &p, const std::vector<Pair> &pairs,
         t.v = pairs[i].query.data();
         t.v_len = (int64_t)pairs[i].query.size();
         t.user = 1000 + i;
+        t.junc = pairs[i].has_junc ? pairs[i].junc.data() : nullptr;
         CHECK_OK(gale_batch_add(b, &t));
     }
     CHECK_OK(gale_submit(b));
@@ -199,6 +218,16 @@ void check_batch(gale_ctx *ctx, const Params &p, const std::vector<Pair> &pairs,
         ++compared;
         seen_zdropped += ez.zdropped, seen_reach_end += ez.reach_end, seen_neg_inf += ez.score == KSW_NEG_INF;
         seen_cigar += ez.n_cigar > 0;
+        if (pairs[i].has_junc) {  // did the array change ksw2's result?
+            ++seen_junc;
+            ksw_extz_t ez0 = run_ksw2(p, pairs[i], true);
+            const bool same = ez0.max == ez.max && ez0.max_q == ez.max_q && ez0.max_t == ez.max_t &&
+                              ez0.mqe == ez.mqe && ez0.mte == ez.mte && ez0.score == ez.score &&
+                              ez0.zdropped == ez.zdropped && ez0.n_cigar == ez.n_cigar &&
+                              (ez.n_cigar == 0 || std::memcmp(ez0.cigar, ez.cigar, (size_t)ez.n_cigar * 4) == 0);
+            seen_junc_effect += !same;
+            std::free(ez0.cigar);
+        }
         if (!diff.empty() && ++failures <= 20)
             std::fprintf(stderr, "FAIL %s, task %zu:%s\n  %s\n", label, i, diff.c_str(), describe(p, pairs[i]).c_str());
         std::free(ez.cigar);
@@ -256,6 +285,8 @@ Params random_params(tu::Rng &r, int variant) {
         if (p.e == 0) p.e = 1;
         if (!extreme) p.q2 = std::min(127, p.q + p.e + (int)r.range(-2, 40));  // sometimes q2 <= q + e: empty
         p.noncan = (int)r.range(0, r.chance(0.1) ? 127 : 15);
+        const double j = r.unit();  // minimap2's 9 and splice:hq's 5, any small bonus, or any int8_t
+        p.junc_bonus = j < 0.3 ? 9 : j < 0.4 ? 5 : j < 0.85 ? (int)r.range(0, 30) : (int)r.range(-128, 127);
     }
     if (r.chance(0.05) && variant == 1) std::swap(p.q, p.q2), std::swap(p.e, p.e2);  // q + e > q2 + e2
     const double u = r.unit();
@@ -283,6 +314,14 @@ Params random_params(tu::Rng &r, int variant) {
     return p;
 }
 
+// minimap2's marks of an intron [st, en) (mm_idx_bed_junc): its first base 1 and last 2 on
+// the forward strand, 8 and 4 on the reverse.
+void mark_intron(std::vector<uint8_t> &junc, size_t st, size_t en, bool reverse) {
+    if (st >= en || en > junc.size()) return;
+    junc[st] |= reverse ? 8 : 1;
+    junc[en - 1] |= reverse ? 4 : 2;
+}
+
 Pair random_pair(tu::Rng &r, const Params &p) {
     Pair x;
     const double odd = r.chance(0.3) ? r.unit() * 0.03 : 0.0;
@@ -291,16 +330,37 @@ Pair random_pair(tu::Rng &r, const Params &p) {
     const double u = r.unit();
     if (u < 0.05) x.target = random_seq(r, random_len(r), odd);  // unrelated
     else x.target = mutate(r, x.query, r.unit() * 0.30);
+    size_t intron_at = 0, intron_len = 0;
     if (p.variant == 2 && x.target.size() > 20 && r.chance(0.6)) {  // an intron, canonical or not
         const size_t at = (size_t)r.below(x.target.size());
         std::string intron = random_seq(r, r.range(20, 1500), 0);
         if (r.chance(0.7)) intron = (r.chance(0.5) ? "GT" : "CT") + intron + (r.chance(0.5) ? "AG" : "AC");
         x.target.insert(at, intron);
+        intron_at = at, intron_len = intron.size();
     }
     // random tails on either side (the extension stops in them, or not)
     if (r.chance(0.4)) x.target += random_seq(r, r.logrange(1, 2000), 0);
     if (r.chance(0.3)) x.query += random_seq(r, r.logrange(1, 500), 0);
-    if (r.chance(0.05)) std::swap(x.query, x.target);
+    const bool swapped = r.chance(0.05);
+    if (swapped) std::swap(x.query, x.target);
+    if (p.variant == 2 && r.chance(0.7)) {  // a junction array: the intron's ends, other marks, noise
+        x.has_junc = true;
+        x.junc.assign(x.target.size(), 0);
+        const double u = r.unit();
+        if (!swapped && intron_len) mark_intron(x.junc, intron_at, intron_at + intron_len, r.chance(0.4));
+        if (u < 0.3) {  // annotated introns elsewhere
+            for (int k = (int)r.range(1, 5); k-- > 0 && x.target.size() > 2;) {
+                const size_t st = (size_t)r.below(x.target.size() - 1);
+                mark_intron(x.junc, st, std::min(x.target.size(), st + (size_t)r.range(2, 400)), r.chance(0.5));
+            }
+        } else if (u < 0.5) {  // any bits, anywhere
+            const double dense = r.chance(0.5) ? 0.5 : 0.02;
+            for (auto &j : x.junc)
+                if (r.chance(dense)) j = (uint8_t)r.range(0, 15);
+        }
+        // minimap2's left extension: target and array reversed (REV_CIGAR)
+        if (p.flag & 0x80) std::reverse(x.junc.begin(), x.junc.end());
+    }
     return x;
 }
 
@@ -354,6 +414,29 @@ void fixed_cases(gale_ctx *ctx) {
                     p.q = 30, p.e = 3, p.q2 = 4, p.e2 = 2, p.a = 2, p.b = 4;
                     check_batch(ctx, p, pairs, "fixed, q + e > q2 + e2");
                 }
+    // exts2's junction arrays (since 0.7): all zeros, all four bits everywhere, and every
+    // byte value in turn, under both strands, either, REV_CIGAR, and bonuses to the ends
+    // of int8_t (ksw2 adds them in 8 bits)
+    for (int pattern = 0; pattern < 3; ++pattern) {
+        std::vector<Pair> jp = pairs;
+        for (Pair &x : jp) {
+            x.has_junc = true;
+            x.junc.assign(x.target.size(), 0);
+            for (size_t i = 0; i < x.junc.size(); ++i) x.junc[i] = (uint8_t)(pattern == 0 ? 0 : pattern == 1 ? 15 : i % 16);
+        }
+        const int sflags[] = {0x100, 0x200, 0x300, 0x700, 0x700 | 0x40 | 0x02 | 0x80, 0x100 | 0x80, 0x200 | 0x01};
+        const int bonuses[] = {0, 9, 127, -128, -9};
+        for (int f : sflags)
+            for (int bonus : bonuses) {
+                Params p;
+                p.variant = 2;
+                p.a = 1, p.b = 2, p.q = 2, p.e = 1, p.q2 = 32;
+                p.flag = f;
+                p.zdrop = 200;
+                p.junc_bonus = bonus;
+                check_batch(ctx, p, jp, "fixed, junction array");
+            }
+    }
 }
 
 }  // namespace
@@ -378,7 +461,7 @@ int main() {
     long done = 0, batches = 0;
     double cells = 0;
     long by_variant[3] = {}, with_cigar = 0;
-    seen_zdropped = seen_reach_end = seen_neg_inf = seen_cigar = 0;
+    seen_zdropped = seen_reach_end = seen_neg_inf = seen_cigar = seen_junc = seen_junc_effect = 0;
     while (done < n_cases) {
         const int variant = (int)r.below(3);
         Params p = random_params(r, variant);
@@ -407,6 +490,12 @@ int main() {
                 done, batches, by_variant[0], by_variant[1], by_variant[2], with_cigar, cells);
     std::printf("random: ksw2 gave zdropped %ld, reach_end %ld, score KSW_NEG_INF %ld, a non-empty CIGAR %ld times\n",
                 seen_zdropped, seen_reach_end, seen_neg_inf, seen_cigar);
+    std::printf("random: %ld exts2 tasks with a junction array, %ld of them changed by it in ksw2\n", seen_junc,
+                seen_junc_effect);
+    if (seen_junc_effect == 0) {  // the arrays never mattered: the test would not see them ignored
+        std::fprintf(stderr, "FAIL: no junction array changed a ksw2 result (%ld tasks with one)\n", seen_junc);
+        ++failures;
+    }
     gale_ctx_destroy(ctx1);
     gale_ctx_destroy(ctx2);
     if (failures) {

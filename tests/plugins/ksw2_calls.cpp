@@ -13,11 +13,12 @@
 //      lengths 0-3,000 skewed short, divergence 0-30%, random tails, N bases, bands
 //      from 0 to none, Z-drop from 0 to none, end bonus, minimap2's flag words and
 //      random ones, simple and generic matrices, spliced pairs with a zeroed junction
-//      array (minimap2 without --junc-bed);
+//      array (minimap2 without --junc-bed) or one with junctions marked (since 0.7; any
+//      byte, ksw2's four bits and the others it ignores) and junc_bonus 9 or random;
 //   2. the same kind of calls as jobs of gale_ksw2_extend (CPU backend and AUTO), each
 //      job's ez with a CIGAR buffer of its own (some empty, some with room);
-//   3. errors: m = 4, marked junctions, a bad job in a batch (nothing written, nothing
-//      reallocated), a bad backend; qlen 0 and junc_bonus 0 are no errors;
+//   3. errors: m = 4, a bad job in a batch (nothing written, nothing reallocated), a bad
+//      backend; qlen 0, junc_bonus 0 and marked junctions are no errors;
 //   4. two threads calling at once (results against ksw2's, computed first).
 // Exit 1 on any difference.
 #include <dlfcn.h>
@@ -63,7 +64,7 @@ void kfree(void *, void *ptr) { std::free(ptr); }
 namespace {
 
 int failures = 0;
-long compared = 0, seen_cigar = 0, seen_grow = 0, seen_zdropped = 0, seen_splice = 0;
+long compared = 0, seen_cigar = 0, seen_grow = 0, seen_zdropped = 0, seen_splice = 0, seen_marked = 0;
 
 #define FAILF(...)                                                   \
     do {                                                             \
@@ -154,6 +155,13 @@ Call random_call(tu::Rng &r) {
         if (r.chance(0.5)) {  // minimap2's array without --junc-bed: zeros
             c.with_junc = true;
             c.junc.assign(c.t.size() + 1, 0);
+            if (r.chance(0.6)) {  // with --junc-bed: marks (and bits ksw2 ignores)
+                const double dense = r.chance(0.3) ? 0.3 : 0.02;
+                for (size_t i = 0; i < c.t.size(); ++i)
+                    if (r.chance(dense)) c.junc[i] = (uint8_t)(r.chance(0.8) ? r.range(1, 15) : r.range(0, 255));
+                if (r.chance(0.5)) c.junc_bonus = (int8_t)r.range(-128, 127);
+                ++seen_marked;
+            }
         }
         ++seen_splice;
     } else {
@@ -347,7 +355,8 @@ void part_errors(tu::Rng &r) {
         compare("qlen 0", z, x, y, km, km, 0, 0);
     }
 
-    // Junctions: marked with junc_bonus 9 is not supported yet; junc_bonus 0 equals ksw2.
+    // Junctions (since 0.7): marked ones, and bytes with bits ksw2 ignores, equal ksw2;
+    // so do junc_bonus 0 and the other strand's marks.
     Call s = c;
     s.fn = 2, s.gapo = 2, s.gape = 1, s.gapo2 = 32, s.zdrop = 200, s.flag = KSW_EZ_SPLICE_FOR;
     simple_mat(s.mat, 1, 2, 1);
@@ -355,8 +364,17 @@ void part_errors(tu::Rng &r) {
     s.junc.assign(s.t.size(), 0);
     s.junc[10] = 1, s.junc[60] = 2;
     ksw_extz_t y = e0;
-    call_plugin(s, km, &y);
-    if (P.last_status() != GALE_E_UNSUPPORTED) FAILF("marked junctions: status %d", (int)P.last_status());
+    for (int high = 0; high < 2; ++high) {
+        if (high) s.junc[10] = 0xf1, s.junc[20] = 0x80, s.junc[60] = 0x42;  // the same marks to ksw2
+        ksw_extz_t x = e0;
+        y = e0;
+        call_ksw2(s, km, &x);
+        call_plugin(s, km, &y);
+        if (P.last_status() != GALE_OK) FAILF("marked junctions%s: %s", high ? " (high bits)" : "", P.last_error());
+        compare(high ? "marked junctions, high bits" : "marked junctions", s, x, y, km, km, 0, 0);
+        std::free(x.cigar), std::free(y.cigar);
+    }
+    s.junc[10] = 1, s.junc[20] = 0, s.junc[60] = 2;
     s.flag = KSW_EZ_SPLICE_REV;  // bits 1 and 2 are the forward strand's: not read
     {
         ksw_extz_t x = e0;
@@ -475,10 +493,11 @@ int main(int argc, char **argv) {
     part_single(seed + 1, tu_scaled(300, 30));
 
     std::printf("ksw2_calls: %ld calls compared field by field (%ld with a CIGAR, %ld growing it through krealloc, "
-                "%ld Z-dropped, %ld spliced calls drawn)\n",
-                compared, seen_cigar, seen_grow, seen_zdropped, seen_splice);
-    if (seen_cigar < compared / 4 || seen_grow < 20 || seen_zdropped < 10) {
-        std::fprintf(stderr, "FAIL: the random calls did not reach enough CIGARs, reallocations or Z-drops\n");
+                "%ld Z-dropped, %ld spliced calls drawn, %ld with junctions marked)\n",
+                compared, seen_cigar, seen_grow, seen_zdropped, seen_splice, seen_marked);
+    if (seen_cigar < compared / 4 || seen_grow < 20 || seen_zdropped < 10 || seen_marked < 10) {
+        std::fprintf(stderr, "FAIL: the random calls did not reach enough CIGARs, reallocations, Z-drops or marked "
+                     "junctions\n");
         ++failures;
     }
     if (dlclose(P.handle) != 0) {

@@ -1060,7 +1060,7 @@ static void test_in_flight(const load *L)
         CHECK_MSG(t_destroy >= 0.09, "gale_poll(b, 100) returned GALE_E_AGAIN after %.3f s", t_destroy);
         CHECK_MSG(t_destroy < 2.0, "gale_poll(b, 100) returned after %.3f s", t_destroy);
     }
-    CHECK_ST(gale_batch_add(b, &(gale_task){sizeof(gale_task), "A", 1, "A", 1, 0, 1, 0, 1, 0, 0, 0, 0, 0}), GALE_E_STATE);
+    CHECK_ST(gale_batch_add(b, &(gale_task){sizeof(gale_task), "A", 1, "A", 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, NULL}), GALE_E_STATE);
     /* destroy a batch with work in flight: cancels and waits */
     t0 = tu_now();
     CHECK_ST(gale_batch_destroy(b), GALE_OK);

@@ -15,7 +15,9 @@
 // reproduces) in batches of random parameters: the three functions, bands from 0 to none,
 // Z-drop from 0 to none, end bonus, minimap2's flag words and random ones, simple and
 // generic matrices, extreme penalties (8-bit wrap), lengths 0-3,000, divergence 0-30%,
-// tails, N and lowercase.
+// tails, N and lowercase; for exts2 (since 0.7) junction arrays (gale_task.junc) with
+// random GALE_ZD_JUNC_* bits and junc_bonus from -128 to 127, introns inserted, beside
+// tasks without one in the same batch.
 #include "testutil.h"
 #include "testgen.h"
 
@@ -98,7 +100,7 @@ struct LaneGroup {
 struct LaneJob {
     const ZdropParams *P;
     int ql, tl;
-    const uint8_t *q, *t;
+    const uint8_t *q, *t, *junc;
     ZdMem M;
     ZdOut out[32];
     LaneShared *sh;
@@ -116,19 +118,19 @@ void *lane_main(void *arg) {
     LaneJob &j = *a->job;
     LaneGroup<N> g{j.sh, a->lane};
     ZdOut &o = j.out[a->lane];
-    if (j.P->variant == 0) zd_task<kZdExtz2>(g, *j.P, 5, j.P->mat, j.ql, j.q, j.tl, j.t, j.M, o);
-    else if (j.P->variant == 1) zd_task<kZdExtd2>(g, *j.P, 5, j.P->mat, j.ql, j.q, j.tl, j.t, j.M, o);
-    else zd_task<kZdExts2>(g, *j.P, 5, j.P->mat, j.ql, j.q, j.tl, j.t, j.M, o);
+    if (j.P->variant == 0) zd_task<kZdExtz2>(g, *j.P, 5, j.P->mat, j.ql, j.q, j.tl, j.t, j.junc, j.M, o);
+    else if (j.P->variant == 1) zd_task<kZdExtd2>(g, *j.P, 5, j.P->mat, j.ql, j.q, j.tl, j.t, j.junc, j.M, o);
+    else zd_task<kZdExts2>(g, *j.P, 5, j.P->mat, j.ql, j.q, j.tl, j.t, j.junc, j.M, o);
     return nullptr;
 }
 
 // Runs the task on N lanes; every lane's ZdOut must be the same (lane 0's is returned).
 template <int N>
-ZdOut run_lanes(const ZdropParams &P, int ql, const uint8_t *q, int tl, const uint8_t *t, const ZdMem &M,
-                bool &lanes_agree) {
+ZdOut run_lanes(const ZdropParams &P, int ql, const uint8_t *q, int tl, const uint8_t *t, const uint8_t *junc,
+                const ZdMem &M, bool &lanes_agree) {
     LaneShared sh;
     pthread_barrier_init(&sh.bar, nullptr, N);
-    LaneJob job{&P, ql, tl, q, t, M, {}, &sh};
+    LaneJob job{&P, ql, tl, q, t, junc, M, {}, &sh};
     pthread_t th[N];
     LaneArg<N> args[N];
     for (int i = 0; i < N; ++i) {
@@ -158,6 +160,8 @@ uint8_t code(char c) {
 
 struct Case {
     std::string q, t;
+    bool has_junc = false;
+    std::vector<uint8_t> junc;  // t.size() bytes when has_junc
 };
 
 std::string rnd_seq(tu::Rng &r, int64_t n) {
@@ -196,7 +200,7 @@ int main() {
     o.threads = 2;
     REQUIRE_OK(gale_ctx_create(&ctx, &o));
     const long n_cases = tu_scaled(2000, 100), n_lanes = tu_scaled(60, 12);
-    long done = 0, bad = 0, lanes_done = 0;
+    long done = 0, bad = 0, lanes_done = 0, with_junc = 0;
     while (done < n_cases + n_lanes) {
         const bool lanes = done >= n_cases;  // the second part: groups of 4 and 32 threads
         const int variant = (int)r.below(3);
@@ -214,6 +218,9 @@ int main() {
         if (variant == 2) flag |= (int)r.below(8) << 8;
         if (r.chance(0.2)) flag |= 0x04;
         const bool matrix = r.chance(0.2);
+        // exts2's junctions: junc_bonus over its whole range, arrays in most batches
+        const int junc_bonus = r.chance(0.7) ? (int)r.range(0, 20) : (int)r.range(-128, 127);
+        const bool juncs = variant == 2 && r.chance(0.7);
         int8_t mat[25];
         for (int i = 0; i < 25; ++i) mat[i] = (int8_t)r.range(-6, 4);
         gale_batch *bt = nullptr;
@@ -233,10 +240,12 @@ int main() {
         REQUIRE_OK(gale_batch_set(bt, GALE_P_ZDROP_FLAGS, flag));
         REQUIRE_OK(gale_batch_set(bt, GALE_P_ZDROP_MATRIX, matrix));
         for (int i = 0; i < 25; ++i) REQUIRE_OK(gale_batch_set(bt, GALE_P_ZDROP_MAT(i / 5, i % 5), mat[i]));
+        if (variant == 2) REQUIRE_OK(gale_batch_set(bt, GALE_P_JUNC_BONUS, junc_bonus));
         // the kernel's parameter struct, as lib/kinds.cpp builds it
         ZdropParams P;
         P.variant = variant, P.w = w, P.zdrop = zdrop, P.end_bonus = end_bonus, P.flag = flag;
         P.q = (int8_t)q, P.e = (int8_t)e, P.q2 = (int8_t)q2, P.e2 = (int8_t)e2, P.noncan = 9;
+        P.junc_bonus = variant == 2 ? (int8_t)junc_bonus : 0;
         for (int i = 0; i < 25; ++i)
             P.mat[i] = matrix ? mat[i] : (int8_t)(i / 5 == 4 || i % 5 == 4 ? -amb : i / 5 == i % 5 ? a : -b);
         std::vector<Case> cs((size_t)r.range(1, 20));
@@ -249,9 +258,23 @@ int main() {
             c.t = mutate(r, c.q, r.unit() * 0.3);
             if (r.chance(0.3)) c.t += rnd_seq(r, r.range(1, lanes ? 60 : 400));
             if (r.chance(0.1)) std::swap(c.q, c.t);
+            if (juncs && c.t.size() > 10 && r.chance(0.5)) {  // an intron, canonical or not
+                const size_t at = (size_t)r.below(c.t.size());
+                std::string intron = rnd_seq(r, r.range(10, lanes ? 60 : 300));
+                if (r.chance(0.7)) intron = (r.chance(0.5) ? "GT" : "CT") + intron + (r.chance(0.5) ? "AG" : "AC");
+                c.t.insert(at, intron);
+            }
+            if (juncs && r.chance(0.8)) {  // sparse marks, or any bits anywhere
+                c.has_junc = true;
+                c.junc.assign(c.t.size(), 0);
+                const double dense = r.chance(0.3) ? 0.5 : 0.05;
+                for (auto &j : c.junc)
+                    if (r.chance(dense)) j = (uint8_t)r.range(1, 15);
+            }
             gale_task t;
             gale_task_init(&t);
             t.h = c.t.data(), t.h_len = (int64_t)c.t.size(), t.v = c.q.data(), t.v_len = (int64_t)c.q.size();
+            t.junc = c.has_junc ? c.junc.data() : nullptr;
             REQUIRE_OK(gale_batch_add(bt, &t));
         }
         REQUIRE_OK(gale_submit(bt));
@@ -282,17 +305,24 @@ int main() {
             M.cigar = filled<uint32_t>(keep, L.cigar, fill);
             ZdOut out;
             bool lanes_agree = true;
+            // the junction array as cuda/zdrop.cu stages it: its own block of exactly tl bytes
+            const uint8_t *junc = nullptr;
+            if (c.has_junc) {
+                keep.emplace_back(c.junc.begin(), c.junc.end());
+                junc = keep.back().data();
+            }
             if (lanes && r.chance(0.25)) {
-                out = run_lanes<32>(P, ql, qs.data(), tl, ts.data(), M, lanes_agree);
+                out = run_lanes<32>(P, ql, qs.data(), tl, ts.data(), junc, M, lanes_agree);
             } else if (lanes) {
-                out = run_lanes<4>(P, ql, qs.data(), tl, ts.data(), M, lanes_agree);
+                out = run_lanes<4>(P, ql, qs.data(), tl, ts.data(), junc, M, lanes_agree);
             } else {
                 HostGroup g;
-                if (variant == 0) zd_task<kZdExtz2>(g, P, 5, P.mat, ql, qs.data(), tl, ts.data(), M, out);
-                else if (variant == 1) zd_task<kZdExtd2>(g, P, 5, P.mat, ql, qs.data(), tl, ts.data(), M, out);
-                else zd_task<kZdExts2>(g, P, 5, P.mat, ql, qs.data(), tl, ts.data(), M, out);
+                if (variant == 0) zd_task<kZdExtz2>(g, P, 5, P.mat, ql, qs.data(), tl, ts.data(), junc, M, out);
+                else if (variant == 1) zd_task<kZdExtd2>(g, P, 5, P.mat, ql, qs.data(), tl, ts.data(), junc, M, out);
+                else zd_task<kZdExts2>(g, P, 5, P.mat, ql, qs.data(), tl, ts.data(), junc, M, out);
             }
             lanes_done += lanes;
+            with_junc += c.has_junc;
             const bool same = lanes_agree && out.max == z.max && out.zdropped == z.zdropped && out.max_q == z.max_q &&
                               out.max_t == z.max_t && out.mqe == z.mqe && out.mqe_t == z.mqe_t && out.mte == z.mte &&
                               out.mte_q == z.mte_q && out.score == z.score && out.reach_end == z.reach_end &&
@@ -300,9 +330,9 @@ int main() {
                               (n_ops == 0 || std::memcmp(M.cigar, cig, n_ops * 4) == 0);
             if (!same && ++bad <= 10)
                 std::fprintf(stderr,
-                             "FAIL%s variant %d qlen %d tlen %d w %d zdrop %d flag 0x%x: core %d %d %d %d %d %d %d %d %d "
+                             "FAIL%s variant %d qlen %d tlen %d w %d zdrop %d flag 0x%x junc %d bonus %d: core %d %d %d %d %d %d %d %d %d "
                              "%d n%d | cpu %d %d %d %d %d %d %d %d %d %d n%zu\n",
-                             lanes ? " (lanes)" : "", variant, ql, tl, w, zdrop, flag, out.max, out.zdropped, out.max_q, out.max_t, out.mqe,
+                             lanes ? " (lanes)" : "", variant, ql, tl, w, zdrop, flag, (int)c.has_junc, junc_bonus, out.max, out.zdropped, out.max_q, out.max_t, out.mqe,
                              out.mqe_t, out.mte, out.mte_q, out.score, out.reach_end, out.n_cigar, z.max, z.zdropped,
                              z.max_q, z.max_t, z.mqe, z.mqe_t, z.mte, z.mte_q, z.score, z.reach_end, n_ops);
             ++done;
@@ -314,7 +344,12 @@ int main() {
         std::printf("zdrop_core_host: %ld of %ld tasks differ (seed %llu)\n", bad, done, (unsigned long long)seed);
         return 1;
     }
-    std::printf("zdrop_core_host: all %ld tasks (%ld on groups of 4 or 32 threads) equal the CPU backend (seed %llu)\n",
-                done, lanes_done, (unsigned long long)seed);
+    if (with_junc < n_cases / 20) {  // about a sixth of the tasks: the junction path must have run
+        std::printf("zdrop_core_host: only %ld tasks had a junction array (seed %llu)\n", with_junc,
+                    (unsigned long long)seed);
+        return 1;
+    }
+    std::printf("zdrop_core_host: all %ld tasks (%ld on groups of 4 or 32 threads, %ld with a junction array) equal "
+                "the CPU backend (seed %llu)\n", done, lanes_done, with_junc, (unsigned long long)seed);
     return 0;
 }
