@@ -283,7 +283,7 @@ Params random_params(tu::Rng &r, int variant) {
     p.e2 = extreme ? (int)r.range(0, 127) : (int)r.range(0, 3);
     if (variant == 2) {
         if (p.e == 0) p.e = 1;
-        if (!extreme) p.q2 = std::min(127, p.q + p.e + (int)r.range(-2, 40));  // sometimes q2 <= q + e: empty
+        if (!extreme) p.q2 = std::max(0, std::min(127, p.q + p.e + (int)r.range(-2, 40)));  // sometimes q2 <= q + e: empty
         p.noncan = (int)r.range(0, r.chance(0.1) ? 127 : 15);
         const double j = r.unit();  // minimap2's 9 and splice:hq's 5, any small bonus, or any int8_t
         p.junc_bonus = j < 0.3 ? 9 : j < 0.4 ? 5 : j < 0.85 ? (int)r.range(0, 30) : (int)r.range(-128, 127);
