@@ -63,8 +63,9 @@ void kfree(void *, void *ptr) { std::free(ptr); }
 
 namespace {
 
-int failures = 0;
-long compared = 0, seen_cigar = 0, seen_grow = 0, seen_zdropped = 0, seen_splice = 0, seen_marked = 0;
+std::atomic<int> failures{0};
+// counted from the test's threads too (part_threads)
+std::atomic<long> compared{0}, seen_cigar{0}, seen_grow{0}, seen_zdropped{0}, seen_splice{0}, seen_marked{0};
 
 #define FAILF(...)                                                   \
     do {                                                             \
@@ -494,7 +495,8 @@ int main(int argc, char **argv) {
 
     std::printf("ksw2_calls: %ld calls compared field by field (%ld with a CIGAR, %ld growing it through krealloc, "
                 "%ld Z-dropped, %ld spliced calls drawn, %ld with junctions marked)\n",
-                compared, seen_cigar, seen_grow, seen_zdropped, seen_splice, seen_marked);
+                compared.load(), seen_cigar.load(), seen_grow.load(), seen_zdropped.load(), seen_splice.load(),
+                seen_marked.load());
     if (seen_cigar < compared / 4 || seen_grow < 20 || seen_zdropped < 10 || seen_marked < 10) {
         std::fprintf(stderr, "FAIL: the random calls did not reach enough CIGARs, reallocations, Z-drops or marked "
                      "junctions\n");
@@ -504,6 +506,6 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "FAIL: dlclose: %s\n", dlerror());
         ++failures;
     }
-    if (failures) std::fprintf(stderr, "ksw2_calls: %d failure(s)\n", failures);
+    if (failures) std::fprintf(stderr, "ksw2_calls: %d failure(s)\n", failures.load());
     return failures ? 1 : 0;
 }
