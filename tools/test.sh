@@ -88,7 +88,8 @@ rm -rf "$pfx"
 mkdir -p "$pfx"
 if ! { meson setup "$pfx/build" --prefix="$pfx/inst" --libdir=lib -Dcuda=disabled -Dtests=false -Dcli=enabled -Dmpi=disabled \
          -Dpython=disabled -Dman=disabled -Dbuildtype=release \
-         && meson compile -C "$pfx/build" -j "$jobs" gale:shared_library gale-bella:shared_module \
+         && meson compile -C "$pfx/build" -j "$jobs" gale:shared_library gale-bella:shared_module gale-ksw2:shared_module \
+              gale-lastz:shared_module \
               tools/gale/gale:executable \
          && meson install -C "$pfx/build" --no-rebuild --quiet; } >"$pfx/log" 2>&1; then
   tail -40 "$pfx/log"; exit 1

@@ -123,7 +123,7 @@ static int read_gfa(const char *path, gfa *g, in_file *f)
     if (!(g->index = kh_init(seg))) return EXIT_FAIL;
     if ((r = in_open(f, path))) return r;
     while ((r = in_getline(f)) > 0) {
-        char *fl[8];
+        char *fl[8] = {0};
         size_t nf, k;
         char *s = f->line.s;
         if (f->line.l == 0 || s[0] == '#') continue;
