@@ -5,6 +5,7 @@
 
 #include "options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -213,6 +214,7 @@ void common_opts_init(common_opts *o, int64_t batch_size)
     o->threads = 0;
     o->device = 0;
     o->device_set = 0;
+    o->device_memory = 0;
     o->batch_size = batch_size;
     o->quiet = 0;
     o->output = NULL;
@@ -238,6 +240,8 @@ void usage_backend_opts(FILE *out, int width)
         {"--device N", "CUDA device index, one of those present (default 0;",
          "under MPI: the rank on its node modulo the devices);"},
         {"", "the cpu backend has no device and ignores it", NULL},
+        {"--device-memory S", "device memory the GPU may take, bytes or with K, M, G",
+         "(binary); default: half the free memory, at most 8G"},
     };
     help_rows(out, width, rows, sizeof rows / sizeof rows[0]);
 }
@@ -284,6 +288,24 @@ static int parse_common_opt(int c, const char *cmd, void (*usage)(FILE *), char 
         o->device = v;
         o->device_set = 1;
         return -1;
+    case OPT_DEVICE_MEMORY: {
+        /* a size in bytes, or with a binary suffix K, M, G or T; at least 1M (the library's floor) */
+        char *end = NULL;
+        unsigned long long n;
+        int shift = 0;
+        errno = 0;
+        n = strtoull(optarg, &end, 10);
+        if (end && *end) {
+            const char u = (char)toupper((unsigned char)*end);
+            shift = u == 'K' ? 10 : u == 'M' ? 20 : u == 'G' ? 30 : u == 'T' ? 40 : -1;
+            if (shift < 0 || end[1] != '\0') shift = -1;
+        }
+        if (!isdigit((unsigned char)optarg[0]) || errno || shift < 0 || n > (UINT64_MAX >> shift) ||
+            (n << shift) < (1u << 20))
+            return bad_value(cmd, "--device-memory", optarg, "expected a size of at least 1M (bytes, or with K, M, G, T)");
+        o->device_memory = (uint64_t)n << shift;
+        return -1;
+    }
     case OPT_BATCH:
         if (option_number(cmd, "--batch-size", optarg, 1, INT32_MAX, &v) != 0)
             return EXIT_USAGE;
@@ -372,6 +394,7 @@ int start_context(const char *cmd, const common_opts *o, gale_ctx **ctx)
     co.backend = o->backend;
     co.device = (int)device;
     co.threads = (int)o->threads;
+    co.device_memory = o->device_memory;
     st = gale_ctx_create(ctx, &co);
     if (st == GALE_E_RANGE || st == GALE_E_INVALID)
         return usage_error(cmd, "the library refuses --backend %s --threads %" PRId64 " --device %" PRId64 ": %s",

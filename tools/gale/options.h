@@ -76,6 +76,7 @@ int stdout_status(void);
 typedef struct common_opts {
     int backend;
     int64_t threads, device, batch_size;
+    uint64_t device_memory; /* --device-memory in bytes; 0 = the library's default */
     int device_set;     /* --device was given (else each MPI rank picks one: start_context) */
     int quiet;
     const char *output; /* NULL = stdout */
@@ -88,13 +89,15 @@ enum {
     OPT_THREADS,
     OPT_DEVICE,
     OPT_BATCH,
-    OPT_VERSION
+    OPT_VERSION,
+    OPT_DEVICE_MEMORY
 };
 
 #define COMMON_LONGOPTS \
         {"backend",     required_argument, NULL, OPT_BACKEND}, \
         {"threads",     required_argument, NULL, OPT_THREADS}, \
         {"device",      required_argument, NULL, OPT_DEVICE}, \
+        {"device-memory", required_argument, NULL, OPT_DEVICE_MEMORY}, \
         {"batch-size",  required_argument, NULL, OPT_BATCH}, \
         {"output",      required_argument, NULL, 'o'}, \
         {"quiet",       no_argument,       NULL, 'q'}, \
@@ -104,7 +107,7 @@ enum {
 void common_opts_init(common_opts *o, int64_t batch_size);
 
 /* The help of the common options, their names padded to width: --backend,
- * --threads and --device; then -o, -q, -h, --version and the exit statuses. */
+ * --threads, --device and --device-memory; then -o, -q, -h, --version and the exit statuses. */
 void usage_backend_opts(FILE *out, int width);
 void usage_output_opts(FILE *out, int width);
 
