@@ -6,14 +6,17 @@
 //
 // Memory: a task's sequences (one byte per base, the codes of lib/sequence.h), its
 // junction array (exts2, when the task has one) and its record go to the device; its
-// ZdOut and CIGAR come back; its work (ksw2's byte block, the 32-bit H, the backtrack
-// codes of its band: zd_layout) lies in the slot's work area,
+// ZdOut and CIGAR come back; its state ring (ksw2's u v x y and H for the live columns of
+// the band: zd_state_cols) lies in shared memory when it fits kRingShared; the rest of its
+// work (ksw2's byte block, the backtrack codes of its band: zd_layout) lies in the slot's
+// work area,
 // one region per resident warp, as large as the chunk's largest task needs. A task whose
 // work exceeds the whole work area of a slot is rescued on the CPU (GALE_RF_RESCUED), as
 // is one too long for the chunk's staging.
 //
-// Not yet tuned: one byte per cell and lane, no DPX (ksw2's 8-bit lanes would pack four
-// to a 32-bit word: __vadd4 / __vmaxs4 / __vcmpgts4), bases not packed.
+// Not yet tuned: one cell per lane (ksw2's 8-bit lanes would pack four to a 32-bit word:
+// __vadd4 / __vmaxs4 / __vcmpgts4), no DPX, bases not packed; the scores still go through
+// ksw2's s array in device memory (its overrun into sf is part of the result, Q9).
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -40,7 +43,7 @@ struct ZdTask {
     uint64_t q_at, t_at;      // the codes, bytes into the slot's input
     uint64_t j_at;            // the junction array (tlen bytes) likewise, or kNoJunc
     uint64_t cigar_at;        // the CIGAR's first op, in ops past the ZdOut array
-    uint64_t h_at, rows_at, p_at;  // the work regions, bytes into the warp's region (mem at 0)
+    uint64_t state_at, rows_at, p_at;  // the work regions, bytes into the warp's region (mem at 0)
     int32_t qlen, tlen;
 };
 
@@ -50,11 +53,11 @@ struct WarpGroup {
     CancelPoll *cancel;
     __device__ int tid() const { return (int)(threadIdx.x & 31); }
     __device__ void sync() const { __syncwarp(); }
-    __device__ int8_t shfl_up(int8_t v, int8_t carry) const {
-        const int r = __shfl_up_sync(0xffffffffu, (int)v, 1);
-        return tid() == 0 ? carry : (int8_t)r;
+    __device__ int32_t shfl_up(int32_t v, int32_t carry) const {
+        const int32_t r = __shfl_up_sync(0xffffffffu, v, 1);
+        return tid() == 0 ? carry : r;
     }
-    __device__ int8_t last(int8_t v) const { return (int8_t)__shfl_sync(0xffffffffu, (int)v, 31); }
+    __device__ int32_t last(int32_t v) const { return __shfl_sync(0xffffffffu, v, 31); }
     __device__ int32_t max(int32_t v) const { return __reduce_max_sync(0xffffffffu, v); }
     __device__ uint64_t min(uint64_t v) const {
         for (int o = 16; o > 0; o >>= 1) {
@@ -70,7 +73,8 @@ struct WarpGroup {
 template <int V>
 __global__ void __launch_bounds__(32)
 zdrop_kernel(const ZdTask *__restrict__ tasks, int n, const uint8_t *__restrict__ in, ZdOut *outs, uint32_t *cigars,
-             char *work, uint64_t region, ZdropParams P, int *counters, CancelWord cancel_word) {
+             char *work, uint64_t region, uint32_t smem_bytes, ZdropParams P, int *counters, CancelWord cancel_word) {
+    extern __shared__ uint4 zd_smem[];  // the state ring of a task that fits (smem_bytes)
     WarpGroup g;
     CancelPoll cancel{cancel_word};
     g.cancel = &cancel;
@@ -89,12 +93,14 @@ zdrop_kernel(const ZdTask *__restrict__ tasks, int n, const uint8_t *__restrict_
         if (g.tid() == 0 && (mine + region > zdg::zd_work_end || tk.p_at > region || tk.rows_at > region))
             printf("ZD_CHECKED(dev): block %d task %d region %llu mine %p end %p h_at %llu rows_at %llu p_at %llu q %d t %d\n",
                    (int)blockIdx.x, i, (unsigned long long)region, (void *)mine, (void *)zdg::zd_work_end,
-                   (unsigned long long)tk.h_at, (unsigned long long)tk.rows_at, (unsigned long long)tk.p_at, tk.qlen, tk.tlen);
+                   (unsigned long long)tk.state_at, (unsigned long long)tk.rows_at, (unsigned long long)tk.p_at, tk.qlen, tk.tlen);
 #endif
         ZdMem M;
         M.mem = reinterpret_cast<int8_t *>(mine);
-        M.H = reinterpret_cast<int32_t *>(mine + tk.h_at);
-        M.n_H = (long long)(tk.rows_at - tk.h_at) / 4;
+        // the state ring in shared memory when it fits there, else in the warp's region
+        const bool ring_shared = zdg::zd_state_bytes(P, tk.qlen, tk.tlen) <= smem_bytes;
+        zdg::zd_state_at(M, ring_shared ? static_cast<void *>(zd_smem) : static_cast<void *>(mine + tk.state_at), P,
+                         tk.qlen, tk.tlen);
         const uint64_t rows = tk.qlen > 0 && tk.tlen > 0 ? (uint64_t)tk.qlen + tk.tlen - 1 : 0;
         M.off = reinterpret_cast<int32_t *>(mine + tk.rows_at);
         M.off_end = M.off + rows;
@@ -103,7 +109,7 @@ zdrop_kernel(const ZdTask *__restrict__ tasks, int n, const uint8_t *__restrict_
         M.cigar = cigars + tk.cigar_at;
         // ksw2's block starts zeroed (kcalloc)
         uint4 *z4 = reinterpret_cast<uint4 *>(mine);
-        for (uint64_t k = g.tid(); k < tk.h_at / 16; k += 32) z4[k] = make_uint4(0, 0, 0, 0);
+        for (uint64_t k = g.tid(); k < tk.state_at / 16; k += 32) z4[k] = make_uint4(0, 0, 0, 0);
         __syncwarp();
         ZdOut o;
         const uint8_t *junc = tk.j_at == kNoJunc ? nullptr : in + tk.j_at;
@@ -124,10 +130,15 @@ size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 struct Chunk : ChunkIO {
     std::vector<ZdLayout> lay;
     uint64_t region = 0;  // work bytes of each warp: the chunk's largest task
+    uint32_t smem = 0;    // shared memory of each warp: the largest state ring that fits kRingShared
     size_t off_tasks = 0, cigar_at = 0;
 };
 
 constexpr size_t kMaxChunkTasks = 32768;
+// The most shared memory a warp's state ring takes (zd_state_bytes); a larger ring stays in
+// the warp's region of device memory. 16 KiB holds minimap2's long-read band (w 751: 1,024
+// columns of 8 or 12 bytes) with 19 or more warps per SM.
+constexpr uint32_t kRingShared = 16 * 1024;
 constexpr size_t kSlack = 4096;
 
 struct ZdFlow {
@@ -135,7 +146,7 @@ struct ZdFlow {
     const PairTask *tasks;
     const ZdropParams &params;
     ZdropResult *results;
-    int resident;             // warps (blocks of one warp) resident on the device
+    int sms;                  // the device's multiprocessors (warps resident: by occupancy at each launch)
     const WorkArea *work;     // per slot
     const Slot *slots;
     CancelWord cancel;
@@ -147,6 +158,7 @@ struct ZdFlow {
         c.tasks.clear();
         c.lay.clear();
         c.region = 0;
+        c.smem = 0;
         const size_t area = work[&s - slots].bytes;
         size_t in = 0, out_ops = 0;
         while (next < job.n && c.tasks.size() < kMaxChunkTasks) {
@@ -167,11 +179,22 @@ struct ZdFlow {
             const uint64_t region = std::max<uint64_t>(c.region, L.work());
             if (need > s.bytes || (c.tasks.size() > 0 && region > area)) break;
             c.region = region;
+            if (L.state <= kRingShared) c.smem = std::max<uint32_t>(c.smem, (uint32_t)L.state);
             c.tasks.push_back(next++);
             c.lay.push_back(L);
             in += seq;
             out_ops += ops;
         }
+        // the largest tasks first, so that the warps that take the last ones finish together
+        std::vector<size_t> order(c.tasks.size());
+        for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+        auto cells = [&](size_t k) { return (uint64_t)tasks[c.tasks[k]].v_len * (uint64_t)tasks[c.tasks[k]].h_len; };
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cells(a) > cells(b); });
+        std::vector<size_t> ids(order.size());
+        std::vector<ZdLayout> lays(order.size());
+        for (size_t k = 0; k < order.size(); ++k) ids[k] = c.tasks[order[k]], lays[k] = c.lay[order[k]];
+        c.tasks.swap(ids);
+        c.lay.swap(lays);
         c.off_tasks = align_up(in, 256);
         c.in_bytes = c.off_tasks + c.tasks.size() * sizeof(ZdTask);
         c.out_at = align_up(c.in_bytes, 256);
@@ -201,8 +224,8 @@ struct ZdFlow {
             }
             x.cigar_at = ops;
             ops += L.cigar / 4;
-            x.h_at = ZdLayout::al(L.mem);
-            x.rows_at = x.h_at + ZdLayout::al(L.H);
+            x.state_at = ZdLayout::al(L.mem);
+            x.rows_at = x.state_at + ZdLayout::al(L.state);
             x.p_at = x.rows_at + ZdLayout::al(L.rows);
             x.qlen = (int32_t)t.v_len;
             x.tlen = (int32_t)t.h_len;
@@ -215,7 +238,11 @@ struct ZdFlow {
         if (n == 0) return;
         const WorkArea &wa = work[&s - slots];
         const uint64_t region = std::max<uint64_t>(c.region, 16);
-        const int warps = (int)std::max<uint64_t>(1, std::min<uint64_t>({(uint64_t)resident, wa.bytes / region, (uint64_t)n}));
+        uint32_t smem = c.smem;
+        int per_sm = 0;
+        GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_of(params.variant), 32, smem));
+        const uint64_t resident = (uint64_t)std::max(1, per_sm) * (uint64_t)sms;
+        const int warps = (int)std::max<uint64_t>(1, std::min<uint64_t>({resident, wa.bytes / region, (uint64_t)n}));
         const ZdTask *rec = reinterpret_cast<const ZdTask *>(s.dev + c.off_tasks);
         const uint8_t *in = reinterpret_cast<const uint8_t *>(s.dev);
         ZdOut *outs = reinterpret_cast<ZdOut *>(s.dev + c.out_at);
@@ -225,14 +252,14 @@ struct ZdFlow {
         int *counters = s.counters;
         CancelWord cancel_word = cancel;
         void *args[] = {&rec, const_cast<int *>(&n), &in, &outs, &cigars, &wk, const_cast<uint64_t *>(&region),
-                        &p, &counters, &cancel_word};
+                        &smem, &p, &counters, &cancel_word};
 #if defined(GALE_ZD_CHECKED)
         char *end = wa.ptr + wa.bytes;
         cudaMemcpyToSymbolAsync(zdg::zd_work_end, &end, sizeof end, 0, cudaMemcpyHostToDevice, s.stream);
         fprintf(stderr, "ZD_CHECKED: launch %d tasks, %d warps, region %llu, area %zu\n", n, warps,
                 (unsigned long long)region, wa.bytes);
 #endif
-        GALE_CUDA_CHECK(cudaLaunchKernel(kernel_of(params.variant), warps, 32, args, 0, s.stream));
+        GALE_CUDA_CHECK(cudaLaunchKernel(kernel_of(params.variant), warps, 32, args, smem, s.stream));
     }
 
     void collect(Chunk &c, const char *host, std::vector<size_t> &) {
@@ -270,13 +297,10 @@ void zdrop_run(Device *dev, GpuJob &job) {
     GALE_CUDA_CHECK(cudaSetDevice(dev->index));
     static_assert(sizeof(ZdOut) == 56 && sizeof(ZdTask) == 64, "record layout");
     const ZdropParams &params = *static_cast<const ZdropParams *>(job.params);
-    int per_sm = 0;
-    GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_of(params.variant), 32, 0));
-    const int resident = std::max(1, per_sm * dev->prop.multiProcessorCount);
     // Every byte of work memory helps: more warps hold larger tasks at once.
     WorkArea work[kSlots];
     for (int i = 0; i < kSlots; ++i) work[i] = slot_work(dev, i, SIZE_MAX);
-    ZdFlow flow{job, job.tasks, params, static_cast<ZdropResult *>(job.results), resident, work, dev->slots,
+    ZdFlow flow{job, job.tasks, params, static_cast<ZdropResult *>(job.results), dev->prop.multiProcessorCount, work, dev->slots,
                 dev->cancel_dev, 0};
     ChunkPipeline<Chunk> pipe(dev, job);
     pipe.run(flow);

@@ -79,12 +79,40 @@ GALE_ZD_DEV int zd_w(const ZdropParams &p, int qlen, int tlen) {
     return p.w < 0 ? (tlen > qlen ? tlen : qlen) : p.w;
 }
 
+// The columns of the per-column state ring (ZdMem::st, st2, H): a power of two that holds
+// every column an anti-diagonal reads or writes. Anti-diagonal r writes its padded band
+// [st, en] and reads the previous one's [last_st, last_en] (column st - 1 included) and
+// nothing older: columns only enter on the right (st and en never decrease), a column new
+// to the band (t > last_en) starts from ksw2's initial values, and the band's padded width
+// is at most min(qlen, tlen, w + 1) + 30 columns, st moving by 16 at most (so the live
+// columns [last_st, en] number at most that + 17). A ring of at least that many columns
+// never gives two live columns one slot; tlen_ * 16 columns (no wrap) is always enough.
+GALE_ZD_DEV uint32_t zd_state_cols(const ZdropParams &p, int qlen, int tlen) {
+    const uint32_t T = (uint32_t)(tlen + 15) / 16 * 16;
+    uint32_t need = (uint32_t)(qlen < tlen ? qlen : tlen);
+    if (p.variant != kZdExts2 && p.w >= 0 && (uint32_t)p.w + 1 < need) need = (uint32_t)p.w + 1;
+    need += 48;
+    if (need > T) need = T;
+    uint32_t cols = 16;
+    while (cols < need) cols <<= 1;
+    return cols;
+}
+// Bytes of the state ring: u v x y (one word), x2 y2 (extd2, exts2: one word), H (unless APPROX_MAX).
+GALE_ZD_DEV uint64_t zd_state_bytes(const ZdropParams &p, int qlen, int tlen) {
+    if (qlen <= 0 || tlen <= 0) return 0;
+    const uint64_t per = 4 + (p.variant != kZdExtz2 ? 4 : 0) + ((p.flag & kZdApproxMax) ? 0 : 4);
+    return per * zd_state_cols(p, qlen, tlen);
+}
+
 // Byte sizes of one task's regions; p bounds the backtrack codes: an anti-diagonal's
 // band holds at most min(qlen, tlen, w + 1) cells, padded to whole 16-cell blocks (at
-// most 30 more) and within the tlen_ * 16 columns.
+// most 30 more) and within the tlen_ * 16 columns. mem keeps ksw2's whole block as the
+// CPU kernel lays it out, though only s, sf, qr (and exts2's donor and acceptor) are used
+// there: the scores overrun s into sf and qr exactly as in ksw2 (Q9). state is the
+// ring above when it does not go to shared memory (cuda/zdrop.cu).
 struct ZdLayout {
-    uint64_t mem, H, rows, p, cigar;  // bytes of mem; H; off/off_end/prow (12 per row); p; CIGAR ops (4 each)
-    uint64_t work() const { return al(mem) + al(H) + al(rows) + al(p); }  // all but the CIGAR
+    uint64_t mem, state, rows, p, cigar;  // bytes of mem; the state ring; off/off_end/prow (12 per row); p; CIGAR ops (4 each)
+    uint64_t work() const { return al(mem) + al(state) + al(rows) + al(p); }  // all but the CIGAR
     static uint64_t al(uint64_t b) { return (b + 15) / 16 * 16; }
 };
 GALE_ZD_DEV size_t zd_blocks(int variant) { return variant == kZdExtz2 ? 6 : variant == kZdExtd2 ? 8 : 9; }
@@ -93,7 +121,7 @@ inline ZdLayout zd_layout(const ZdropParams &p, int qlen, int tlen) {
     if (qlen <= 0 || tlen <= 0) return l;
     const uint64_t tlen_ = (uint64_t)(tlen + 15) / 16, qlen_ = (uint64_t)(qlen + 15) / 16;
     l.mem = (zd_blocks(p.variant) * tlen_ + qlen_ + 1) * 16;
-    l.H = (p.flag & kZdApproxMax) ? 0 : tlen_ * 16 * 4;
+    l.state = zd_state_bytes(p, qlen, tlen);
     if (!(p.flag & kZdScoreOnly)) {
         const uint64_t rows = (uint64_t)qlen + (uint64_t)tlen - 1;
         uint64_t band = (uint64_t)(qlen < tlen ? qlen : tlen);
@@ -115,17 +143,40 @@ GALE_ZD_DEV int8_t mn(int8_t a, int8_t b) { return a < b ? a : b; }
 GALE_ZD_DEV int8_t mxu(int8_t a, int8_t b) { return (uint8_t)a > (uint8_t)b ? a : b; }
 GALE_ZD_DEV int8_t mnu(int8_t a, int8_t b) { return (uint8_t)a < (uint8_t)b ? a : b; }
 GALE_ZD_DEV int32_t add32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+// Four bytes in one word (byte 0 lowest), and back.
+GALE_ZD_DEV uint32_t pack4(int8_t a, int8_t b, int8_t c, int8_t d) {
+    return (uint32_t)(uint8_t)a | (uint32_t)(uint8_t)b << 8 | (uint32_t)(uint8_t)c << 16 | (uint32_t)(uint8_t)d << 24;
+}
+GALE_ZD_DEV int8_t byte_of(uint32_t w, int i) { return (int8_t)(uint8_t)(w >> (8 * i)); }
 
-// The task's memory, set up by the caller: mem zeroed, H and the rest as they come.
+// The task's memory, set up by the caller: mem zeroed, the rest as it comes. The state
+// ring (zd_state_cols columns, mask = columns - 1) holds, per column t at slot t & mask,
+// ksw2's u v x y bytes (st: byte 0 u, 1 v, 2 x, 3 y), x2 y2 (st2: byte 0 x2, 1 y2;
+// extd2 and exts2) and H (unless APPROX_MAX); zd_task initialises it.
 struct ZdMem {
     int8_t *mem;
+    uint32_t *st, *st2;
     int32_t *H;
+    uint32_t mask;
     int32_t *off, *off_end;
     uint32_t *prow;
     uint8_t *p;
     uint32_t *cigar;
     long long n_H = 0;  // H's length (checked builds only)
 };
+
+// Carves the state ring of a task out of `ring` (zd_state_bytes(p, qlen, tlen) bytes, 4-aligned).
+GALE_ZD_DEV void zd_state_at(ZdMem &M, void *ring, const ZdropParams &p, int qlen, int tlen) {
+    const uint32_t cols = qlen > 0 && tlen > 0 ? zd_state_cols(p, qlen, tlen) : 16;
+    uint32_t *w = static_cast<uint32_t *>(ring);
+    M.mask = cols - 1;
+    M.st = w;
+    w += cols;
+    M.st2 = nullptr;
+    if (p.variant != kZdExtz2) M.st2 = w, w += cols;
+    M.H = (p.flag & kZdApproxMax) ? nullptr : reinterpret_cast<int32_t *>(w);
+    M.n_H = (p.flag & kZdApproxMax) ? 0 : cols;
+}
 
 // GALE_ZD_CHECKED (a debugging build only: -DGALE_ZD_CHECKED in NVCC_APPEND_FLAGS): every
 // access to H is checked against its length (ZdMem::n_H); the first one outside is
@@ -152,10 +203,10 @@ __device__ __forceinline__ int32_t &zd_h_at(int32_t *H, long long i, long long n
     }
     return H[i];
 }
-#define ZD_H(i) zd_h_at(M.H, (long long)(i), M.n_H, __LINE__, dbg_r, dbg_st0, dbg_en0, qlen, tlen)
+#define ZD_H(i) zd_h_at(M.H, (long long)((i) & M.mask), M.n_H, __LINE__, dbg_r, dbg_st0, dbg_en0, qlen, tlen)
 #define ZD_DBG(...) __VA_ARGS__
 #else
-#define ZD_H(i) M.H[i]
+#define ZD_H(i) M.H[(i) & M.mask]
 #define ZD_DBG(...)
 #endif
 
@@ -207,21 +258,22 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
         long_diff = long_thres * e - (q2 - q);
     }
 
-    // ksw2's block (the caller zeroed it), its initial values, the sequences
+    // ksw2's block (the caller zeroed it): s, the target and the reversed query (and exts2's
+    // donor and acceptor) are used from it; ksw2's u v x y (x2 y2) live in the state ring,
+    // whose slots start as ksw2's initial values wherever a column enters the band.
     const size_t T = (size_t)tlen_ * 16;
-    int8_t *u = M.mem, *v = u + T, *x = v + T, *y = x + T, *x2 = nullptr, *y2 = nullptr, *donor = nullptr,
-           *acceptor = nullptr, *s;
-    if (Z) s = y + T;
-    else if (D) x2 = y + T, y2 = x2 + T, s = y2 + T;
-    else x2 = y + T, donor = x2 + T, acceptor = donor + T, s = acceptor + T;
+    int8_t *donor = nullptr, *acceptor = nullptr, *s;
+    s = M.mem + T * (Z ? 4 : D ? 6 : 7);
+    if (S) donor = M.mem + T * 5, acceptor = M.mem + T * 6;
     uint8_t *sf = reinterpret_cast<uint8_t *>(s + T), *qr = sf + T;
     const int G_ = G::size;
-    for (size_t t = tid; t < T; t += G_) {
-        if (D) u[t] = v[t] = x[t] = y[t] = (int8_t)(-q - e), x2[t] = y2[t] = (int8_t)(-q2 - e2);
-        if (S) u[t] = v[t] = x[t] = y[t] = (int8_t)(-q - e), x2[t] = (int8_t)(-q2);
-        if (!approx_max) ZD_H(t) = kZdNegInf;
+    const int8_t init = Z ? (int8_t)0 : (int8_t)(-q - e);
+    const uint32_t st_init = pack4(init, init, init, init);
+    const uint32_t st2_init = D ? pack4((int8_t)(-q2 - e2), (int8_t)(-q2 - e2), 0, 0) : S ? pack4((int8_t)-q2, 0, 0, 0) : 0;
+    for (uint32_t k = tid; k <= M.mask; k += G_)
+        if (!approx_max) M.H[k] = kZdNegInf;
+    for (size_t t = tid; t < T; t += G_)
         if (t < (size_t)tlen) sf[t] = target[t];
-    }
     for (int t = tid; t < qlen; t += G_) qr[t] = query[qlen - 1 - t];
     if (S && (flag & (kZdSpliceFor | kZdSpliceRev))) {
         const int semi_cost = flag & kZdSpliceFlank ? -noncan / 2 : 0;
@@ -270,7 +322,9 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
     g.sync();
 
     // extz2 reads u and v as unsigned bytes (its H adds them minus qe), extd2/exts2 signed.
-    auto hd = [&](const int8_t *a, int t) -> int32_t { return Z ? (int32_t)(uint8_t)a[t] - qe : (int32_t)a[t]; };
+    auto hd = [&](int8_t a) -> int32_t { return Z ? (int32_t)(uint8_t)a - qe : (int32_t)a; };
+    auto u_at = [&](int t) -> int8_t { return byte_of(M.st[t & M.mask], 0); };
+    auto v_at = [&](int t) -> int8_t { return byte_of(M.st[t & M.mask], 1); };
 
     const int n_rows = qlen + tlen - 1;
     uint32_t p_at = 0;
@@ -286,32 +340,36 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
         const int st0 = b.st0, en0 = b.en0, st = b.st, en = b.en;
         ZD_DBG(dbg_r = r, dbg_st0 = st0, dbg_en0 = en0;)
         const uint8_t *qrr = qr + (qlen - 1 - r);
-        // boundary conditions (read before anything of this anti-diagonal is written)
+        // boundary conditions: column st - 1 of the previous anti-diagonal, if it had one
         int8_t x1, v1, x21 = 0;
+        const bool left_live = st > 0 && st - 1 >= last_st && st - 1 <= last_en;
+        const uint32_t left = left_live ? M.st[(st - 1) & M.mask] : 0;
+        const uint32_t left2 = left_live && !Z ? M.st2[(st - 1) & M.mask] : 0;
         if (Z) {
             if (st > 0) {
-                if (st - 1 >= last_st && st - 1 <= last_en) x1 = x[st - 1], v1 = v[st - 1];
+                if (left_live) x1 = byte_of(left, 2), v1 = byte_of(left, 1);
                 else x1 = v1 = 0;
             } else x1 = 0, v1 = r ? q : 0;
         } else {
             const int8_t first = (int8_t)(r == 0 ? -q - e : r < long_thres ? -e : r == long_thres ? long_diff : D ? -e2 : 0);
             const int8_t x2_init = (int8_t)(D ? -q2 - e2 : -q2);
             if (st > 0) {
-                if (st - 1 >= last_st && st - 1 <= last_en) x1 = x[st - 1], x21 = x2[st - 1], v1 = v[st - 1];
+                if (left_live) x1 = byte_of(left, 2), x21 = byte_of(left2, 0), v1 = byte_of(left, 1);
                 else x1 = (int8_t)(-q - e), x21 = x2_init, v1 = (int8_t)(-q - e);
             } else {
                 x1 = (int8_t)(-q - e), x21 = x2_init;
                 v1 = first;
             }
         }
-        g.sync();
-        if (tid == 0 && en >= r) {
-            if (Z) y[r] = 0, u[r] = r ? q : 0;
-            else {
-                y[r] = (int8_t)(-q - e);
-                if (D) y2[r] = (int8_t)(-q2 - e2);
-                u[r] = (int8_t)(r == 0 ? -q - e : r < long_thres ? -e : r == long_thres ? long_diff : D ? -e2 : 0);
-            }
+        // ksw2 sets y[r] and u[r] (y2[r]) here when the padded band reaches column r; the
+        // cell loop below takes them in place of column r's old values
+        const bool set_r = en >= r;
+        int8_t y_r = 0, u_r = 0, y2_r = 0;
+        if (Z) y_r = 0, u_r = r ? q : 0;
+        else {
+            y_r = (int8_t)(-q - e);
+            if (D) y2_r = (int8_t)(-q2 - e2);
+            u_r = (int8_t)(r == 0 ? -q - e : r < long_thres ? -e : r == long_thres ? long_diff : D ? -e2 : 0);
         }
         // scores (Q8, Q9): non-generic ones in whole 16-byte blocks from st0
         if (!(flag & kZdGenericSc)) {
@@ -330,24 +388,46 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
                 if (t <= en0) s[t] = mat[sf[t] * m + qrr[t]];
             }
         }
+        // H[en0 - 1] as the previous anti-diagonal left it, read before the cells below
+        // change it (H[en0] is computed from it)
+        const int32_t h_left = !approx_max && r > 0 && en0 > 0 ? ZD_H(en0 - 1) : 0;
         g.sync();
         // Q4: extz2's carried-in bytes, sign-extended into lanes 1-3 of the first block
         const int8_t x_ext = Z && x1 < 0 ? (int8_t)-1 : 0, v_ext = Z && v1 < 0 ? (int8_t)-1 : 0;
-        int8_t cx = x1, cv = v1, cx2 = x21;
+        // the left neighbours' old x, v, x2, handed across rounds as one word (ksw2's carry)
+        int32_t carry = (int32_t)pack4(x1, v1, x21, 0);
         uint8_t *pr = with_cigar ? M.p + p_at : nullptr;
         if (with_cigar && tid == 0) M.off[r] = st, M.off_end[r] = en, M.prow[r] = p_at;
         const bool right = (flag & kZdRight) != 0;
+        // this anti-diagonal's H maximum, by ksw2's priority (see the top of this file): each
+        // lane's best (value, then the smallest priority), H[en0] having priority 0
+        const int en1 = st0 + (en0 - st0) / 4 * 4;
+        int32_t best_v = INT32_MIN;
+        uint64_t best_p = ~(uint64_t)0;
+        // Every lane runs the same rounds, its cell guarded (see "Uniform rounds" at the top
+        // of this file).
         for (int base = st; base <= en; base += G_) {
             const int t = base + tid;
             const bool act = t <= en;
-            const int8_t ox = act ? x[t] : 0, ov = act ? v[t] : 0, ox2 = act && !Z ? x2[t] : 0;
-            const int8_t ut = act ? u[t] : 0, oy = act ? y[t] : 0, oy2 = act && D ? y2[t] : 0;
-            int8_t z = act ? s[t] : 0;
-            int8_t xt1 = g.shfl_up(ox, cx), vt1 = g.shfl_up(ov, cv), x2t1 = g.shfl_up(ox2, cx2);
-            cx = g.last(ox), cv = g.last(ov), cx2 = g.last(ox2);
+            const uint32_t slot = (uint32_t)t & M.mask;
+            uint32_t old = act ? (t <= last_en ? M.st[slot] : st_init) : 0;
+            uint32_t old2 = act && !Z ? (t <= last_en ? M.st2[slot] : st2_init) : 0;
+            if (set_r && t == r) {
+                old = (old & 0x00ffff00u) | (uint32_t)(uint8_t)u_r | (uint32_t)(uint8_t)y_r << 24;
+                if (D) old2 = (old2 & 0xffff00ffu) | (uint32_t)(uint8_t)y2_r << 8;
+            }
+            const int8_t ut = byte_of(old, 0), ov = byte_of(old, 1), ox = byte_of(old, 2), oy = byte_of(old, 3);
+            const int8_t ox2 = byte_of(old2, 0), oy2 = D ? byte_of(old2, 1) : (int8_t)0;
+            const int32_t mine = (int32_t)pack4(ox, ov, ox2, 0);
+            const int32_t lft = g.shfl_up(mine, carry);
+            carry = g.last(mine);
+            int8_t xt1 = byte_of((uint32_t)lft, 0), vt1 = byte_of((uint32_t)lft, 1);
+            const int8_t x2t1 = byte_of((uint32_t)lft, 2);
             if (t - st >= 1 && t - st <= 3) xt1 = (int8_t)(xt1 | x_ext), vt1 = (int8_t)(vt1 | v_ext);
             if (!act) continue;
+            int8_t z = s[t];
             int8_t a = a8(xt1, vt1), bb = a8(oy, ut), d = 0, tmp;
+            int8_t nu, nv, nx, ny, nx2 = 0, ny2 = 0;
             if (Z) {
                 z = a8(z, qe2_8);
                 if (!with_cigar) {
@@ -363,18 +443,18 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
                 }
                 z = mxu(z, bb);
                 z = mnu(z, max_sc);
-                u[t] = s8(z, vt1);
-                v[t] = s8(z, ut);
+                nu = s8(z, vt1);
+                nv = s8(z, ut);
                 z = s8(z, q);
                 a = s8(a, z);
                 bb = s8(bb, z);
                 if (!with_cigar || !right) {
-                    x[t] = a > 0 ? a : 0;
-                    y[t] = bb > 0 ? bb : 0;
+                    nx = a > 0 ? a : 0;
+                    ny = bb > 0 ? bb : 0;
                     d = (int8_t)(d | (a > 0 ? 0x08 : 0) | (bb > 0 ? 0x10 : 0));
                 } else {
-                    x[t] = 0 > a ? 0 : a;
-                    y[t] = 0 > bb ? 0 : bb;
+                    nx = 0 > a ? 0 : a;
+                    ny = 0 > bb ? 0 : bb;
                     d = (int8_t)(d | (0 > a ? 0 : 0x08) | (0 > bb ? 0 : 0x10));
                 }
             } else if (D) {
@@ -401,8 +481,8 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
                     z = mx(z, b2);
                 }
                 z = mn(z, sc_mch);
-                u[t] = s8(z, vt1);
-                v[t] = s8(z, ut);
+                nu = s8(z, vt1);
+                nv = s8(z, ut);
                 tmp = s8(z, q);
                 a = s8(a, tmp);
                 bb = s8(bb, tmp);
@@ -410,16 +490,16 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
                 a2 = s8(a2, tmp);
                 b2 = s8(b2, tmp);
                 if (!with_cigar || !right) {
-                    x[t] = s8(a > 0 ? a : 0, qe8);
-                    y[t] = s8(bb > 0 ? bb : 0, qe8);
-                    x2[t] = s8(a2 > 0 ? a2 : 0, qe2_8);
-                    y2[t] = s8(b2 > 0 ? b2 : 0, qe2_8);
+                    nx = s8(a > 0 ? a : 0, qe8);
+                    ny = s8(bb > 0 ? bb : 0, qe8);
+                    nx2 = s8(a2 > 0 ? a2 : 0, qe2_8);
+                    ny2 = s8(b2 > 0 ? b2 : 0, qe2_8);
                     d = (int8_t)(d | (a > 0 ? 0x08 : 0) | (bb > 0 ? 0x10 : 0) | (a2 > 0 ? 0x20 : 0) | (b2 > 0 ? 0x40 : 0));
                 } else {
-                    x[t] = s8(0 > a ? 0 : a, qe8);
-                    y[t] = s8(0 > bb ? 0 : bb, qe8);
-                    x2[t] = s8(0 > a2 ? 0 : a2, qe2_8);
-                    y2[t] = s8(0 > b2 ? 0 : b2, qe2_8);
+                    nx = s8(0 > a ? 0 : a, qe8);
+                    ny = s8(0 > bb ? 0 : bb, qe8);
+                    nx2 = s8(0 > a2 ? 0 : a2, qe2_8);
+                    ny2 = s8(0 > b2 ? 0 : b2, qe2_8);
                     d = (int8_t)(d | (0 > a ? 0 : 0x08) | (0 > bb ? 0 : 0x10) | (0 > a2 ? 0 : 0x20) | (0 > b2 ? 0 : 0x40));
                 }
             } else {
@@ -442,25 +522,44 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
                     d = z > a2a ? d : 3;
                     z = mx(z, a2a);
                 }
-                u[t] = s8(z, vt1);
-                v[t] = s8(z, ut);
+                nu = s8(z, vt1);
+                nv = s8(z, ut);
                 tmp = s8(z, q);
                 a = s8(a, tmp);
                 bb = s8(bb, tmp);
                 a2 = s8(a2, s8(z, q2));
                 const int8_t dn = donor[t];
-                x2[t] = s8(mx(a2, dn), q2);
+                nx2 = s8(mx(a2, dn), q2);
                 if (!with_cigar || !right) {
-                    x[t] = s8(a > 0 ? a : 0, qe8);
-                    y[t] = s8(bb > 0 ? bb : 0, qe8);
+                    nx = s8(a > 0 ? a : 0, qe8);
+                    ny = s8(bb > 0 ? bb : 0, qe8);
                     d = (int8_t)(d | (a > 0 ? 0x08 : 0) | (bb > 0 ? 0x10 : 0) | (a2 > dn ? 0x20 : 0));
                 } else {
-                    x[t] = s8(0 > a ? 0 : a, qe8);
-                    y[t] = s8(0 > bb ? 0 : bb, qe8);
+                    nx = s8(0 > a ? 0 : a, qe8);
+                    ny = s8(0 > bb ? 0 : bb, qe8);
                     d = (int8_t)(d | (0 > a ? 0 : 0x08) | (0 > bb ? 0 : 0x10) | (dn > a2 ? 0 : 0x20));
                 }
             }
+            M.st[slot] = pack4(nu, nv, nx, ny);
+            if (!Z) M.st2[slot] = pack4(nx2, ny2, 0, 0);
             if (with_cigar) pr[t - st] = (uint8_t)d;
+            // H of this cell (lib/cpu/zdrop.cpp's loop over the anti-diagonal, done here)
+            if (!approx_max && t >= st0 && t <= en0) {
+                int32_t h;
+                uint64_t pri;
+                if (r == 0) {
+                    h = hd(nv) - qe, pri = 0;  // the first anti-diagonal: its one cell
+                } else if (t < en0) {
+                    h = add32(ZD_H(t), hd(nv));
+                    pri = t < en1 ? ((uint64_t)1 << 62) + ((uint64_t)((t - st0) & 3) << 32) + (uint64_t)t
+                                  : ((uint64_t)2 << 62) + (uint64_t)t;
+                } else {
+                    h = en0 > 0 ? add32(h_left, hd(nu)) : add32(ZD_H(en0), hd(nv));
+                    pri = 0;
+                }
+                ZD_H(t) = h;
+                if (h > best_v || (h == best_v && pri < best_p)) best_v = h, best_p = pri;
+            }
         }
         if (with_cigar) p_at += (uint32_t)(en - st + 1);
         cells += (uint64_t)(en0 - st0 + 1);
@@ -469,42 +568,11 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
             ez.status = kZdCanceled;
             return kZdCanceled;
         }
-        const int8_t *u8 = u, *v8 = v;
         const int zd_e = Z ? e : D ? e2 : 0;
         if (!approx_max) {
-            int32_t max_H, max_t;
-            if (r > 0) {
-                // H[en0] from the old H[en0 - 1], read before any H of this anti-diagonal changes
-                const int32_t h_en0 = en0 > 0 ? add32(ZD_H(en0 - 1), hd(u8, en0)) : add32(ZD_H(en0), hd(v8, en0));
-                g.sync();
-                const int en1 = st0 + (en0 - st0) / 4 * 4;
-                // the maximum by ksw2's priority (see the top of this file): value, then the
-                // smallest priority
-                int32_t best_v = h_en0;
-                uint64_t best_p = 0;  // H[en0]
-                // Every lane runs the same rounds, its cell guarded (see "Uniform rounds" at the
-                // top of this file).
-                for (int base = st0; base < en0; base += G_) {
-                    const int t = base + tid;
-                    if (t < en0) {
-                        const int32_t h = add32(ZD_H(t), hd(v8, t));
-                        ZD_H(t) = h;
-                        const uint64_t pr_ = t < en1 ? ((uint64_t)1 << 62) + ((uint64_t)((t - st0) & 3) << 32) + (uint64_t)t
-                                                     : ((uint64_t)2 << 62) + (uint64_t)t;
-                        if (h > best_v || (h == best_v && pr_ < best_p)) best_v = h, best_p = pr_;
-                    }
-                }
-                if (tid == 0) ZD_H(en0) = h_en0;
-                max_H = g.max(best_v);
-                const uint64_t win = g.min(best_v == max_H ? best_p : ~(uint64_t)0);
-                max_t = win == 0 ? en0 : (int32_t)(win & 0xffffffffu);
-            } else {
-                const int32_t h0 = hd(v8, 0) - qe;
-                g.sync();
-                if (tid == 0) ZD_H(0) = h0;
-                max_H = h0, max_t = 0;
-            }
-            g.sync();
+            const int32_t max_H = g.max(best_v);
+            const uint64_t win = g.min(best_v == max_H ? best_p : ~(uint64_t)0);
+            const int32_t max_t = win == 0 ? en0 : (int32_t)(win & 0xffffffffu);
             if (en0 == tlen - 1 && ZD_H(en0) > ez.mte) ez.mte = ZD_H(en0), ez.mte_q = r - en;  // Q1
             if (r - st0 == qlen - 1 && ZD_H(st0) > ez.mqe) ez.mqe = ZD_H(st0), ez.mqe_t = st0;
             if (zdrop_apply(ez, max_H, r, max_t, zdrop, zd_e)) break;
@@ -512,17 +580,17 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
         } else {
             if (r > 0) {
                 if (last_H0_t >= st0 && last_H0_t <= en0 && last_H0_t + 1 >= st0 && last_H0_t + 1 <= en0) {
-                    const int32_t d0 = hd(v8, last_H0_t), d1 = hd(u8, last_H0_t + 1);
+                    const int32_t d0 = hd(v_at(last_H0_t)), d1 = hd(u_at(last_H0_t + 1));
                     if (d0 > d1) H0 += d0;
                     else H0 += d1, ++last_H0_t;
                 } else if (last_H0_t >= st0 && last_H0_t <= en0) {
-                    H0 += hd(v8, last_H0_t);
+                    H0 += hd(v_at(last_H0_t));
                 } else {
-                    ++last_H0_t, H0 += hd(u8, last_H0_t);
+                    ++last_H0_t, H0 += hd(u_at(last_H0_t));
                 }
                 if (Z && (flag & kZdApproxDrop) && zdrop_apply(ez, H0, r, last_H0_t, zdrop, zd_e)) break;  // Q7
             } else {
-                H0 = hd(v8, 0) - qe, last_H0_t = 0;
+                H0 = hd(v_at(0)) - qe, last_H0_t = 0;
             }
             if (!Z && (flag & kZdApproxDrop) && zdrop_apply(ez, H0, r, last_H0_t, zdrop, zd_e)) break;
             if (r == qlen + tlen - 2 && en0 == tlen - 1) ez.score = H0;

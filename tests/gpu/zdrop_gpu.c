@@ -13,7 +13,8 @@
  * random ones, simple and generic matrices, extreme penalties, lengths 0-20,000 skewed
  * short, divergence 0-30%, tails, N and lowercase. Then the same batches on a CUDA
  * context with a small device memory budget (64 MiB): the tasks the GPU cannot hold
- * are rescued on the CPU with the same results; at least one result is flagged
+ * are rescued on the CPU with the same results (among them a fixed unbanded 20 kbp pair
+ * with its CIGAR, which needs about 800 MB); at least one result is flagged
  * GALE_RF_RESCUED, and stats.rescued counts them. GPU batch timings are printed
  * (informational).
  *
@@ -239,6 +240,37 @@ int main(void)
         free(seqs);
         free(tasks);
         n_tasks += (long)n;
+    }
+    {   /* A fixed case that no 64 MiB budget holds, at any scale: an unbanded 20 kbp pair with
+         * its CIGAR needs about 800 MB of backtrack codes (zd_layout), so the small context must
+         * rescue it on the CPU; the full one runs it on the GPU. */
+        params p;
+        gale_task task;
+        int64_t ql = 20000, tl;
+        char *q, *t;
+        gale_batch *bg, *bs, *bc;
+        double sg, ss, sc;
+        tu_buf b;
+        memset(&p, 0, sizeof p);
+        p.kind = GALE_ZDROP_EXTZ2, p.a = 2, p.b = 4, p.amb = 1, p.q = 4, p.e = 2, p.w = -1, p.zdrop = -1;
+        p.end_bonus = -1;
+        q = random_seq(&r, ql);
+        memset(&b, 0, sizeof b);
+        tu_mutate_into(&r, &b, q, ql, 0.05);
+        tu_buf_take(&b, &t, &tl);
+        gale_task_init(&task);
+        task.v = q, task.v_len = ql, task.h = t, task.h_len = tl;
+        bc = run_batch(cpu, &p, &task, 1, &sc);
+        bg = run_batch(gpu, &p, &task, 1, &sg);
+        bs = run_batch(small, &p, &task, 1, &ss);
+        compare(bg, bc, 1, &p, "CUDA, unbanded 20 kbp", 0);
+        compare(bs, bc, 1, &p, "CUDA, 64 MiB budget, unbanded 20 kbp", 1);
+        gale_batch_destroy(bg);
+        gale_batch_destroy(bs);
+        gale_batch_destroy(bc);
+        free(q);
+        free(t);
+        n_tasks++;
     }
     printf("zdrop_gpu: %ld tasks (seed %llu); GPU %.2f s, CPU %.2f s (informational); %ld rescued with a 64 MiB budget\n",
            n_tasks, (unsigned long long)seed, gpu_s, cpu_s, n_rescued);

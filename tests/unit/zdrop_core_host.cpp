@@ -43,8 +43,8 @@ struct HostGroup {
     static constexpr int size = 1;
     int tid() const { return 0; }
     void sync() const {}
-    int8_t shfl_up(int8_t, int8_t carry) const { return carry; }
-    int8_t last(int8_t v) const { return v; }
+    int32_t shfl_up(int32_t, int32_t carry) const { return carry; }
+    int32_t last(int32_t v) const { return v; }
     int32_t max(int32_t v) const { return v; }
     uint64_t min(uint64_t v) const { return v; }
     bool stop(int) const { return false; }
@@ -64,17 +64,17 @@ struct LaneGroup {
     int lane;
     int tid() const { return lane; }
     void sync() const { pthread_barrier_wait(&sh->bar); }
-    int8_t shfl_up(int8_t v, int8_t carry) const {
+    int32_t shfl_up(int32_t v, int32_t carry) const {
         sh->slot[lane] = v;
         sync();
-        const int8_t r = lane ? (int8_t)sh->slot[lane - 1] : carry;
+        const int32_t r = lane ? (int32_t)sh->slot[lane - 1] : carry;
         sync();
         return r;
     }
-    int8_t last(int8_t v) const {
+    int32_t last(int32_t v) const {
         sh->slot[lane] = v;
         sync();
-        const int8_t r = (int8_t)sh->slot[N - 1];
+        const int32_t r = (int32_t)sh->slot[N - 1];
         sync();
         return r;
     }
@@ -297,7 +297,8 @@ int main() {
             const int fill = (int)r.below(256);
             ZdMem M;
             M.mem = filled<int8_t>(keep, L.mem, 0);
-            M.H = filled<int32_t>(keep, L.H, fill);
+            // the state ring, filled with garbage: zd_task must initialise what it reads
+            zd_state_at(M, filled<uint32_t>(keep, L.state, fill), P, ql, tl);
             M.off = filled<int32_t>(keep, L.rows / 3, fill);
             M.off_end = filled<int32_t>(keep, L.rows / 3, fill);
             M.prow = filled<uint32_t>(keep, L.rows / 3, fill);
