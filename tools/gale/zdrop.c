@@ -18,6 +18,7 @@
 
 #include "gale.h"
 #include "input.h"
+#include "junc_bed.h"
 #include "options.h"
 #include "output.h"
 #include "ranks.h"
@@ -38,7 +39,8 @@ typedef struct zd_value {
 } zd_value;
 
 typedef struct zdrop_opts {
-    zd_value a, b, q, q2, e, e2, z, w, end_bonus, amb, noncan;
+    zd_value a, b, q, q2, e, e2, z, w, end_bonus, amb, noncan, junc_bonus;
+    const char *junc_bed;        /* --junc-bed FILE */
     int flag;                    /* GALE_ZD_* from the flag options */
     int splice;
     int format;                  /* FMT_TSV, FMT_SAM, FMT_PAF */
@@ -60,7 +62,9 @@ enum {
     OPT_Z_REV_CIGAR,
     OPT_Z_SPLICE,
     OPT_Z_BATCH_BASES,
-    OPT_Z_FORMAT
+    OPT_Z_FORMAT,
+    OPT_Z_JUNC_BED,
+    OPT_Z_JUNC_BONUS
 };
 
 void usage_zdrop(FILE *out)
@@ -108,6 +112,12 @@ void usage_zdrop(FILE *out)
         "  --rev-cigar       reversed CIGAR (KSW_EZ_REV_CIGAR)\n"
         "  --splice          spliced alignment: ksw_exts2_sse with GT-AG and CT-AC\n"
         "                    introns and flanks scored (KSW_EZ_SPLICE_FOR|REV|FLANK)\n"
+        "  --junc-bed FILE   --splice: annotated introns, BED (name, start, end, strand in\n"
+        "                    column 6; BED12: between the blocks), marked on the targets\n"
+        "                    they name as minimap2 2.24's --junc-bed marks them (PAIRS.tsv:\n"
+        "                    target0, target1, ...; with --rev-cigar on the target before\n"
+        "                    it was reversed)\n"
+        "  --junc-bonus INT  --splice: score of an annotated junction (default 9)\n"
         "  -F, --format F    tsv, sam or paf (default tsv)\n",
         GALE_ZD_NEG_INF);
     usage_backend_opts(out, HELP_WIDTH);
@@ -156,6 +166,8 @@ static int parse_zdrop_args(int argc, char **argv, zdrop_opts *o)
         {"splice",      no_argument,       NULL, OPT_Z_SPLICE},
         {"batch-bases", required_argument, NULL, OPT_Z_BATCH_BASES},
         {"format",      required_argument, NULL, 'F'},
+        {"junc-bed",    required_argument, NULL, OPT_Z_JUNC_BED},
+        {"junc-bonus",  required_argument, NULL, OPT_Z_JUNC_BONUS},
         COMMON_LONGOPTS,
         {NULL, 0, NULL, 0}
     };
@@ -180,6 +192,12 @@ static int parse_zdrop_args(int argc, char **argv, zdrop_opts *o)
         case 'C': one = &o->noncan; name = "-C"; break;
         case OPT_Z_END_BONUS: one = &o->end_bonus; name = "--end-bonus"; break;
         case OPT_Z_SCORE_N: one = &o->amb; name = "--score-N"; break;
+        case OPT_Z_JUNC_BONUS: one = &o->junc_bonus; name = "--junc-bonus"; break;
+        case OPT_Z_JUNC_BED:
+            if (*optarg == '\0')
+                return bad_value("zdrop", "--junc-bed", optarg, "expected a file name");
+            o->junc_bed = optarg;
+            break;
         case 'O':
             if (parse_pair("-O", optarg, &o->q, &o->q2) != 0)
                 return EXIT_USAGE;
@@ -244,6 +262,10 @@ static int parse_zdrop_args(int argc, char **argv, zdrop_opts *o)
     } else {
         if (o->noncan.given)
             return usage_error("zdrop", "-C applies to --splice only");
+        if (o->junc_bed)
+            return usage_error("zdrop", "--junc-bed applies to --splice only (ksw_exts2_sse's junctions)");
+        if (o->junc_bonus.given)
+            return usage_error("zdrop", "--junc-bonus applies to --splice only");
         /* minimap2's defaults, -O 4,24 -E 2,1, where not given: one piece only if both say so */
         if (!o->q.given)
             o->q.v = 4, o->q2.v = 24, o->q.given = o->q2.given = 1;
@@ -263,6 +285,8 @@ typedef struct zdrop_slot {
     kstring_t raw;           /* FASTA/FASTQ: the chunk's records (its tasks point into them) */
     pair_view *pv;           /* the chunk's pairs as read */
     size_t pv_cap;
+    uint8_t *junc;           /* --junc-bed: the chunk's junction arrays, end to end */
+    size_t junc_cap;
 } zdrop_slot;
 
 typedef struct zdrop_run {
@@ -281,6 +305,7 @@ typedef struct zdrop_run {
     const char *destname;
     progress *pg;
     run_totals totals;
+    junc_bed *jb;             /* --junc-bed's introns */
 } zdrop_run;
 
 static int zdrop_set_params(gale_batch *b, const zdrop_opts *o)
@@ -308,6 +333,7 @@ static int zdrop_set_params(gale_batch *b, const zdrop_opts *o)
     ZD_PARAM(w, GALE_P_BAND, "-r")
     ZD_PARAM(end_bonus, GALE_P_END_BONUS, "--end-bonus")
     ZD_PARAM(noncan, GALE_P_NONCAN, "-C")
+    ZD_PARAM(junc_bonus, GALE_P_JUNC_BONUS, "--junc-bonus")
 #undef ZD_PARAM
     p[n].id = GALE_P_ZDROP_FLAGS;
     p[n].v = o->flag;
@@ -344,6 +370,47 @@ static const char *target_name(kstring_t *buf, const pair_view *v, uint64_t inde
         return v->tname;
     buf->l = 0;
     return ksprintf(buf, "target%" PRIu64, index) < 0 ? NULL : buf->s;
+}
+
+/* --junc-bed: the junction array of each of the chunk's n tasks whose target the BED
+ * marks (the others keep junc NULL, which ksw2 reads as an array of zeros), in the slot's
+ * buffer until gale_batch_add_tasks has copied them. 0, or -1 after a message. */
+static int zdrop_fill_junc(zdrop_run *run, stream_chunk *c, zdrop_slot *sl, int64_t n)
+{
+    size_t need = 0, at = 0;
+    int64_t i;
+    for (i = 0; i < n; i++) {
+        const pair_view *v = &sl->pv[i];
+        const char *tn = target_name(&run->fill_name, v, c->first + (uint64_t)i);
+        if (!tn)
+            goto oom;
+        if (junc_bed_marks(run->jb, tn, v->tlen))
+            need += v->tlen;
+    }
+    if (need == 0)
+        return 0;
+    if (need > sl->junc_cap) {
+        uint8_t *nj = realloc(sl->junc, need);
+        if (!nj)
+            goto oom;
+        sl->junc = nj;
+        sl->junc_cap = need;
+    }
+    for (i = 0; i < n; i++) {
+        const pair_view *v = &sl->pv[i];
+        const char *tn = target_name(&run->fill_name, v, c->first + (uint64_t)i);
+        if (!tn)
+            goto oom;
+        if (!junc_bed_marks(run->jb, tn, v->tlen))
+            continue;
+        junc_bed_fill(run->jb, tn, sl->junc + at, v->tlen, (run->o->flag & GALE_ZD_REV_CIGAR) != 0);
+        c->task[i].junc = sl->junc + at;
+        at += v->tlen;
+    }
+    return 0;
+oom:
+    msg("out of memory");
+    return -1;
 }
 
 static int zdrop_fill(void *self, stream_chunk *c)
@@ -408,6 +475,8 @@ static int zdrop_fill(void *self, stream_chunk *c)
         task->h_len = (int64_t)v->tlen;
         task->user = c->first + (uint64_t)i;
     }
+    if (run->jb && zdrop_fill_junc(run, c, sl, n) != 0)
+        return EXIT_FAIL;
     c->n = (size_t)n;
     c->check_only = pair_failing(&run->rd);
     return EXIT_OK;
@@ -601,6 +670,11 @@ int cmd_zdrop(int argc, char **argv)
     run.collect_sq = o.format == FMT_SAM && ranks_me() == 0;
     if (run.collect_sq && sq_init(&run.sq) != 0)
         return EXIT_FAIL;
+    if (o.junc_bed && junc_bed_read(o.junc_bed, !o.com.quiet && ranks_me() == 0, &run.jb) != 0) {
+        if (run.collect_sq)
+            sq_free(&run.sq);
+        return EXIT_FAIL;
+    }
 
     ops.self = &run;
     ops.setup = zdrop_setup;
@@ -643,6 +717,7 @@ int cmd_zdrop(int argc, char **argv)
     for (i = 0; i <= STREAM_SLOTS; i++) {
         free(run.slot[i].raw.s);
         free(run.slot[i].pv);
+        free(run.slot[i].junc);
         line_chunk_free(&run.slot[i].lc);
     }
     free(run.line.s);
@@ -652,5 +727,6 @@ int cmd_zdrop(int argc, char **argv)
     free(run.fill_name.s);
     if (run.collect_sq)
         sq_free(&run.sq);
+    junc_bed_free(run.jb);
     return rc;
 }
