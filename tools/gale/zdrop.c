@@ -308,8 +308,9 @@ typedef struct zdrop_run {
     junc_bed *jb;             /* --junc-bed's introns */
 } zdrop_run;
 
-static int zdrop_set_params(gale_batch *b, const zdrop_opts *o)
+static int zdrop_set_params(gale_batch *b, const void *opts)
 {
+    const zdrop_opts *o = opts;
     param_value p[16];
     int n = 0;
 #define ZD_PARAM(field, ID, NAME)                         \
@@ -426,23 +427,10 @@ static int zdrop_fill(void *self, stream_chunk *c)
             return EXIT_FAIL;
         run->opened = 1;
     }
-    if (c->skip && !run->collect_sq) {
-        n = pair_read_chunk(&run->rd, &sl->lc, &sl->raw, NULL, max, (size_t)o->batch_bases, run->threads);
-        c->n = n > 0 ? (size_t)n : 0;
-        c->check_only = pair_failing(&run->rd);
-        return n < 0 ? EXIT_FAIL : 0;
-    }
-    if (stream_reserve(c, max) != 0)
-        return EXIT_FAIL;
-    while (sl->pv_cap < max) {
-        pair_view *np = grow_array(sl->pv, &sl->pv_cap, sizeof *np, 1024);
-        if (!np) {
-            msg("out of memory");
-            return EXIT_FAIL;
-        }
-        sl->pv = np;
-    }
-    n = pair_read_chunk(&run->rd, &sl->lc, &sl->raw, sl->pv, max, (size_t)o->batch_bases, run->threads);
+    if (c->skip && !run->collect_sq)
+        return stream_skip_pairs(&run->rd, c, &sl->lc, &sl->raw, max, (size_t)o->batch_bases, run->threads);
+    n = stream_read_pairs(&run->rd, c, &sl->lc, &sl->raw, &sl->pv, &sl->pv_cap, max, (size_t)o->batch_bases,
+                          run->threads);
     if (n < 0)
         return EXIT_FAIL;
     for (i = 0; i < n; i++) {
@@ -625,23 +613,9 @@ static int zdrop_setup(void *self, gale_ctx **ctx, gale_batch *b[STREAM_SLOTS])
 {
     zdrop_run *run = self;
     const zdrop_opts *o = run->o;
-    int i, rc = start_context("zdrop", &o->com, ctx);
-    for (i = 0; i < STREAM_SLOTS && rc == 0; i++) {
-        gale_status st = gale_batch_create(*ctx, o->kind, &b[i]);
-        if (st != GALE_OK) {
-            gale_msg("cannot create a Z-drop batch", st);
-            return EXIT_FAIL;
-        }
-        rc = zdrop_set_params(b[i], o);
-    }
-    if (rc == 0 && ranks_me() == 0)
-        rc = out_open(run->out, o->com.output);
-    /* SAM needs every reference in its header, before the first record */
-    if (rc == 0 && ranks_me() == 0 && o->format == FMT_SAM && !(run->body = sam_body_file(run->out)))
-        rc = EXIT_FAIL;
-    run->dest = run->body ? run->body : run->out->fp;
-    run->destname = run->body ? "(temporary SAM file)" : run->out->display;
-    return rc;
+    int rc = stream_make_batches("zdrop", &o->com, o->kind, "a Z-drop batch", zdrop_set_params, o, ctx, b);
+    return stream_open_output(rc, run->out, o->com.output, o->format == FMT_SAM ? &run->body : NULL, &run->dest,
+                              &run->destname);
 }
 
 int cmd_zdrop(int argc, char **argv)
@@ -653,7 +627,6 @@ int cmd_zdrop(int argc, char **argv)
     progress pg;
     out_file out;
     uint64_t done = 0;
-    gale_status st;
     int i, rc;
 
     rc = parse_zdrop_args(argc, argv, &o);
@@ -689,14 +662,8 @@ int cmd_zdrop(int argc, char **argv)
     if (rc == 0 && run.opened)
         rc = pair_close(&run.rd, 1);
     rc = ranks_agree(rc);
-    if (rc == 0 && run.body) { /* SAM: the header (every @SQ is known now), then the records */
-        char *cl = command_line(argc, argv);
-        if (!cl || write_sam_header(&run.sq, out.fp, cl) != 0 || copy_stream(run.body, out.fp) != 0) {
-            msg("%s: write error: %s", out.display, strerror(errno));
-            rc = EXIT_FAIL;
-        }
-        free(cl);
-    }
+    if (rc == 0 && run.body) /* SAM: the header (every @SQ is known now), then the records */
+        rc = sam_finish(&run.sq, run.body, &out, argc, argv);
     rc = out_close(&out, rc);
     rc = ranks_totals(rc, &run.totals);
     if (rc == 0) {
@@ -707,13 +674,7 @@ int cmd_zdrop(int argc, char **argv)
         pair_close(&run.rd, 0);
     if (run.body)
         fclose(run.body);
-    if (ctx) {
-        st = gale_ctx_destroy(ctx);
-        if (st != GALE_OK && rc == 0) {
-            gale_msg("cannot release the context", st);
-            rc = EXIT_FAIL;
-        }
-    }
+    rc = stream_release(ctx, rc);
     for (i = 0; i <= STREAM_SLOTS; i++) {
         free(run.slot[i].raw.s);
         free(run.slot[i].pv);
