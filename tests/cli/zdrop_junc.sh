@@ -160,4 +160,11 @@ usage "--junc-bed without --splice" 'applies to --splice only' --junc-bed "$TMP/
 usage "--junc-bonus without --splice" 'applies to --splice only' --junc-bonus 5
 usage "--junc-bonus 200" '--junc-bonus' --splice --junc-bonus 200
 usage "--junc-bonus x" "invalid value 'x'" --splice --junc-bonus x
+rc=0; "$GALE" zdrop -q --splice --junc-bed - - < "$TMP/hand.tsv" > /dev/null 2> "$TMP/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "cannot both be '-'" "$TMP/err" || { cat "$TMP/err" >&2; fail "--junc-bed - with input -: status $rc"; }
+pass "--junc-bed - with the input on stdin too refused (2)"
+gzip_to "$TMP/hand.bed" "$TMP/hand.bed.gz"
+"$GALE" zdrop -q --splice --junc-bonus 20 --junc-bed - "$TMP/hand.tsv" < "$TMP/hand.bed.gz" > "$TMP/out" || fail "BED on stdin failed"
+awk -F '\t' '$9 == 70 && $12 == "30M100N50M"' "$TMP/out" | grep -q . || fail "BED on stdin (gzipped): $(cat "$TMP/out")"
+pass "--junc-bed - (gzipped, on stdin): the hand case's score 70"
 echo "zdrop_junc.sh: $CHECKS checks passed"

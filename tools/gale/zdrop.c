@@ -247,6 +247,9 @@ static int parse_zdrop_args(int argc, char **argv, zdrop_opts *o)
     }
     if (o->nin == 2 && strcmp(o->in[0], "-") == 0 && strcmp(o->in[1], "-") == 0)
         return usage_error("zdrop", "zdrop: QUERIES and TARGETS cannot both be '-' (stdin)");
+    for (i = 0; o->junc_bed && strcmp(o->junc_bed, "-") == 0 && i < o->nin; i++)
+        if (strcmp(o->in[i], "-") == 0)
+            return usage_error("zdrop", "zdrop: --junc-bed and the input cannot both be '-' (stdin)");
 
     if ((o->flag & GALE_ZD_SCORE_ONLY) && o->format != FMT_TSV)
         return usage_error("zdrop", "--score-only computes no alignment, which %s needs: use the TSV output",
