@@ -7,8 +7,6 @@
 // loaded while any thread still owes it such a destructor), no thread of its own
 // left running, and the contexts kept between calls are destroyed by handlers that
 // dlclose runs (see "Contexts kept between calls").
-#include <cxxabi.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdarg>
@@ -27,14 +25,11 @@
 #include "gale_bella.h"
 #include "gale_plugin.h"
 #include "../common/plugin_errors.hpp"
+#include "../common/plugin_contexts.hpp"
 
 #ifndef GALE_BELLA_VERSION
 #error "GALE_BELLA_VERSION must be defined by the build"
 #endif
-
-// The handle of this module, for destructors that dlclose of this module runs (crtbegin
-// defines it, one per shared object).
-extern "C" void *__dso_handle;
 
 namespace {
 
@@ -221,90 +216,10 @@ void drive(gale_ctx *ctx, Job &job) {
 }
 
 // ---- Contexts kept between calls ------------------------------------------------
-// BELLA calls extendSeedL once per ~30,000 x numGPU pairs, and a gale context costs a
-// device memory pool, pinned buffers and a thread pool to create. So a context is
-// made on first use for each (backend, index, threads) - index: the number of GPUs
-// of the CUDA context, or the slot of the CPU path's GALE_BELLA_CPU_CONTEXTS split -
-// and kept until the module is
-// unloaded. gale contexts may be shared by any number of threads (gale.h), so
-// concurrent calls share them; the lock only guards the list and creation.
-//
-// Each context is destroyed by a handler registered with __cxa_atexit on this
-// module's __dso_handle right after the context was made:
-//   - dlclose of the module runs this module's handlers (__cxa_finalize), so
-//     gale_plugin_close leaves no context, thread or device memory behind;
-//   - at process exit (the module still loaded, as gale_bella.hpp keeps it) handlers
-//     run newest first, so each runs before whatever was registered while its
-//     context was made (such as a CUDA runtime teardown registered at its first use)
-//     and finds gale and CUDA still working; a cache object made at load time would
-//     be destroyed after those.
-// The list itself is trivially destructible, so no other destructor of this module
-// races with those handlers.
-struct Cached {
-    int backend, index, threads;
-    gale_ctx *ctx;
-    int users;  // calls using it now; guarded by cache_mu
-    Cached *next;
-};
-std::mutex cache_mu;
-Cached *cache_head = nullptr;
-
-void release_cached(void *p) {
-    Cached *e = static_cast<Cached *>(p);
-    {
-        std::lock_guard<std::mutex> lock(cache_mu);
-        for (Cached **q = &cache_head; *q; q = &(*q)->next)
-            if (*q == e) {
-                *q = e->next;
-                break;
-            }
-        // A call still running on it (a thread left inside gale_bella_extend at exit):
-        // leave the context to the exiting process rather than pull it from under the call.
-        if (e->users > 0) return;
-    }
-    gale_ctx_destroy(e->ctx);
-    delete e;
-}
-
-// The contexts of one call, handed back (not destroyed) when the call ends.
-class Lease {
-public:
-    Lease() = default;
-    Lease(const Lease &) = delete;
-    Lease &operator=(const Lease &) = delete;
-    ~Lease() {
-        std::lock_guard<std::mutex> lock(cache_mu);
-        for (Cached *e : held_) --e->users;
-    }
-
-    // The context for (backend, index, threads), made now if it is the first use.
-    gale_ctx *get(const gale_ctx_opts &o, int index, const char *what) {
-        held_.reserve(held_.size() + 1);  // so that push_back below cannot throw
-        std::lock_guard<std::mutex> lock(cache_mu);
-        Cached *e = cache_head;
-        while (e && !(e->backend == o.backend && e->index == index && e->threads == o.threads)) e = e->next;
-        if (!e) {
-            // Made under the lock: two first calls at once must not both size a device
-            // memory pool on one GPU (the second could find too little memory free).
-            gale_ctx *c = nullptr;
-            check(gale_ctx_create(&c, &o), what);
-            e = new (std::nothrow) Cached{o.backend, index, o.threads, c, 0, nullptr};
-            if (!e || abi::__cxa_atexit(release_cached, e, &__dso_handle) != 0) {
-                delete e;
-                gale_ctx_destroy(c);
-                fail(GALE_E_NOMEM, "%s: out of host memory", what);
-            }
-            e->next = cache_head;
-            cache_head = e;
-        }
-        ++e->users;
-        held_.push_back(e);
-        return e->ctx;
-    }
-
-private:
-    std::vector<Cached *> held_;
-};
+// plugins/common/plugin_contexts.hpp: one per (backend, index, threads) - index: the
+// number of GPUs of the CUDA context, or the slot of the CPU path's
+// GALE_BELLA_CPU_CONTEXTS split - made on first use and kept until the module is
+// unloaded, destroyed by handlers that dlclose runs.
 
 void extend(gale_bella_seed *seeds, int direction, const char *const *target, const int64_t *target_len,
             const char *const *query, const int64_t *query_len, const gale_bella_scoring *scoring, size_t n_scoring,
@@ -386,10 +301,10 @@ void extend(gale_bella_seed *seeds, int direction, const char *const *target, co
     job.res.assign(n, 0);
     job.out_seeds.assign(seeds, seeds + n);
 
-    // Contexts (kept between calls, see Lease): one CUDA context over the first n_gpus
+    // Contexts (kept between calls, see ContextLease): one CUDA context over the first n_gpus
     // devices, which splits every batch across them by work (gale.h, n_devices), or
     // n_ctx CPU contexts.
-    Lease lease;
+    ContextLease lease;
     std::vector<gale_ctx *> ctxs;
     gale_ctx_opts o;
     gale_ctx_opts_init(&o);

@@ -6,9 +6,7 @@
 //
 // Unloading (doc/plugins.md): no thread_local with a destructor, no thread of the
 // plugin's own, and the contexts kept between calls are destroyed by handlers that
-// dlclose runs (the pattern of plugins/bella/bella.cpp, "Contexts kept between calls").
-#include <cxxabi.h>
-
+// dlclose runs (plugins/common/plugin_contexts.hpp).
 #include <algorithm>
 #include <cstdarg>
 #include <cstddef>
@@ -25,6 +23,7 @@
 #include "gale_ksw2.h"
 #include "gale_plugin.h"
 #include "../common/plugin_errors.hpp"
+#include "../common/plugin_contexts.hpp"
 
 #ifndef GALE_KSW2_VERSION
 #error "GALE_KSW2_VERSION must be defined by the build"
@@ -34,8 +33,6 @@
 // ksw2 built with HAVE_KALLOC calls to grow the CIGAR. Weak: a program without one gets
 // realloc, as ksw2 built without HAVE_KALLOC.
 extern "C" __attribute__((weak)) void *krealloc(void *km, void *ptr, size_t size);
-
-extern "C" void *__dso_handle;
 
 namespace {
 
@@ -51,69 +48,17 @@ const char *fn_name(int fn) {
     return fn == GALE_KSW2_EXTZ2 ? "ksw_extz2_sse" : fn == GALE_KSW2_EXTD2 ? "ksw_extd2_sse" : "ksw_exts2_sse";
 }
 
-// ---- Contexts kept between calls (as plugins/bella/bella.cpp) ------------------------
-// One per (backend, threads), made on first use, destroyed by a handler registered on
-// this module's __dso_handle (run by dlclose of the module, or at exit).
-struct Cached {
-    int backend, threads;
-    gale_ctx *ctx;
-    int users;  // calls using it now; guarded by cache_mu
-    Cached *next;
-};
-std::mutex cache_mu;
-Cached *cache_head = nullptr;
-
-void release_cached(void *p) {
-    Cached *e = static_cast<Cached *>(p);
-    {
-        std::lock_guard<std::mutex> lock(cache_mu);
-        for (Cached **q = &cache_head; *q; q = &(*q)->next)
-            if (*q == e) {
-                *q = e->next;
-                break;
-            }
-        if (e->users > 0) return;  // a call still inside it at exit: leave it to the process
-    }
-    gale_ctx_destroy(e->ctx);
-    delete e;
+// ---- Contexts kept between calls -------------------------------------------------
+// plugins/common/plugin_contexts.hpp: one per (backend, threads), made on first use,
+// destroyed by a handler registered on this module's __dso_handle (run by dlclose of the
+// module, or at exit).
+gale_ctx *kept_context(ContextLease &lease, int backend, int threads) {
+    gale_ctx_opts o;
+    gale_ctx_opts_init(&o);
+    o.backend = backend;
+    o.threads = threads;
+    return lease.get(o, 0, backend == GALE_BACKEND_CUDA ? "CUDA context" : "gale context");
 }
-
-class Lease {
-public:
-    Lease(const Lease &) = delete;
-    Lease &operator=(const Lease &) = delete;
-    Lease(int backend, int threads) {
-        std::lock_guard<std::mutex> lock(cache_mu);
-        Cached *e = cache_head;
-        while (e && !(e->backend == backend && e->threads == threads)) e = e->next;
-        if (!e) {
-            gale_ctx_opts o;
-            gale_ctx_opts_init(&o);
-            o.backend = backend;
-            o.threads = threads;
-            gale_ctx *c = nullptr;
-            check(gale_ctx_create(&c, &o), backend == GALE_BACKEND_CUDA ? "CUDA context" : "gale context");
-            e = new (std::nothrow) Cached{backend, threads, c, 0, nullptr};
-            if (!e || abi::__cxa_atexit(release_cached, e, &__dso_handle) != 0) {
-                delete e;
-                gale_ctx_destroy(c);
-                fail(GALE_E_NOMEM, "gale context: out of host memory");
-            }
-            e->next = cache_head;
-            cache_head = e;
-        }
-        ++e->users;
-        e_ = e;
-    }
-    ~Lease() {
-        std::lock_guard<std::mutex> lock(cache_mu);
-        --e_->users;
-    }
-    gale_ctx *ctx() const { return e_->ctx; }
-
-private:
-    Cached *e_;
-};
 
 // ---- One call's arguments -------------------------------------------------------------
 
@@ -316,8 +261,8 @@ void run_one(const gale_ksw2_job &j) {
         return;
     }
     const Key k = key_of(j, 0);
-    Lease lease(GALE_BACKEND_CPU, 0);
-    gale_batch *b = make_batch(lease.ctx(), k);
+    ContextLease lease;
+    gale_batch *b = make_batch(kept_context(lease, GALE_BACKEND_CPU, 0), k);
     try {
         std::string qs, ts;
         std::vector<uint8_t> js;
@@ -377,7 +322,8 @@ void extend(const gale_ksw2_job *jobs, size_t n, int backend, int n_threads) {
         groups[it->second].push_back(i);
     }
 
-    Lease lease(backend, n_threads);
+    ContextLease lease;
+    gale_ctx *const ctx = kept_context(lease, backend, n_threads);
     std::vector<gale_batch *> batches;
     batches.reserve(groups.size());
     std::vector<Out> outs(n);
@@ -385,7 +331,7 @@ void extend(const gale_ksw2_job *jobs, size_t n, int backend, int n_threads) {
         std::string qs, ts;
         std::vector<uint8_t> js;
         for (size_t g = 0; g < groups.size(); ++g) {
-            batches.push_back(make_batch(lease.ctx(), keys[g]));
+            batches.push_back(make_batch(ctx, keys[g]));
             for (size_t i : groups[g]) add_job(batches.back(), jobs[i], i, qs, ts, js);
             check(gale_submit(batches.back()), "gale_submit");
         }

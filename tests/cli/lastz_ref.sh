@@ -11,16 +11,8 @@
 set -euo pipefail
 gale=$1
 gen=$2
-if ! command -v lastz >/dev/null; then
-  echo "FAIL: lastz (Debian package lastz) is not installed: the reference is missing" >&2
-  exit 1
-fi
-seed=${GALE_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-scale=${GALE_TEST_SCALE:-1}
-cases=$(python3 -c "print(max(2, int(4 * float('$scale'))))")
-echo "GALE_TEST_SEED=$seed cases=$cases"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(cd "$(dirname "$0")/../common" && pwd)/lastz_cases.sh"
+lastz_begin 4 "the reference"
 # every general field gale writes, then LASTZ's aliases (genpaf.h genpafName, genpafAliases)
 fields=score,name1,strand1,size1,start1,zstart1,end1,name2,strand2,size2,start2,zstart2,end2,start2+,zstart2+,end2+,identity,idfrac,id%,coverage,covfrac,cov%,cigar
 fields=$fields,number1,number2,length1,length2,align1,text1,align2,text2,nmatch,nmismatch,npair,ncolumn,ngap,cgap,diff
@@ -36,18 +28,8 @@ for ((c = 0; c < cases; c++)); do
   d=$work/$c
   python3 "$gen" "$s" 6000 "$d"
   # the query as three records (lastz processes them one by one, + then - strand each)
-  python3 - "$d/query.fa" <<'PY'
-import sys
-p = sys.argv[1]
-seq = "".join(l.strip() for l in open(p) if not l.startswith(">"))
-k = len(seq) // 3
-with open(p, "w") as f:
-    for i, part in enumerate([seq[:k], seq[k:2 * k], seq[2 * k:]]):
-        f.write(">qry%d some description\n" % i)
-        for j in range(0, len(part), 70):
-            f.write(part[j:j + 70] + "\n")
-PY
-  lastz "$d/target.fa" "$d/query.fa" --nogapped --format=segments > "$d/seg" 2>/dev/null
+  lastz_split_query "$d/query.fa" "some description"
+  lastz_anchors "$d"
   for o in "${optsets[@]}"; do
     for f in "${formats[@]}"; do
       # segments: lastz writes the anchors without gapped extension and refuses gapped

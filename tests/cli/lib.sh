@@ -39,6 +39,17 @@ differ_file() {
     fi
 }
 
+# expect_status RC NAME PATTERN CMD...: CMD exits with status RC and its stderr
+# matches PATTERN (an ERE); stdout goes to $TMP/out, stderr to $TMP/err.
+expect_status() {
+    local want=$1 name=$2 pat=$3 rc=0
+    shift 3
+    "$@" > "$TMP/out" 2> "$TMP/err" || rc=$?
+    [ "$rc" -eq "$want" ] || { cat "$TMP/err" >&2; fail "$name: exit status $rc, expected $want"; }
+    grep -Eq -- "$pat" "$TMP/err" || { cat "$TMP/err" >&2; fail "$name: message does not match '$pat'"; }
+    pass "$name: $(head -n 1 "$TMP/err")"
+}
+
 # line_count FILE N WHAT
 line_count() {
     local n

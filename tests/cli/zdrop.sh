@@ -142,12 +142,9 @@ pass "--score-only with SAM refused (2)"
 # ---- malformed input: the run fails (1), the message names file, line and record ----
 # expect_error NAME PATTERN ARGS...: gale zdrop ARGS exits 1 and stderr matches PATTERN
 expect_error() {
-    local name=$1 pat=$2 rc=0
+    local name=$1 pat=$2
     shift 2
-    "$GALE" zdrop -q "$@" > "$TMP/out" 2> "$TMP/err" || rc=$?
-    [ "$rc" -eq 1 ] || { cat "$TMP/err" >&2; fail "$name: exit status $rc, expected 1"; }
-    grep -Eq "$pat" "$TMP/err" || { cat "$TMP/err" >&2; fail "$name: message does not match '$pat'"; }
-    pass "$name: $(head -n 1 "$TMP/err")"
+    expect_status 1 "$name" "$pat" "$GALE" zdrop -q "$@"
 }
 printf 'ACGT\tACGT\nACGT\n' > "$TMP/bad1.tsv"
 expect_error "one field" 'bad1\.tsv:2: record 2: expected 2 TAB-separated fields' "$TMP/bad1.tsv"

@@ -7,7 +7,14 @@
  * gale zdrop's that the test uses, with minimap2's letters and defaults.
  *
  *   zdrop_ref [-A a] [-B b] [-O q[,q2]] [-E e[,e2]] [-z zdrop] [-r w] [-C noncan]
- *             [--end-bonus n] [--score-N n] [--flags HEX] [--splice] PAIRS.tsv
+ *             [--end-bonus n] [--score-N n] [--flags HEX] [--splice]
+ *             [--junc-bed BED] [--junc-bonus n] PAIRS.tsv
+ *
+ * --junc-bed: minimap2's own code reads the BED and marks the junctions: an index of
+ * the targets named target0, target1, ... (gale zdrop's names for PAIRS.tsv's targets),
+ * mm_idx_bed_read(mi, BED, 1) as minimap2's --junc-bed does, then mm_idx_bed_junc over
+ * each whole target, reversed under KSW_EZ_REV_CIGAR as minimap2 reverses it with the
+ * target for a left extension; ksw_exts2_sse gets the array and the bonus.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -17,6 +24,7 @@
 #include <string.h>
 
 #include <ksw2.h>
+#include <minimap.h>
 
 static int code(char c)
 {
@@ -39,6 +47,8 @@ static void two(const char *s, int *a, int *b)
 int main(int argc, char **argv)
 {
     int a = 2, b = 4, q = 4, q2 = 24, e = 2, e2 = 1, z = 400, w = 500, noncan = 9, end_bonus = -1, amb = 1;
+    int junc_bonus = 9;
+    const char *junc_bed = NULL;
     int flag = 0, splice = 0, i, given_a = 0, given_b = 0, given_q = 0, given_e = 0, given_z = 0;
     const char *path = NULL;
     for (i = 1; i < argc; i++) {
@@ -54,6 +64,8 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--score-N")) amb = atoi(v), i++;
         else if (!strcmp(o, "--flags")) flag = (int)strtol(v, NULL, 16), i++;
         else if (!strcmp(o, "--splice")) splice = 1;
+        else if (!strcmp(o, "--junc-bed")) junc_bed = v, i++;
+        else if (!strcmp(o, "--junc-bonus")) junc_bonus = atoi(v), i++;
         else if (o[0] == '-') { fprintf(stderr, "zdrop_ref: unknown option %s\n", o); return 2; }
         else path = o;
     }
@@ -70,12 +82,32 @@ int main(int argc, char **argv)
     int8_t mat[25];
     for (int t = 0; t < 5; t++)
         for (int k = 0; k < 5; k++) mat[t * 5 + k] = (int8_t)(t == 4 || k == 4 ? -amb : t == k ? a : -b);
-    char *line = NULL;
-    size_t cap = 0;
+    char *line = NULL, **lines = NULL;
+    size_t cap = 0, nl = 0, lcap = 0;
     ssize_t n;
     uint64_t index = 0;
+    /* every line first: the index takes every target's name */
     while ((n = getline(&line, &cap, f)) >= 0) {
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
+        if (nl == lcap) lines = realloc(lines, (lcap = lcap ? 2 * lcap : 1024) * sizeof *lines);
+        lines[nl++] = strdup(line);
+    }
+    mm_idx_t mi;
+    memset(&mi, 0, sizeof mi);
+    if (junc_bed) {
+        mi.n_seq = (uint32_t)nl;
+        mi.seq = calloc(nl ? nl : 1, sizeof *mi.seq);
+        for (size_t k = 0; k < nl; k++) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "target%zu", k);
+            mi.seq[k].name = strdup(nm);
+            mi.seq[k].len = (uint32_t)strlen(strchr(lines[k], '\t') ? strchr(lines[k], '\t') + 1 : "");
+        }
+        if (mm_idx_bed_read(&mi, junc_bed, 1) != 0) { fprintf(stderr, "zdrop_ref: cannot read %s\n", junc_bed); return 2; }
+    }
+    for (size_t li = 0; li < nl; li++) {
+        free(line);
+        line = lines[li];
         char *tab = strchr(line, '\t');
         if (!tab) { fprintf(stderr, "zdrop_ref: line %llu: no TAB\n", (unsigned long long)index + 1); return 2; }
         *tab = 0;
@@ -83,10 +115,20 @@ int main(int argc, char **argv)
         uint8_t *qs = malloc((size_t)ql + 1), *ts = malloc((size_t)tl + 1);
         for (int k = 0; k < ql; k++) qs[k] = (uint8_t)code(line[k]);
         for (int k = 0; k < tl; k++) ts[k] = (uint8_t)code(tab[1 + k]);
+        uint8_t *junc = NULL;
+        if (junc_bed) {
+            junc = malloc((size_t)tl + 1);
+            mm_idx_bed_junc(&mi, (int32_t)index, 0, tl, junc);
+            for (int k = 0; (flag & KSW_EZ_REV_CIGAR) && k < tl / 2; k++) {
+                uint8_t x = junc[k];
+                junc[k] = junc[tl - 1 - k], junc[tl - 1 - k] = x;
+            }
+        }
         ksw_extz_t ez;
         memset(&ez, 0, sizeof ez);
         if (splice)
-            ksw_exts2_sse(0, ql, qs, tl, ts, 5, mat, (int8_t)q, (int8_t)e, (int8_t)q2, (int8_t)noncan, z, 0, flag, 0, &ez);
+            ksw_exts2_sse(0, ql, qs, tl, ts, 5, mat, (int8_t)q, (int8_t)e, (int8_t)q2, (int8_t)noncan, z,
+                          (int8_t)junc_bonus, flag, junc, &ez);
         else if (q == q2 && e == e2)
             ksw_extz2_sse(0, ql, qs, tl, ts, 5, mat, (int8_t)q, (int8_t)e, w, z, end_bonus, flag, &ez);
         else
@@ -98,9 +140,11 @@ int main(int argc, char **argv)
         free(ez.cigar);
         free(qs);
         free(ts);
+        free(junc);
         index++;
     }
     free(line);
+    free(lines);
     fclose(f);
     return 0;
 }

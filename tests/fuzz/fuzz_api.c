@@ -3,7 +3,7 @@
  * sequence of calls on the CPU backend: contexts (valid and invalid options),
  * batches of every kind, parameters (valid and invalid ids and values), tasks
  * (valid and invalid: lengths, NULL pointers where the API refuses them, seeds,
- * registered windows, bad bytes, 0.2-size structs), registered sequences, groups
+ * registered windows, bad bytes, 0.2-size structs, junction arrays), registered sequences, groups
  * and graphs, submit, poll, wait, cancel, the result getters with indices in and
  * out of range, stats, reset and destroy, and calls on NULL or destroyed handles.
  *
@@ -743,7 +743,9 @@ static void op_add(fz_bytes *in)
     side h, v;
     uint8_t how, seedhow;
     unsigned bad = 0;
-    int null_task = 0, tail_set = 0;
+    int null_task = 0, tail_set = 0, junc_read = 1;
+    uint8_t *junc = NULL;
+    size_t junc_len = 0;
     size_t count = 0, count_after = 0;
     gale_status st;
     int64_t hl, vl, k;
@@ -815,6 +817,16 @@ static void op_add(fz_bytes *in)
         bad |= M(GALE_E_INPUT);
     if (h.len >= 0 && v.len >= 0 && h.len <= INT32_MAX && v.len <= INT32_MAX && over_limit(s, h.len, v.len))
         bad |= M(GALE_E_LIMIT);
+    /* a junction array (gale_task.junc, since 0.7; seedhow's high nibble 15): only
+     * GALE_ZDROP_EXTS2 takes one, and this harness models none of the Z-drop kinds, so
+     * every kind here refuses it - unless the struct is 0.2's, which has no such field */
+    if ((seedhow >> 4) == 15) {
+        junc_len = h.len > 0 && h.len <= 4096 ? (size_t)h.len : 1;
+        junc = calloc(junc_len, 1);
+        FZ_CHECK(junc != NULL, "out of memory");
+        junc[0] = GALE_ZD_JUNC_FOR_DONOR;
+        t->junc = junc;
+    }
 
     /* the struct's size: this release's, 0.2's (the 0.3 fields ignored), larger, or bad */
     switch (how % 16) {
@@ -822,6 +834,7 @@ static void op_add(fz_bytes *in)
         /* a 0.2 caller has no h_seq .. v_offset: what lies there is not read */
         if (!h.id && !v.id && !h.off && !v.off) {
             t->size = TASK02_SIZE;
+            junc_read = 0;
             t->h_seq = t->v_seq = 0xA5A5A5A5u;
             t->h_offset = t->v_offset = -12345;
         }
@@ -842,8 +855,14 @@ static void op_add(fz_bytes *in)
     default: break;
     }
 
+    if (junc && junc_read && !null_task)
+        bad |= M(GALE_E_UNSUPPORTED);
     FZ_CHECK(gale_batch_count(s->b, &count) == GALE_OK, "gale_batch_count");
     st = gale_batch_add(s->b, null_task ? NULL : t);
+    if (junc) { /* gale copied what it took */
+        memset(junc, 0xFF, junc_len);
+        free(junc);
+    }
     /* the size being bad, INVALID comes before any other check but the handle's */
     if ((how % 16) == 1 || tail_set)
         expect("gale_batch_add (bad size)", st, M(GALE_E_INVALID));

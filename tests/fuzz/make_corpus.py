@@ -212,4 +212,13 @@ write("api", {
                + result(0, 0) + wait(0) + set_param(0, 0, 3) + set_param(0, 0, 2)
                + u8(STATIC) + u8(4) + u8(0) + u16(0) + u8(1)
                + u8(CTX_DESTROY) + u8(1) + u8(STALE) + u8(0x05) + u8(STALE) + u8(0x40)),
+    # gale_task.junc (seedhow 0xF_): refused by the kinds the harness models, unread in a
+    # 0.2-size task (how=0), then a clean task, run
+    "junc": (ctx() + batch(0, 1) + batch(1, 2)
+             + add(0, side_inline(seq_acgt("ACGTACGT")), side_inline(seq_acgt("ACGTACGT")), seedhow=0xF5,
+                   seed=(0, 0, 4))
+             + add(1, side_inline(seq_acgt("ACGT")), side_inline(seq_acgt("AGT")), seedhow=0xFF)
+             + add(1, side_inline(seq_acgt("ACGT")), side_inline(seq_acgt("AGT")), seedhow=0xFF, how=0)
+             + add(1, side_inline(seq_acgt("ACGTA")), side_inline(seq_acgt("AGTA")))
+             + submit(1) + wait(1) + result(1, 0) + finish(1)),
 })

@@ -41,28 +41,12 @@
 #undef private
 
 #include "gale.h"
+#include "spoa_cases.h"
 #include "testgen.h"
 
 namespace {
 
-int failures = 0;
 long differs[2] = {0, 0}, reads[2] = {0, 0};  // [creation order]: path differs from SPOA's own graph
-
-#define CHECK(cond, ...)                                         \
-    do {                                                         \
-        if (!(cond)) {                                           \
-            if (failures++ < 10) {                               \
-                std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-                std::printf(__VA_ARGS__);                        \
-                std::printf("\n");                               \
-            }                                                    \
-            return false;                                        \
-        }                                                        \
-    } while (0)
-
-struct Pen {
-    int8_t m, n, g, e, q, c;
-};
 
 // The `spoa` program's PrintGfa (-r 3), without paths (they are skipped on input):
 // after each S line its node's out-edges. creation_order: all S lines, then the L lines
@@ -246,7 +230,6 @@ int main() {
         {8, -6, -8, -8, -8, -8},   // cudapoa's sample scoring (linear)
         {2, -4, -4, -2, -24, -1},  // minimap2-like (convex)
     };
-    const char *kTypeName[] = {"local", "global", "semi-global"};
     const long n_cases = tu_scaled(60, 5);
     int cases = 0;
     for (long k = 0; k < n_cases; ++k) {
@@ -281,17 +264,7 @@ int main() {
             reads.push_back(s);
         }
         const int type = (int)tu_below(r.c(), 3);
-        Pen pn;
-        if (tu_chance(r.c(), 0.5)) {
-            pn = fixed[tu_below(r.c(), sizeof fixed / sizeof fixed[0])];
-        } else {
-            pn.m = (int8_t)tu_range(r.c(), 1, 10);
-            pn.n = (int8_t)-tu_range(r.c(), 1, 10);
-            pn.g = (int8_t)-tu_range(r.c(), 1, 12);
-            pn.e = (int8_t)-tu_range(r.c(), 1, 8);
-            pn.q = (int8_t)-tu_range(r.c(), 1, 24);
-            pn.c = (int8_t)-tu_range(r.c(), 1, 4);
-        }
+        const Pen pn = random_pen(r, fixed, sizeof fixed / sizeof fixed[0]);
         const bool zero_m = tu_chance(r.c(), 0.5), creation_order = tu_chance(r.c(), 0.5);
         char what[200];
         std::snprintf(what, sizeof what, "case %ld (%ld seqs of ~%ld bp, %.1f%%, %s, m%d n%d g%d e%d q%d c%d, %s, %s)", k,

@@ -19,33 +19,17 @@
 
 #include "gale.h"
 #include "poa.h"
+#include "spoa_cases.h"
 #include "testgen.h"
 
 namespace {
 
-int failures = 0;
 gale_ctx *ctx = nullptr;
-
-struct Pen {
-    int8_t m, n, g, e, q, c;
-};
 
 struct Window {
     std::vector<std::string> seqs, quals;  // quals empty: weights (or 1)
     std::vector<uint32_t> weights;
 };
-
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            if (failures++ < 10) {                         \
-                std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-                std::printf(__VA_ARGS__);                  \
-                std::printf("\n");                         \
-            }                                              \
-            return false;                                  \
-        }                                                  \
-    } while (0)
 
 bool run_window(const char *what, int type, const Pen &pn, const Window &w) {
     std::unique_ptr<spoa::AlignmentEngine> eng;
@@ -170,7 +154,6 @@ bool run_window(const char *what, int type, const Pen &pn, const Window &w) {
     return true;
 }
 
-const char *kTypeName[] = {"local", "global", "semi-global"};
 
 }  // namespace
 
@@ -253,17 +236,7 @@ int main() {
                 w.quals.push_back(qs);
             }
         int type = (int)tu_below(r.c(), 3);
-        Pen pn;
-        if (tu_chance(r.c(), 0.5)) {
-            pn = fixed[tu_below(r.c(), n_fixed)];
-        } else {
-            pn.m = (int8_t)tu_range(r.c(), 1, 10);
-            pn.n = (int8_t)-tu_range(r.c(), 1, 10);
-            pn.g = (int8_t)-tu_range(r.c(), 1, 12);
-            pn.e = (int8_t)-tu_range(r.c(), 1, 8);
-            pn.q = (int8_t)-tu_range(r.c(), 1, 24);
-            pn.c = (int8_t)-tu_range(r.c(), 1, 4);
-        }
+        const Pen pn = random_pen(r, fixed, n_fixed);
         char what[200];
         std::snprintf(what, sizeof what, "window %ld (%ld reads of ~%ld bp, %.1f%%, %s, m%d n%d g%d e%d q%d c%d, w%d)", k,
                       n_reads, len, 100 * rate, kTypeName[type], pn.m, pn.n, pn.g, pn.e, pn.q, pn.c, wmode);

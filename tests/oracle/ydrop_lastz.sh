@@ -11,16 +11,8 @@
 set -euo pipefail
 driver=$1
 gen=$2
-if ! command -v lastz >/dev/null; then
-  echo "FAIL: lastz (Debian package lastz) is not installed: the oracle is missing" >&2
-  exit 1
-fi
-seed=${GALE_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-scale=${GALE_TEST_SCALE:-1}
-cases=$(python3 -c "print(max(2, int(24 * float('$scale'))))")
-echo "GALE_TEST_SEED=$seed cases=$cases"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(cd "$(dirname "$0")/../common" && pwd)/lastz_cases.sh"
+lastz_begin 24 "the oracle"
 fmt=general-:score,name1,strand1,size1,zstart1,end1,name2,strand2,size2,zstart2,end2,cigar
 # option sets: default, then variations (each applied to every case)
 optsets=(
@@ -42,7 +34,7 @@ for ((c = 0; c < cases; c++)); do
   len=$(python3 -c "import random; r=random.Random($s); print(r.choice([300, 1500, 4000, 9000]))")
   d=$work/$c
   python3 "$gen" "$s" "$len" "$d"
-  lastz "$d/target.fa" "$d/query.fa" --nogapped --format=segments > "$d/seg" 2>/dev/null
+  lastz_anchors "$d"
   for o in "${optsets[@]}"; do
     total=$((total + 1))
     # shellcheck disable=SC2086

@@ -10,16 +10,8 @@ set -euo pipefail
 example=$1
 export GALE_PLUGIN_PATH=$2
 gen=$3
-if ! command -v lastz >/dev/null; then
-  echo "FAIL: lastz (Debian package lastz) is not installed: the reference is missing" >&2
-  exit 1
-fi
-seed=${GALE_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-scale=${GALE_TEST_SCALE:-1}
-cases=$(python3 -c "print(max(2, int(3 * float('$scale'))))")
-echo "GALE_TEST_SEED=$seed cases=$cases"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(cd "$(dirname "$0")/../common" && pwd)/lastz_cases.sh"
+lastz_begin 3 "the reference"
 fields=score,name1,zstart1,end1,name2,strand2,zstart2,end2,cigar
 fail=0
 total=0
@@ -27,18 +19,8 @@ for ((c = 0; c < cases; c++)); do
   s=$((seed + c))
   d=$work/$c
   python3 "$gen" "$s" 6000 "$d"
-  python3 - "$d/query.fa" <<'PY'
-import sys
-p = sys.argv[1]
-seq = "".join(l.strip() for l in open(p) if not l.startswith(">"))
-k = len(seq) // 3
-with open(p, "w") as f:
-    for i, part in enumerate([seq[:k], seq[k:2 * k], seq[2 * k:]]):
-        f.write(">qry%d\n" % i)
-        for j in range(0, len(part), 70):
-            f.write(part[j:j + 70] + "\n")
-PY
-  lastz "$d/target.fa" "$d/query.fa" --nogapped --format=segments > "$d/seg" 2>/dev/null
+  lastz_split_query "$d/query.fa"
+  lastz_anchors "$d"
   lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=general-:$fields > "$d/lastz.out"
   grep -v '^#' "$d/seg" | python3 -c "import random,sys; l=sys.stdin.readlines(); random.Random($s).shuffle(l); sys.stdout.writelines(l)" > "$d/shuf.seg"
   total=$((total + 1))

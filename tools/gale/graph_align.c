@@ -19,6 +19,7 @@
 #include "gale.h"
 #include "input.h"
 #include "options.h"
+#include "poa_scores.h"
 #include "subcommands.h"
 
 void usage_graph_align(FILE *out)
@@ -37,17 +38,9 @@ void usage_graph_align(FILE *out)
         "topological sort orders it; H, P, W and other lines are skipped. A link on a\n"
         "reverse strand, a cycle or a malformed line is refused, naming its line.\n"
         "\n"
-        "Options (as gale poa / spoa):\n"
-        "  -m N                 score for matching bases (default 5)\n"
-        "  -n N                 score for mismatching bases (default -4)\n"
-        "  -g N                 gap opening penalty, <= 0 (default -8)\n"
-        "  -e N                 gap extension penalty, <= 0 (default -6)\n"
-        "  -q N                 gap opening penalty of the second affine function, <= 0\n"
-        "                       (default -10)\n"
-        "  -c N                 gap extension penalty of the second affine function, <= 0\n"
-        "                       (default -4)\n"
-        "  -l, --algorithm N    0 local (default), 1 global, 2 semi-global\n"
-        "  gap mode: linear if g >= e, affine if g <= q or e >= c, else convex (default)\n"
+        "Options (as gale poa / spoa):\n");
+    usage_poa_scores(out, "");
+    fprintf(out,
         "\n"
         "gale's:\n"
         "  -h, --help           show this help\n"
@@ -293,7 +286,7 @@ static int align_one(gale_poa_graph *h, const gfa *g, const int64_t *p, const ch
     uint32_t i;
     memset(&a, 0, sizeof a);
     a.size = sizeof a;
-    st = gale_poa_graph_align(h, (int)p[6], (int)p[0], (int)p[1], (int)p[2], (int)p[3], (int)p[4], (int)p[5], seq,
+    st = gale_poa_graph_align(h, (int)p[POA_ALGORITHM], (int)p[POA_M], (int)p[POA_N], (int)p[POA_G], (int)p[POA_E], (int)p[POA_Q], (int)p[POA_C], seq,
                               (int64_t)len, &a);
     if (st != GALE_OK) {
         in_error(f, line, 0, "%s", gale_last_error());
@@ -377,14 +370,12 @@ static int align_file(const char *path, gale_poa_graph *h, const gfa *g, const i
 int cmd_graph_align(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"algorithm", required_argument, NULL, 'l'},
+        POA_SCORE_LONGOPTS,
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 1003},
         {NULL, 0, NULL, 0},
     };
-    /* m n g e q c algorithm */
-    int64_t p[7] = {5, -4, -8, -6, -10, -4, 0};
-    int64_t v;
+    int64_t p[POA_N_SCORES]; /* m n g e q c algorithm (poa_scores.h) */
     int opt, rc = 0;
     gfa g;
     in_file gf;
@@ -394,22 +385,14 @@ int cmd_graph_align(int argc, char **argv)
     gale_status st;
 
     memset(&g, 0, sizeof g);
+    poa_scores_init(p);
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "m:n:g:e:q:c:l:h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, POA_SCORE_OPTSTRING "h", longopts, NULL)) != -1) {
+        const int sc = poa_score_option("graph-align", opt, optarg, p);
+        if (sc < 0) return EXIT_USAGE;
+        if (sc > 0) continue;
         switch (opt) {
-        case 'm': case 'n': case 'g': case 'e': case 'q': case 'c': {
-            static const char letters[] = "mngeqc";
-            char flag[3] = {'-', (char)opt, 0};
-            int k = (int)(strchr(letters, opt) - letters);
-            if (option_number("graph-align", flag, optarg, -128, k < 2 ? 127 : 0, &v)) return EXIT_USAGE;
-            p[k] = v;
-            break;
-        }
-        case 'l':
-            if (option_number("graph-align", "-l", optarg, 0, 2, &v)) return EXIT_USAGE;
-            p[6] = v;
-            break;
         case 'h':
             usage_graph_align(stdout);
             return stdout_status();

@@ -624,3 +624,15 @@ FILE *sam_body_file(const out_file *out)
 {
     return scratch_file(out->scratch_near, "the SAM records");
 }
+
+int sam_finish(const sq_table *sq, FILE *body, const out_file *out, int argc, char **argv)
+{
+    char *cl = command_line(argc, argv);
+    int rc = EXIT_OK;
+    if (!cl || write_sam_header(sq, out->fp, cl) != 0 || copy_stream(body, out->fp) != 0) {
+        msg("%s: write error: %s", out->display, strerror(errno));
+        rc = EXIT_FAIL;
+    }
+    free(cl);
+    return rc;
+}

@@ -115,5 +115,8 @@ int write_sam_header(const sq_table *sq, FILE *out, const char *cl);
 FILE *sam_body_file(const out_file *out);
 /* Copies all of from (rewound) behind what to holds: 0 or -1. */
 int copy_stream(FILE *from, FILE *to);
+/* SAM's end (rank 0, the run done): the header (every @SQ of sq known now; @PG's CL
+ * from argv) on out, then the records kept in body. 0, or EXIT_FAIL after a message. */
+int sam_finish(const sq_table *sq, FILE *body, const out_file *out, int argc, char **argv);
 
 #endif

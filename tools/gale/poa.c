@@ -20,6 +20,7 @@
 #include "gale.h"
 #include "input.h"
 #include "options.h"
+#include "poa_scores.h"
 #include "subcommands.h"
 
 #define DEFAULT_BATCH_WINDOWS 4096
@@ -36,19 +37,11 @@ void usage_poa(FILE *out)
         "n sequence lines, repeated) holds one window per count, sequences named 1..n.\n"
         "FASTQ qualities weigh the bases as in spoa. Windows are written in input order.\n"
         "\n"
-        "Options (spoa's):\n"
-        "  -m N                 score for matching bases (default 5)\n"
-        "  -n N                 score for mismatching bases (default -4)\n"
-        "  -g N                 gap opening penalty, <= 0 (default -8)\n"
-        "  -e N                 gap extension penalty, <= 0 (default -6)\n"
-        "  -q N                 gap opening penalty of the second affine function, <= 0\n"
-        "                       (default -10)\n"
-        "  -c N                 gap extension penalty of the second affine function, <= 0\n"
-        "                       (default -4)\n"
-        "  -l, --algorithm N    0 local (default), 1 global, 2 semi-global\n"
+        "Options (spoa's):\n");
+    usage_poa_scores(out,
         "  -r, --result N       0 consensus (FASTA, default), 1 MSA (FASTA), 2 both,\n"
-        "                       3 graph (GFA), 4 consensus and graph (GFA); repeatable\n"
-        "  gap mode: linear if g >= e, affine if g <= q or e >= c, else convex (default)\n"
+        "                       3 graph (GFA), 4 consensus and graph (GFA); repeatable\n");
+    fprintf(out,
         "\n"
         "gale's:\n"
         "  --threads N          CPU threads (default: one per core)\n"
@@ -431,7 +424,7 @@ done:
 int cmd_poa(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"algorithm", required_argument, NULL, 'l'},
+        POA_SCORE_LONGOPTS,
         {"result", required_argument, NULL, 'r'},
         {"dot", required_argument, NULL, 'd'},
         {"strand-ambiguous", no_argument, NULL, 's'},
@@ -441,8 +434,8 @@ int cmd_poa(int argc, char **argv)
         {"version", no_argument, NULL, 1003},
         {NULL, 0, NULL, 0},
     };
-    /* m n g e q c algorithm output */
-    int64_t p[8] = {5, -4, -8, -6, -10, -4, 0, 0};
+    /* m n g e q c algorithm (poa_scores.h), output */
+    int64_t p[POA_N_SCORES + 1] = {0};
     int results[64];
     size_t nres = 0, i;
     int64_t threads = 0, batch = DEFAULT_BATCH_WINDOWS, v;
@@ -452,22 +445,14 @@ int cmd_poa(int argc, char **argv)
     gale_ctx *ctx = NULL;
     gale_status st;
 
+    poa_scores_init(p);
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "m:n:g:e:q:c:l:r:d:sh", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, POA_SCORE_OPTSTRING "r:d:sh", longopts, NULL)) != -1) {
+        const int sc = poa_score_option("poa", opt, optarg, p);
+        if (sc < 0) return EXIT_USAGE;
+        if (sc > 0) continue;
         switch (opt) {
-        case 'm': case 'n': case 'g': case 'e': case 'q': case 'c': {
-            static const char letters[] = "mngeqc";
-            char flag[3] = {'-', (char)opt, 0};
-            int k = (int)(strchr(letters, opt) - letters);
-            if (option_number("poa", flag, optarg, k < 2 ? -128 : -128, k < 2 ? 127 : 0, &v)) return EXIT_USAGE;
-            p[k] = v;
-            break;
-        }
-        case 'l':
-            if (option_number("poa", "-l", optarg, 0, 2, &v)) return EXIT_USAGE;
-            p[6] = v;
-            break;
         case 'r':
             if (option_number("poa", "-r", optarg, 0, 4, &v)) return EXIT_USAGE;
             if (nres == sizeof results / sizeof results[0]) return usage_error("poa", "too many -r options");
@@ -494,7 +479,7 @@ int cmd_poa(int argc, char **argv)
     if (optind >= argc) return usage_error("poa", "missing input file");
     if (nres == 0) results[nres++] = 0;
     for (i = 0; i < nres; i++)
-        p[7] |= results[i] == 0 ? GALE_POA_OUT_CONSENSUS
+        p[POA_N_SCORES] |= results[i] == 0 ? GALE_POA_OUT_CONSENSUS
               : results[i] <= 2 ? GALE_POA_OUT_MSA
                                 : GALE_POA_OUT_GFA | GALE_POA_OUT_CONSENSUS;
 

@@ -496,3 +496,75 @@ int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *do
     pthread_mutex_destroy(&s.mu);
     return rc;
 }
+
+/* ------------------------------------------------------------------ */
+/* What the commands' callbacks share                                  */
+/* ------------------------------------------------------------------ */
+
+int stream_make_batches(const char *cmd, const common_opts *com, int kind, const char *what,
+                        int (*set_params)(gale_batch *b, const void *params), const void *params, gale_ctx **ctx,
+                        gale_batch *b[STREAM_SLOTS])
+{
+    int i, rc = start_context(cmd, com, ctx);
+    char why[96];
+    for (i = 0; i < STREAM_SLOTS && rc == 0; i++) {
+        gale_status st = gale_batch_create(*ctx, kind, &b[i]);
+        if (st != GALE_OK) {
+            snprintf(why, sizeof why, "cannot create %s", what);
+            gale_msg(why, st);
+            return EXIT_FAIL;
+        }
+        rc = set_params(b[i], params);
+    }
+    return rc;
+}
+
+int stream_open_output(int rc, out_file *out, const char *path, FILE **body, FILE **dest, const char **destname)
+{
+    if (rc == 0 && ranks_me() == 0)
+        rc = out_open(out, path);
+    if (rc == 0 && ranks_me() == 0 && body && !(*body = sam_body_file(out)))
+        rc = EXIT_FAIL;
+    *dest = body && *body ? *body : out->fp;
+    *destname = body && *body ? "(temporary SAM file)" : out->display;
+    return rc;
+}
+
+int stream_skip_pairs(pair_reader *rd, stream_chunk *c, line_chunk *lc, kstring_t *raw, size_t max, size_t max_bytes,
+                      int threads)
+{
+    int64_t n = pair_read_chunk(rd, lc, raw, NULL, max, max_bytes, threads);
+    c->n = n > 0 ? (size_t)n : 0;
+    c->check_only = pair_failing(rd);
+    return n < 0 ? EXIT_FAIL : 0;
+}
+
+int64_t stream_read_pairs(pair_reader *rd, stream_chunk *c, line_chunk *lc, kstring_t *raw, pair_view **pv,
+                          size_t *pv_cap, size_t max, size_t max_bytes, int threads)
+{
+    if (stream_reserve(c, max) != 0)
+        return -1;
+    while (*pv_cap < max) {
+        pair_view *np = grow_array(*pv, pv_cap, sizeof *np, 1024);
+        if (!np) {
+            msg("out of memory");
+            return -1;
+        }
+        *pv = np;
+    }
+    return pair_read_chunk(rd, lc, raw, *pv, max, max_bytes, threads);
+}
+
+int stream_release(gale_ctx *ctx, int rc)
+{
+    stream_trace("output closed");
+    if (ctx) {
+        gale_status st = gale_ctx_destroy(ctx);
+        stream_trace("context destroyed");
+        if (st != GALE_OK && rc == 0) {
+            gale_msg("cannot release the context", st);
+            rc = EXIT_FAIL;
+        }
+    }
+    return rc;
+}

@@ -22,7 +22,9 @@
 #include <stdio.h>
 
 #include "gale.h"
+#include "input.h"
 #include "options.h"
+#include "output.h"
 
 #define STREAM_SLOTS 3
 
@@ -76,6 +78,37 @@ int stream_reserve(stream_chunk *c, size_t n);
  * flight after a failure); *done: the pairs written. pg: the bar, cleared
  * before a message. Returns 0 or the exit status. */
 int stream_run(const stream_ops *ops, gale_ctx **ctx, progress *pg, uint64_t *done);
+
+/* ---- What the commands' callbacks share (xdrop.c, wfa.c, zdrop.c) ---- */
+
+/* setup's batches: the context (start_context for cmd), then one batch of kind per
+ * slot, each given its parameters by set_params(b, params); what names the batch in a
+ * failure ("cannot create WHAT"). 0, or the exit status after a message. */
+int stream_make_batches(const char *cmd, const common_opts *com, int kind, const char *what,
+                        int (*set_params)(gale_batch *b, const void *params), const void *params, gale_ctx **ctx,
+                        gale_batch *b[STREAM_SLOTS]);
+/* setup's output, once stream_make_batches returned rc (nothing is opened unless it is
+ * 0): -o path opened before the work, so that a name that cannot be written fails the
+ * run at once (a regular file is replaced only at the end); only rank 0 writes (ranks.h),
+ * the others' results go to it. body (NULL: not SAM): SAM's records wait in a temporary
+ * file there for the header, which needs every reference before the first record.
+ * *dest and *destname: where write writes. Returns rc, or the exit status. */
+int stream_open_output(int rc, out_file *out, const char *path, FILE **body, FILE **dest, const char **destname);
+
+/* fill of a pair command (wfa, zdrop) for another rank's chunk: its pairs read past
+ * (c->n and c->check_only set, as stream_chunk says). 0, or EXIT_FAIL after a message. */
+int stream_skip_pairs(pair_reader *rd, stream_chunk *c, line_chunk *lc, kstring_t *raw, size_t max, size_t max_bytes,
+                      int threads);
+/* fill of a pair command for its own chunk: room for max tasks in c and max views in
+ * *pv (capacity *pv_cap), then up to max pairs (no more once max_bytes are read) into
+ * *pv. Their number (0 at the end), or -1 after a message. */
+int64_t stream_read_pairs(pair_reader *rd, stream_chunk *c, line_chunk *lc, kstring_t *raw, pair_view **pv,
+                          size_t *pv_cap, size_t max, size_t max_bytes, int threads);
+
+/* The run's end: the context destroyed (which cancels what is still in flight and
+ * destroys the batches; NULL: none), "output closed" and "context destroyed" traced.
+ * Returns rc, or EXIT_FAIL when destroying failed after a run that had succeeded. */
+int stream_release(gale_ctx *ctx, int rc);
 
 /* GALE_CLI_TRACE=1 (a measuring aid, doc/cli.md): "gale trace T ms: WHAT" on
  * stderr, T since stream_run started; nothing otherwise. */

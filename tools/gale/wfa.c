@@ -454,8 +454,9 @@ typedef struct wfa_run {
     run_totals totals;        /* of the finished batches, for the summary */
 } wfa_run;
 
-static int wfa_set_params(gale_batch *b, const wfa_opts *o)
+static int wfa_set_params(gale_batch *b, const void *opts)
 {
+    const wfa_opts *o = opts;
     param_value p[16];
     int n = 0;
     if (o->kind == GALE_WFA_LINEAR) {
@@ -578,28 +579,17 @@ static int wfa_fill(void *self, stream_chunk *c)
             return EXIT_FAIL;
         run->opened = 1;
     }
-    if (c->skip && !run->collect_sq) {
-        n = pair_read_chunk(&run->rd, &sl->lc, &sl->raw, NULL, max, (size_t)o->batch_bases, run->threads);
-        c->n = n > 0 ? (size_t)n : 0;
-        c->check_only = pair_failing(&run->rd);
-        return n < 0 ? EXIT_FAIL : 0;
-    }
+    if (c->skip && !run->collect_sq)
+        return stream_skip_pairs(&run->rd, c, &sl->lc, &sl->raw, max, (size_t)o->batch_bases, run->threads);
     sl->pool.l = 0;
-    if (stream_reserve(c, max) != 0)
-        return EXIT_FAIL;
-    while (sl->pv_cap < max) {
-        pair_view *np = grow_array(sl->pv, &sl->pv_cap, sizeof *np, 1024);
-        if (!np)
-            goto oom;
-        sl->pv = np;
-    }
     while (sl->cap < max) {
         wfa_item *ni = grow_array(sl->it, &sl->cap, sizeof *ni, 1024);
         if (!ni)
             goto oom;
         sl->it = ni;
     }
-    n = pair_read_chunk(&run->rd, &sl->lc, &sl->raw, sl->pv, max, (size_t)o->batch_bases, run->threads);
+    n = stream_read_pairs(&run->rd, c, &sl->lc, &sl->raw, &sl->pv, &sl->pv_cap, max, (size_t)o->batch_bases,
+                          run->threads);
     if (n < 0)
         return EXIT_FAIL;
     for (i = 0; i < n; i++) {
@@ -763,38 +753,10 @@ static int wfa_setup(void *self, gale_ctx **ctx, gale_batch *b[STREAM_SLOTS])
 {
     wfa_run *run = self;
     const wfa_opts *o = run->o;
-    int i, rc = start_context("wfa", &o->com, ctx);
-    for (i = 0; i < STREAM_SLOTS && rc == 0; i++) {
-        gale_status st = gale_batch_create(*ctx, o->kind, &b[i]);
-        if (st != GALE_OK) {
-            gale_msg(o->kind == GALE_EDIT ? "cannot create an edit-distance batch" : "cannot create a WFA batch", st);
-            return EXIT_FAIL;
-        }
-        rc = wfa_set_params(b[i], o);
-    }
-    /* before the work: a -o FILE that cannot be written fails the run at once.
-     * Only rank 0 writes (ranks.h): the others' results go to it. */
-    if (rc == 0 && ranks_me() == 0)
-        rc = out_open(run->out, o->com.output);
-    /* SAM needs every reference in its header, before the first record */
-    if (rc == 0 && ranks_me() == 0 && o->format == FMT_SAM && !(run->body = sam_body_file(run->out)))
-        rc = EXIT_FAIL;
-    run->dest = run->body ? run->body : run->out->fp;
-    run->destname = run->body ? "(temporary SAM file)" : run->out->display;
-    return rc;
-}
-
-/* SAM: the header (every @SQ is known now), then the records kept in body. */
-static int finish_sam(const wfa_run *run, FILE *body, const out_file *out, int argc, char **argv)
-{
-    char *cl = command_line(argc, argv);
-    int rc = EXIT_OK;
-    if (!cl || write_sam_header(&run->sq, out->fp, cl) != 0 || copy_stream(body, out->fp) != 0) {
-        msg("%s: write error: %s", out->display, strerror(errno));
-        rc = EXIT_FAIL;
-    }
-    free(cl);
-    return rc;
+    int rc = stream_make_batches("wfa", &o->com, o->kind, o->kind == GALE_EDIT ? "an edit-distance batch" : "a WFA batch",
+                                 wfa_set_params, o, ctx, b);
+    return stream_open_output(rc, run->out, o->com.output, o->format == FMT_SAM ? &run->body : NULL, &run->dest,
+                              &run->destname);
 }
 
 static void run_free(wfa_run *run)
@@ -821,7 +783,6 @@ int cmd_wfa(int argc, char **argv)
     progress pg;
     out_file out;
     uint64_t done = 0;
-    gale_status st;
     int rc;
 
     rc = parse_wfa_args(argc, argv, &o);
@@ -852,7 +813,7 @@ int cmd_wfa(int argc, char **argv)
     /* every rank read its input to the end before -o FILE is written */
     rc = ranks_agree(rc);
     if (rc == 0 && run.body)
-        rc = finish_sam(&run, run.body, &out, argc, argv);
+        rc = sam_finish(&run.sq, run.body, &out, argc, argv);
     rc = out_close(&out, rc);
     rc = ranks_totals(rc, &run.totals);
 
@@ -865,16 +826,7 @@ int cmd_wfa(int argc, char **argv)
         pair_close(&run.rd, 0);
     if (run.body)
         fclose(run.body);
-    stream_trace("output closed");
-    /* gale_ctx_destroy cancels what is in flight and destroys the batches */
-    if (ctx) {
-        st = gale_ctx_destroy(ctx);
-        stream_trace("context destroyed");
-        if (st != GALE_OK && rc == 0) {
-            gale_msg("cannot release the context", st);
-            rc = EXIT_FAIL;
-        }
-    }
+    rc = stream_release(ctx, rc);
     run_free(&run);
     return rc;
 }

@@ -186,8 +186,9 @@ typedef struct xdrop_run {
 
 /* Sets every parameter; on failure prints a message and returns the exit
  * status (2 for a value out of the library's bounds). */
-static int set_params(gale_batch *b, const xdrop_opts *o)
+static int set_params(gale_batch *b, const void *opts)
 {
+    const xdrop_opts *o = opts;
     param_value p[6];
     p[0].id = GALE_P_MATCH;    p[0].v = o->match;    p[0].name = "--match";
     p[1].id = GALE_P_MISMATCH; p[1].v = o->mismatch; p[1].name = "--mismatch";
@@ -203,23 +204,8 @@ static int set_params(gale_batch *b, const xdrop_opts *o)
 static int xdrop_setup(void *self, gale_ctx **ctx, gale_batch *b[STREAM_SLOTS])
 {
     xdrop_run *run = self;
-    int i, rc = start_context("xdrop", &run->o->com, ctx);
-    for (i = 0; i < STREAM_SLOTS && rc == 0; i++) {
-        gale_status st = gale_batch_create(*ctx, GALE_XDROP, &b[i]);
-        if (st != GALE_OK) {
-            gale_msg("cannot create a batch", st);
-            return EXIT_FAIL;
-        }
-        rc = set_params(b[i], run->o);
-    }
-    /* -o FILE before the work: a name that cannot be written fails the run at
-     * once (a regular FILE is replaced only at the end). Only rank 0 writes
-     * (ranks.h): the others' results go to it. */
-    if (rc == 0 && ranks_me() == 0)
-        rc = out_open(run->out_file, run->o->com.output);
-    run->out = run->out_file->fp;
-    run->outname = run->out_file->display;
-    return rc;
+    int rc = stream_make_batches("xdrop", &run->o->com, GALE_XDROP, "a batch", set_params, run->o, ctx, b);
+    return stream_open_output(rc, run->out_file, run->o->com.output, NULL, &run->out, &run->outname);
 }
 
 static int xdrop_fill(void *self, stream_chunk *c)
@@ -317,7 +303,6 @@ int cmd_xdrop(int argc, char **argv)
     progress pg;
     out_file out;
     uint64_t done = 0;
-    gale_status st;
     int rc, i;
 
     rc = parse_xdrop_args(argc, argv, &o);
@@ -358,15 +343,5 @@ int cmd_xdrop(int argc, char **argv)
         logan_close(&run.rd, 0);
     for (i = 0; i <= STREAM_SLOTS; i++)
         line_chunk_free(&run.lc[i]);
-    stream_trace("output closed");
-    /* gale_ctx_destroy cancels what is in flight and destroys the batches */
-    if (ctx) {
-        st = gale_ctx_destroy(ctx);
-        stream_trace("context destroyed");
-        if (st != GALE_OK && rc == 0) {
-            gale_msg("cannot release the context", st);
-            rc = EXIT_FAIL;
-        }
-    }
-    return rc;
+    return stream_release(ctx, rc);
 }

@@ -18,6 +18,7 @@
 
 #include "gale.h"
 #include "input.h"
+#include "junc_bed.h"
 #include "options.h"
 #include "output.h"
 #include "ranks.h"
@@ -38,7 +39,8 @@ typedef struct zd_value {
 } zd_value;
 
 typedef struct zdrop_opts {
-    zd_value a, b, q, q2, e, e2, z, w, end_bonus, amb, noncan;
+    zd_value a, b, q, q2, e, e2, z, w, end_bonus, amb, noncan, junc_bonus;
+    const char *junc_bed;        /* --junc-bed FILE */
     int flag;                    /* GALE_ZD_* from the flag options */
     int splice;
     int format;                  /* FMT_TSV, FMT_SAM, FMT_PAF */
@@ -60,7 +62,9 @@ enum {
     OPT_Z_REV_CIGAR,
     OPT_Z_SPLICE,
     OPT_Z_BATCH_BASES,
-    OPT_Z_FORMAT
+    OPT_Z_FORMAT,
+    OPT_Z_JUNC_BED,
+    OPT_Z_JUNC_BONUS
 };
 
 void usage_zdrop(FILE *out)
@@ -108,6 +112,12 @@ void usage_zdrop(FILE *out)
         "  --rev-cigar       reversed CIGAR (KSW_EZ_REV_CIGAR)\n"
         "  --splice          spliced alignment: ksw_exts2_sse with GT-AG and CT-AC\n"
         "                    introns and flanks scored (KSW_EZ_SPLICE_FOR|REV|FLANK)\n"
+        "  --junc-bed FILE   --splice: annotated introns, BED (name, start, end, strand in\n"
+        "                    column 6; BED12: between the blocks), marked on the targets\n"
+        "                    they name as minimap2 2.24's --junc-bed marks them (PAIRS.tsv:\n"
+        "                    target0, target1, ...; with --rev-cigar on the target before\n"
+        "                    it was reversed)\n"
+        "  --junc-bonus INT  --splice: score of an annotated junction (default 9)\n"
         "  -F, --format F    tsv, sam or paf (default tsv)\n",
         GALE_ZD_NEG_INF);
     usage_backend_opts(out, HELP_WIDTH);
@@ -156,6 +166,8 @@ static int parse_zdrop_args(int argc, char **argv, zdrop_opts *o)
         {"splice",      no_argument,       NULL, OPT_Z_SPLICE},
         {"batch-bases", required_argument, NULL, OPT_Z_BATCH_BASES},
         {"format",      required_argument, NULL, 'F'},
+        {"junc-bed",    required_argument, NULL, OPT_Z_JUNC_BED},
+        {"junc-bonus",  required_argument, NULL, OPT_Z_JUNC_BONUS},
         COMMON_LONGOPTS,
         {NULL, 0, NULL, 0}
     };
@@ -180,6 +192,12 @@ static int parse_zdrop_args(int argc, char **argv, zdrop_opts *o)
         case 'C': one = &o->noncan; name = "-C"; break;
         case OPT_Z_END_BONUS: one = &o->end_bonus; name = "--end-bonus"; break;
         case OPT_Z_SCORE_N: one = &o->amb; name = "--score-N"; break;
+        case OPT_Z_JUNC_BONUS: one = &o->junc_bonus; name = "--junc-bonus"; break;
+        case OPT_Z_JUNC_BED:
+            if (*optarg == '\0')
+                return bad_value("zdrop", "--junc-bed", optarg, "expected a file name");
+            o->junc_bed = optarg;
+            break;
         case 'O':
             if (parse_pair("-O", optarg, &o->q, &o->q2) != 0)
                 return EXIT_USAGE;
@@ -229,6 +247,9 @@ static int parse_zdrop_args(int argc, char **argv, zdrop_opts *o)
     }
     if (o->nin == 2 && strcmp(o->in[0], "-") == 0 && strcmp(o->in[1], "-") == 0)
         return usage_error("zdrop", "zdrop: QUERIES and TARGETS cannot both be '-' (stdin)");
+    for (i = 0; o->junc_bed && strcmp(o->junc_bed, "-") == 0 && i < o->nin; i++)
+        if (strcmp(o->in[i], "-") == 0)
+            return usage_error("zdrop", "zdrop: --junc-bed and the input cannot both be '-' (stdin)");
 
     if ((o->flag & GALE_ZD_SCORE_ONLY) && o->format != FMT_TSV)
         return usage_error("zdrop", "--score-only computes no alignment, which %s needs: use the TSV output",
@@ -244,6 +265,10 @@ static int parse_zdrop_args(int argc, char **argv, zdrop_opts *o)
     } else {
         if (o->noncan.given)
             return usage_error("zdrop", "-C applies to --splice only");
+        if (o->junc_bed)
+            return usage_error("zdrop", "--junc-bed applies to --splice only (ksw_exts2_sse's junctions)");
+        if (o->junc_bonus.given)
+            return usage_error("zdrop", "--junc-bonus applies to --splice only");
         /* minimap2's defaults, -O 4,24 -E 2,1, where not given: one piece only if both say so */
         if (!o->q.given)
             o->q.v = 4, o->q2.v = 24, o->q.given = o->q2.given = 1;
@@ -263,6 +288,8 @@ typedef struct zdrop_slot {
     kstring_t raw;           /* FASTA/FASTQ: the chunk's records (its tasks point into them) */
     pair_view *pv;           /* the chunk's pairs as read */
     size_t pv_cap;
+    uint8_t *junc;           /* --junc-bed: the chunk's junction arrays, end to end */
+    size_t junc_cap;
 } zdrop_slot;
 
 typedef struct zdrop_run {
@@ -281,10 +308,12 @@ typedef struct zdrop_run {
     const char *destname;
     progress *pg;
     run_totals totals;
+    junc_bed *jb;             /* --junc-bed's introns */
 } zdrop_run;
 
-static int zdrop_set_params(gale_batch *b, const zdrop_opts *o)
+static int zdrop_set_params(gale_batch *b, const void *opts)
 {
+    const zdrop_opts *o = opts;
     param_value p[16];
     int n = 0;
 #define ZD_PARAM(field, ID, NAME)                         \
@@ -308,6 +337,7 @@ static int zdrop_set_params(gale_batch *b, const zdrop_opts *o)
     ZD_PARAM(w, GALE_P_BAND, "-r")
     ZD_PARAM(end_bonus, GALE_P_END_BONUS, "--end-bonus")
     ZD_PARAM(noncan, GALE_P_NONCAN, "-C")
+    ZD_PARAM(junc_bonus, GALE_P_JUNC_BONUS, "--junc-bonus")
 #undef ZD_PARAM
     p[n].id = GALE_P_ZDROP_FLAGS;
     p[n].v = o->flag;
@@ -346,6 +376,47 @@ static const char *target_name(kstring_t *buf, const pair_view *v, uint64_t inde
     return ksprintf(buf, "target%" PRIu64, index) < 0 ? NULL : buf->s;
 }
 
+/* --junc-bed: the junction array of each of the chunk's n tasks whose target the BED
+ * marks (the others keep junc NULL, which ksw2 reads as an array of zeros), in the slot's
+ * buffer until gale_batch_add_tasks has copied them. 0, or -1 after a message. */
+static int zdrop_fill_junc(zdrop_run *run, stream_chunk *c, zdrop_slot *sl, int64_t n)
+{
+    size_t need = 0, at = 0;
+    int64_t i;
+    for (i = 0; i < n; i++) {
+        const pair_view *v = &sl->pv[i];
+        const char *tn = target_name(&run->fill_name, v, c->first + (uint64_t)i);
+        if (!tn)
+            goto oom;
+        if (junc_bed_marks(run->jb, tn, v->tlen))
+            need += v->tlen;
+    }
+    if (need == 0)
+        return 0;
+    if (need > sl->junc_cap) {
+        uint8_t *nj = realloc(sl->junc, need);
+        if (!nj)
+            goto oom;
+        sl->junc = nj;
+        sl->junc_cap = need;
+    }
+    for (i = 0; i < n; i++) {
+        const pair_view *v = &sl->pv[i];
+        const char *tn = target_name(&run->fill_name, v, c->first + (uint64_t)i);
+        if (!tn)
+            goto oom;
+        if (!junc_bed_marks(run->jb, tn, v->tlen))
+            continue;
+        junc_bed_fill(run->jb, tn, sl->junc + at, v->tlen, (run->o->flag & GALE_ZD_REV_CIGAR) != 0);
+        c->task[i].junc = sl->junc + at;
+        at += v->tlen;
+    }
+    return 0;
+oom:
+    msg("out of memory");
+    return -1;
+}
+
 static int zdrop_fill(void *self, stream_chunk *c)
 {
     zdrop_run *run = self;
@@ -359,23 +430,10 @@ static int zdrop_fill(void *self, stream_chunk *c)
             return EXIT_FAIL;
         run->opened = 1;
     }
-    if (c->skip && !run->collect_sq) {
-        n = pair_read_chunk(&run->rd, &sl->lc, &sl->raw, NULL, max, (size_t)o->batch_bases, run->threads);
-        c->n = n > 0 ? (size_t)n : 0;
-        c->check_only = pair_failing(&run->rd);
-        return n < 0 ? EXIT_FAIL : 0;
-    }
-    if (stream_reserve(c, max) != 0)
-        return EXIT_FAIL;
-    while (sl->pv_cap < max) {
-        pair_view *np = grow_array(sl->pv, &sl->pv_cap, sizeof *np, 1024);
-        if (!np) {
-            msg("out of memory");
-            return EXIT_FAIL;
-        }
-        sl->pv = np;
-    }
-    n = pair_read_chunk(&run->rd, &sl->lc, &sl->raw, sl->pv, max, (size_t)o->batch_bases, run->threads);
+    if (c->skip && !run->collect_sq)
+        return stream_skip_pairs(&run->rd, c, &sl->lc, &sl->raw, max, (size_t)o->batch_bases, run->threads);
+    n = stream_read_pairs(&run->rd, c, &sl->lc, &sl->raw, &sl->pv, &sl->pv_cap, max, (size_t)o->batch_bases,
+                          run->threads);
     if (n < 0)
         return EXIT_FAIL;
     for (i = 0; i < n; i++) {
@@ -408,6 +466,8 @@ static int zdrop_fill(void *self, stream_chunk *c)
         task->h_len = (int64_t)v->tlen;
         task->user = c->first + (uint64_t)i;
     }
+    if (run->jb && zdrop_fill_junc(run, c, sl, n) != 0)
+        return EXIT_FAIL;
     c->n = (size_t)n;
     c->check_only = pair_failing(&run->rd);
     return EXIT_OK;
@@ -556,23 +616,9 @@ static int zdrop_setup(void *self, gale_ctx **ctx, gale_batch *b[STREAM_SLOTS])
 {
     zdrop_run *run = self;
     const zdrop_opts *o = run->o;
-    int i, rc = start_context("zdrop", &o->com, ctx);
-    for (i = 0; i < STREAM_SLOTS && rc == 0; i++) {
-        gale_status st = gale_batch_create(*ctx, o->kind, &b[i]);
-        if (st != GALE_OK) {
-            gale_msg("cannot create a Z-drop batch", st);
-            return EXIT_FAIL;
-        }
-        rc = zdrop_set_params(b[i], o);
-    }
-    if (rc == 0 && ranks_me() == 0)
-        rc = out_open(run->out, o->com.output);
-    /* SAM needs every reference in its header, before the first record */
-    if (rc == 0 && ranks_me() == 0 && o->format == FMT_SAM && !(run->body = sam_body_file(run->out)))
-        rc = EXIT_FAIL;
-    run->dest = run->body ? run->body : run->out->fp;
-    run->destname = run->body ? "(temporary SAM file)" : run->out->display;
-    return rc;
+    int rc = stream_make_batches("zdrop", &o->com, o->kind, "a Z-drop batch", zdrop_set_params, o, ctx, b);
+    return stream_open_output(rc, run->out, o->com.output, o->format == FMT_SAM ? &run->body : NULL, &run->dest,
+                              &run->destname);
 }
 
 int cmd_zdrop(int argc, char **argv)
@@ -584,7 +630,6 @@ int cmd_zdrop(int argc, char **argv)
     progress pg;
     out_file out;
     uint64_t done = 0;
-    gale_status st;
     int i, rc;
 
     rc = parse_zdrop_args(argc, argv, &o);
@@ -601,6 +646,11 @@ int cmd_zdrop(int argc, char **argv)
     run.collect_sq = o.format == FMT_SAM && ranks_me() == 0;
     if (run.collect_sq && sq_init(&run.sq) != 0)
         return EXIT_FAIL;
+    if (o.junc_bed && junc_bed_read(o.junc_bed, !o.com.quiet && ranks_me() == 0, &run.jb) != 0) {
+        if (run.collect_sq)
+            sq_free(&run.sq);
+        return EXIT_FAIL;
+    }
 
     ops.self = &run;
     ops.setup = zdrop_setup;
@@ -615,14 +665,8 @@ int cmd_zdrop(int argc, char **argv)
     if (rc == 0 && run.opened)
         rc = pair_close(&run.rd, 1);
     rc = ranks_agree(rc);
-    if (rc == 0 && run.body) { /* SAM: the header (every @SQ is known now), then the records */
-        char *cl = command_line(argc, argv);
-        if (!cl || write_sam_header(&run.sq, out.fp, cl) != 0 || copy_stream(run.body, out.fp) != 0) {
-            msg("%s: write error: %s", out.display, strerror(errno));
-            rc = EXIT_FAIL;
-        }
-        free(cl);
-    }
+    if (rc == 0 && run.body) /* SAM: the header (every @SQ is known now), then the records */
+        rc = sam_finish(&run.sq, run.body, &out, argc, argv);
     rc = out_close(&out, rc);
     rc = ranks_totals(rc, &run.totals);
     if (rc == 0) {
@@ -633,16 +677,11 @@ int cmd_zdrop(int argc, char **argv)
         pair_close(&run.rd, 0);
     if (run.body)
         fclose(run.body);
-    if (ctx) {
-        st = gale_ctx_destroy(ctx);
-        if (st != GALE_OK && rc == 0) {
-            gale_msg("cannot release the context", st);
-            rc = EXIT_FAIL;
-        }
-    }
+    rc = stream_release(ctx, rc);
     for (i = 0; i <= STREAM_SLOTS; i++) {
         free(run.slot[i].raw.s);
         free(run.slot[i].pv);
+        free(run.slot[i].junc);
         line_chunk_free(&run.slot[i].lc);
     }
     free(run.line.s);
@@ -652,5 +691,6 @@ int cmd_zdrop(int argc, char **argv)
     free(run.fill_name.s);
     if (run.collect_sq)
         sq_free(&run.sq);
+    junc_bed_free(run.jb);
     return rc;
 }

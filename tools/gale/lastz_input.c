@@ -1,0 +1,405 @@
+/*
+ * gale lastz's input (lastz_int.h): FASTA records, the segments file, and LASTZ 1.04.22's
+ * sequence specifiers (nickname, subset, unmask, name parsing, subranges) applied to the
+ * records read.
+ */
+#define _POSIX_C_SOURCE 200809L /* getline, ssize_t */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gale.h"
+#include "lastz_int.h"
+#include "options.h"
+#include "subcommands.h"
+
+static char *xstrdup(const char *s)
+{
+    char *d = malloc(strlen(s) + 1);
+    if (d) strcpy(d, s);
+    return d;
+}
+
+/* Reads every record of a FASTA file; returns the number, or -1 (message said). */
+long read_fasta(const char *path, record **out)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0, n = 0, rcap = 0, scap = 0;
+    ssize_t len;
+    long lineno = 0;
+    record *recs = NULL;
+    if (!f) {
+        msg("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
+        if (line[0] == '>') {
+            char *p = line + 1, *e;
+            if (n == rcap) {
+                rcap = rcap ? 2 * rcap : 4;
+                recs = realloc(recs, rcap * sizeof *recs);
+            }
+            while (*p && isspace((unsigned char)*p)) p++;
+            {
+                size_t hl = strlen(line);
+                while (hl > 0 && isspace((unsigned char)line[hl - 1])) line[--hl] = 0;
+            }
+            recs[n].header = xstrdup(line);
+            e = p;
+            while (*e && !isspace((unsigned char)*e)) e++;
+            *e = 0;
+            recs[n].name = xstrdup(p);
+            recs[n].seq = NULL;
+            recs[n].len = 0;
+            recs[n].contig = (long)n + 1;
+            recs[n].start_loc = 1;
+            scap = 0;
+            n++;
+            continue;
+        }
+        if (n == 0) {
+            if (len == 0) continue;
+            msg("%s line %ld: sequence before the first '>' header", path, lineno);
+            fclose(f);
+            free(line);
+            return -1;
+        }
+        for (ssize_t k = 0; k < len; k++) {
+            unsigned char c = (unsigned char)line[k];
+            if (isspace(c)) continue;
+            if (!isalpha(c)) {
+                msg("%s line %ld: byte 0x%02x is not a sequence letter", path, lineno, c);
+                fclose(f);
+                free(line);
+                return -1;
+            }
+            if (recs[n - 1].len + 1 >= scap) {
+                scap = scap ? 2 * scap : 4096;
+                recs[n - 1].seq = realloc(recs[n - 1].seq, scap);
+            }
+            recs[n - 1].seq[recs[n - 1].len++] = (char)c;
+        }
+    }
+    fclose(f);
+    free(line);
+    for (size_t k = 0; k < n; k++) recs[k].true_len = recs[k].len;
+    *out = recs;
+    return (long)n;
+}
+
+/* Reads the segments file as LASTZ's read_segment_table does (comments after '#', blank
+ * lines skipped, 7 or 8 fields, 1-based inclusive intervals of equal length). */
+long read_segments(const char *path, seg_line **out)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0, n = 0, scap = 0;
+    long lineno = 0;
+    seg_line *segs = NULL;
+    if (!f) {
+        msg("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    while (getline(&line, &cap, f) >= 0) {
+        char n1[1024], n2[1024], strand[8], extra[8];
+        long long s1, e1, s2, e2, sc = 0;
+        int k;
+        char *hash = strchr(line, '#');
+        lineno++;
+        if (hash) *hash = 0;
+        k = sscanf(line, "%1023s %lld %lld %1023s %lld %lld %7s %lld %7s", n1, &s1, &e1, n2, &s2, &e2, strand, &sc,
+                   extra);
+        if (k <= 0) continue;
+        if (k < 7 || k > 8 || (strand[0] != '+' && strand[0] != '-') || strand[1] || s1 < 1 || s2 < 1 || e1 < s1 ||
+            e2 < s2 || e1 - s1 != e2 - s2 || e1 > UINT32_MAX || e2 > UINT32_MAX) {
+            msg("%s line %ld: not a segment 'name1 start1 end1 name2 start2 end2 strand2 [score]' with 1-based "
+                "intervals of equal length",
+                path, lineno);
+            fclose(f);
+            free(line);
+            return -1;
+        }
+        if (n == scap) {
+            scap = scap ? 2 * scap : 1024;
+            segs = realloc(segs, scap * sizeof *segs);
+        }
+        segs[n].name1 = xstrdup(n1);
+        segs[n].name2 = xstrdup(n2);
+        segs[n].start1 = (uint32_t)s1;
+        segs[n].end1 = (uint32_t)e1;
+        segs[n].start2 = (uint32_t)s2;
+        segs[n].end2 = (uint32_t)e2;
+        segs[n].strand = strand[0];
+        segs[n].score = (int32_t)sc;
+        segs[n].line = lineno;
+        n++;
+    }
+    fclose(f);
+    free(line);
+    *out = segs;
+    return (long)n;
+}
+
+/* Returns 0, or writes a usage error naming the action and returns -1. */
+int parse_spec(const char *arg, seq_spec *sp)
+{
+    char *s, *act, *colons;
+    memset(sp, 0, sizeof *sp);
+    if (strlen(arg) >= sizeof sp->buf) return usage_error(CMD, "%s: specifier too long", arg) ? -1 : -1;
+    strcpy(sp->buf, arg);
+    s = sp->buf;
+    colons = strstr(s, "::");
+    if (colons && (!strchr(s, '[') || colons < strchr(s, '['))) {
+        *colons = 0;
+        if (!*s) return usage_error(CMD, "%s: an empty nickname before '::'", arg) ? -1 : -1;
+        sp->nickname = s;
+        s = colons + 2;
+    }
+    sp->file = s;
+    act = strchr(s, '[');
+    if (!act) {
+        size_t l = strlen(s);
+        FILE *probe = l > 1 && s[l - 1] == '-' ? fopen(s, "r") : NULL;
+        if (probe) fclose(probe); /* a file whose name ends with '-' */
+        else if (l > 1 && s[l - 1] == '-' && s[l - 2] != '/')
+            return usage_error(CMD, "%s: LASTZ's trailing '-' (reverse complement, action revcomp) is not supported "
+                                    "by gale lastz yet", arg) ? -1 : -1;
+        return 0;
+    }
+    *act++ = 0;
+    {
+        size_t l = strlen(act);
+        if (l && act[l - 1] == '-') {
+            return usage_error(CMD, "%s: LASTZ's trailing '-' (reverse complement, action revcomp) is not supported "
+                                    "by gale lastz yet", arg) ? -1 : -1;
+        }
+        if (l == 0 || act[l - 1] != ']')
+            return usage_error(CMD, "%s: the actions list must end with ']'", arg) ? -1 : -1;
+        act[l - 1] = 0;
+    }
+    while (act) {
+        char *a = act, *next = strchr(act, ',');
+        char *bb = strstr(act, "][");
+        if (bb && (!next || bb < next)) {
+            *bb = 0;
+            next = bb + 1;
+        } else if (next) {
+            *next = 0;
+        }
+        act = next ? next + 1 : NULL;
+        if (!*a) return usage_error(CMD, "%s: an empty action", arg) ? -1 : -1;
+        if (isdigit((unsigned char)a[0]) || a[0] == '.') {
+            /* subranges (sequences.c parse_sequence_name): start..end, start,end (two actions
+             * as lastz splits them), start.., ..end, start#length */
+            unsigned long long x, y;
+            int used = -1;
+            if (sp->sub_start && !sp->sub_end && !sp->sub_end_open && sscanf(a, "%llu%n", &y, &used) == 1 &&
+                !a[used] && sp->sub_pending) {
+                sp->sub_end = y;
+                sp->sub_pending = 0;
+                if (y == 0) return usage_error(CMD, "%s: bad subrange limits in '%s'", arg, a) ? -1 : -1;
+                continue;
+            }
+            if (sp->sub_start || sp->sub_end)
+                return usage_error(CMD, "%s: more than one subrange", arg) ? -1 : -1;
+            used = -1;
+            if (sscanf(a, "%llu..%llu%n", &x, &y, &used) == 2 && !a[used]) {
+                sp->sub_start = x;
+                sp->sub_end = y;
+            } else if ((used = -1, sscanf(a, "%llu..%n", &x, &used) == 1) && used > 0 && !a[used]) {
+                sp->sub_start = x;
+                sp->sub_end_open = 1;
+            } else if ((used = -1, sscanf(a, "..%llu%n", &y, &used) == 1) && used > 0 && !a[used]) {
+                sp->sub_start = 1;
+                sp->sub_end = y;
+            } else if ((used = -1, sscanf(a, "%llu#%llu%n", &x, &y, &used) == 2) && !a[used]) {
+                if (y == 0) return usage_error(CMD, "%s: bad subrange limits in '%s'", arg, a) ? -1 : -1;
+                sp->sub_start = x;
+                sp->sub_end = x + y - 1;
+                sp->sub_end_soft = 1;
+            } else if ((used = -1, sscanf(a, "%llu%n", &x, &used) == 1) && !a[used]) {
+                sp->sub_start = x; /* start,end: the end is the next action */
+                sp->sub_pending = 1;
+            } else {
+                return usage_error(CMD, "%s: LASTZ's subrange '%s' is not supported by gale lastz yet (supported: "
+                                        "start..end, start,end, start.., ..end, start#length)", arg, a) ? -1 : -1;
+            }
+            if (sp->sub_start == 0 || (sp->sub_end == 0 && !sp->sub_end_open && !sp->sub_pending))
+                return usage_error(CMD, "%s: bad subrange limits in '%s'", arg, a) ? -1 : -1;
+            if (sp->sub_end && sp->sub_end < sp->sub_start)
+                return usage_error(CMD, "%s: subrange '%s' ends before it starts (lastz: the reverse complement, "
+                                        "which --segments cannot take)", arg, a) ? -1 : -1;
+            continue;
+        }
+        if (sp->sub_pending)
+            return usage_error(CMD, "%s: the subrange start %llu has no end", arg, sp->sub_start) ? -1 : -1;
+        if (strcmp(a, "unmask") == 0) {
+            sp->unmask = 1;
+        } else if (strncmp(a, "nickname=", 9) == 0) {
+            if (!a[9]) return usage_error(CMD, "%s: an empty nickname", arg) ? -1 : -1;
+            sp->nickname = a + 9;
+        } else if ((strncmp(a, "subset=", 7) == 0 && a[7]) || (a[0] == '@' && a[1])) {
+            if (sp->subset) return usage_error(CMD, "%s: more than one subset file", arg) ? -1 : -1;
+            sp->subset = a[0] == '@' ? a + 1 : a + 7;
+        } else if (strcmp(a, "nameparse=darkspace") == 0) {
+            sp->nameparse = 1;
+        } else if (strcmp(a, "nameparse=alnum") == 0 || strcmp(a, "nameparse=alphanum") == 0 ||
+                   strcmp(a, "name:alnum") == 0 || strcmp(a, "name:alphanum") == 0) {
+            sp->nameparse = 2;
+        } else if (strcmp(a, "nameparse=full") == 0 || strcmp(a, "fullname") == 0 || strcmp(a, "fullnames") == 0) {
+            sp->nameparse = 3;
+        } else if (strcmp(a, "format=fasta") == 0 || strcmp(a, "format=FASTA") == 0) {
+            /* gale reads FASTA: nothing to override */
+        } else {
+            /* the others of lastz --help=files: a clear refusal naming the action */
+            const char *what = a;
+            if (strcmp(a, "multi") == 0) what = "multiple";
+            return usage_error(CMD, "%s: LASTZ's file action '%s'%s%s%s is not supported by gale lastz yet (supported: "
+                                    "unmask, nickname=NAME, subset=FILE, nameparse=darkspace|alnum|full, format=fasta, subranges)",
+                               arg, a, what != a ? " (" : "", what != a ? what : "", what != a ? ")" : "") ? -1 : -1;
+        }
+    }
+    if (sp->sub_pending)
+        return usage_error(CMD, "%s: the subrange start %llu has no end", arg, sp->sub_start) ? -1 : -1;
+    return 0;
+}
+
+/* A record's name as lastz takes it from the header (sequences.c shorten_header):
+ * "reverse complement of " and "positions ... of " skipped, then up to a blank, '|' or
+ * ':' (darkspace: a blank; alnum: letters, digits and '_'), less a .nib, .2bit, .hsx,
+ * .fasta or .fa suffix (not for alnum); full: the whole header line. */
+static char *short_name(const char *header, int type)
+{
+    const char *h = header;
+    size_t len;
+    char *n;
+    if (type == 3) return xstrdup(header);
+    if (*h == '>') h++;
+    while (*h == ' ' || *h == '\t') h++;
+    if (strncmp(h, "reverse complement of ", 22) == 0) {
+        h += 22;
+        while (*h == ' ' || *h == '\t') h++;
+    }
+    if (strncmp(h, "positions ", 10) == 0) {
+        const char *hh = h + 10;
+        while (*hh == ' ' || *hh == '\t') hh++;
+        while (*hh && *hh != ' ' && *hh != '\t') hh++;
+        while (*hh == ' ' || *hh == '\t') hh++;
+        if (strncmp(hh, "of ", 3) == 0) {
+            h = hh + 3;
+            while (*h == ' ' || *h == '\t') h++;
+        }
+    }
+    while (*h == ' ' || *h == '\t') h++;
+    if (type == 2) {
+        len = strspn(h, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+    } else {
+        static const char *const sfx[] = {".nib", ".2bit", ".hsx", ".fasta", ".fa"};
+        len = strcspn(h, type == 1 ? " \t" : " \t|:");
+        for (int k = 0; k < 5; k++) {
+            const size_t sl = strlen(sfx[k]);
+            if (len > sl && strncmp(h + len - sl, sfx[k], sl) == 0) len -= sl;
+        }
+    }
+    n = malloc(len + 1);
+    memcpy(n, h, len);
+    n[len] = 0;
+    return n;
+}
+
+void apply_names(const seq_spec *sp, record *recs, long n)
+{
+    for (long k = 0; k < n; k++) {
+        free(recs[k].name);
+        recs[k].name = short_name(recs[k].header, sp->nameparse);
+    }
+}
+
+/* [subset=FILE] (sequences.c read_contig_name, find_next_fasta_coi): the names, one a line
+ * (the first word; '#' comments), each sought forward from the record after the previous
+ * match; the first not found ends the list. Keeps the records' numbers. Returns the count
+ * kept, or -1 (message said). */
+long apply_subset(const char *path, record *recs, long n)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    long pos = 0, kept = 0;
+    char *keep;
+    if (!f) {
+        msg("%s (subset=): %s", path, strerror(errno));
+        return -1;
+    }
+    keep = calloc((size_t)n + 1, 1);
+    while (getline(&line, &cap, f) >= 0) {
+        char *p = line, *e, *h;
+        for (h = strchr(p, '#'); h; h = strchr(h + 1, '#'))
+            if (h == p || h[-1] == ' ' || h[-1] == '\t') {
+                *h = 0;
+                break;
+            }
+        while (*p && isspace((unsigned char)*p)) p++;
+        if (!*p) continue;
+        e = p;
+        while (*e && !isspace((unsigned char)*e)) e++;
+        *e = 0;
+        while (pos < n && strcmp(recs[pos].name, p) != 0) pos++;
+        if (pos == n) break;
+        keep[pos++] = 1;
+    }
+    fclose(f);
+    free(line);
+    for (long k = 0; k < n; k++) {
+        if (keep[k]) {
+            /* lastz then knows the record by its name alone (lav's h stanza: ">NAME") */
+            char *h = malloc(strlen(recs[k].name) + 2);
+            h[0] = '>';
+            strcpy(h + 1, recs[k].name);
+            free(recs[k].header);
+            recs[k].header = h;
+            recs[kept++] = recs[k];
+        } else {
+            free(recs[k].name);
+            free(recs[k].header);
+            free(recs[k].seq);
+        }
+    }
+    free(keep);
+    return kept;
+}
+
+/* nickname, unmask and the subrange on the records read; returns 0, or -1 (message said) */
+int apply_spec(const seq_spec *sp, record *recs, long n)
+{
+    for (long k = 0; k < n; k++) {
+        if (sp->sub_start) {
+            /* lastz: "beyond end" when the start, or a hard end, lies past the record */
+            unsigned long long end = sp->sub_end_open ? recs[k].len : sp->sub_end;
+            if (sp->sub_end_soft && end > recs[k].len) end = recs[k].len;
+            if (sp->sub_start > recs[k].len || end > recs[k].len) {
+                msg("%s, %s: subrange %llu..%llu beyond the end (%zu bases)", sp->file, recs[k].name, sp->sub_start,
+                    sp->sub_end_open ? sp->sub_start : sp->sub_end, recs[k].len);
+                return -1;
+            }
+            memmove(recs[k].seq, recs[k].seq + sp->sub_start - 1, (size_t)(end + 1 - sp->sub_start));
+            recs[k].start_loc = (size_t)sp->sub_start;
+            recs[k].len = (size_t)(end + 1 - sp->sub_start);
+        }
+        if (sp->nickname) {
+            /* lastz names every record so, in the alignments and in lav's h stanza */
+            free(recs[k].name);
+            free(recs[k].header);
+            recs[k].name = xstrdup(sp->nickname);
+            recs[k].header = xstrdup(sp->nickname);
+        }
+        if (sp->unmask)
+            for (size_t x = 0; x < recs[k].len; x++) recs[k].seq[x] = (char)toupper((unsigned char)recs[k].seq[x]);
+    }
+    return 0;
+}

@@ -1,0 +1,95 @@
+/*
+ * gale lastz's internal interface: what lastz.c (the command: options, the run),
+ * lastz_input.c (FASTA records, the segments file, LASTZ's sequence specifiers) and
+ * lastz_format.c (the output formats) share. Not a public header.
+ */
+#ifndef GALE_CLI_LASTZ_INT_H
+#define GALE_CLI_LASTZ_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gale.h"
+
+#define CMD "lastz"
+
+typedef struct {
+    char *name;
+    char *header; /* the whole header line, '>' included (lav's h stanza) */
+    char *seq;
+    size_t len;
+    long contig; /* the record's number in its file, from 1 (LASTZ's contig) */
+    size_t start_loc; /* a subrange's start on the record, from 1 (1: none; LASTZ's startLoc) */
+    size_t true_len;  /* the record's whole length (LASTZ's trueLen); len is the subrange's */
+} record;
+
+typedef struct {
+    char *name1, *name2;
+    uint32_t start1, end1, start2, end2;
+    char strand;
+    int32_t score;
+    long line; /* in the segments file */
+} seg_line;
+
+typedef struct {
+    int fields[256];
+    int n_fields;
+    int header;
+    int cigar_format;
+    int axt;            /* --format=axt */
+    int maf;            /* --format=maf (2: maf-, without the job header) */
+    int lav;            /* --format=lav (lastz's default) */
+    int sam;            /* 1 sam, 2 sam-, 3 softsam, 4 softsam- */
+    int rdotplot;       /* --format=rdotplot */
+    int segments;       /* --format=segments: the anchors, merged, without gapped extension */
+    uint64_t number;    /* axt's alignment number */
+    uint64_t gen_number; /* general's alignment number (number, znumber) */
+    const char *paths[2]; /* the TARGET and QUERY files as given (lav's s stanza) */
+    long contig;        /* the query record's number, from 1 (lav's s stanza) */
+    int strand_header;  /* this query strand's header written (lav) */
+    const char *prev1, *prev2; /* rdotplot: the names of the last name line */
+    int sq_done;        /* sam: the @SQ line written */
+} out_spec;
+
+/* A TARGET or QUERY specifier as LASTZ 1.04.22 reads it (sequences.c parse_sequence_name):
+ * [nickname::]filename[[actions]][-], actions comma-separated (or "][") */
+typedef struct {
+    char *file;            /* the file name alone (lav's s stanza names it) */
+    char *nickname;        /* nickname:: or [nickname=NAME]: the records' name in the output */
+    char *subset;          /* [subset=FILE] or [@FILE] */
+    int unmask;            /* [unmask] */
+    int nameparse;         /* 0: lastz's default (core), 1 darkspace, 2 alnum, 3 full */
+    unsigned long long sub_start, sub_end; /* a subrange, 1-based inclusive (0: not given) */
+    int sub_end_soft;      /* start#length: an end past the record is clipped */
+    int sub_end_open;      /* start..: to the record's end */
+    int sub_pending;       /* start, waiting for ,end */
+    char buf[4096];
+} seq_spec;
+
+/* lastz_input.c */
+/* Reads every record of a FASTA file; returns the number, or -1 (message said). */
+long read_fasta(const char *path, record **out);
+/* Reads the segments file as LASTZ's read_segment_table does; the number, or -1. */
+long read_segments(const char *path, seg_line **out);
+/* Returns 0, or writes a usage error naming the action and returns -1. */
+int parse_spec(const char *arg, seq_spec *sp);
+/* The records' names from their headers, as sp's name parsing takes them. */
+void apply_names(const seq_spec *sp, record *recs, long n);
+/* [subset=FILE]: the records it names kept; the count kept, or -1 (message said). */
+long apply_subset(const char *path, record *recs, long n);
+/* nickname, unmask and the subrange on the records read; returns 0, or -1 (message said) */
+int apply_spec(const seq_spec *sp, record *recs, long n);
+
+/* lastz_format.c */
+/* --format's value into os: 0, or -1 after a usage error. */
+int parse_format(const char *v, out_spec *os);
+/* general's header line (#name1 ...), for --format=general (os->header) */
+void print_general_header(FILE *out, const out_spec *os);
+/* lav (lav.c print_lav_header): once per query strand, before its first alignment */
+void lav_strand_header(FILE *out, const out_spec *os, const record *t, const record *q, char strand);
+/* One alignment in os's format; rel on the sequences as held (qs: the query strand's). */
+void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, const char *qs, char strand,
+                     const gale_lastz_alignment *rel);
+
+#endif
