@@ -176,11 +176,11 @@ void release(Device *d) noexcept {
 }
 }  // namespace
 
-uint64_t device_default_budget(int index) {
+uint64_t device_default_budget(int index, bool capped) {
     GALE_CUDA_CHECK(cudaSetDevice(index));
     size_t free_b = 0, total_b = 0;
     GALE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    return std::min<uint64_t>(free_b / 2, 8ull << 30);
+    return capped ? std::min<uint64_t>(free_b / 2, 8ull << 30) : (uint64_t)free_b / 2;
 }
 
 Device *device_open(int index, uint64_t budget, bool budget_is_default, std::shared_ptr<FaultPlan> fault) {
@@ -193,7 +193,7 @@ Device *device_open(int index, uint64_t budget, bool budget_is_default, std::sha
         size_t free_b = 0, total_b = 0;
         GALE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
         const bool default_budget = budget == 0 || budget_is_default;
-        if (default_budget) budget = std::min<uint64_t>(free_b / 2, 8ull << 30);  // as device_default_budget
+        if (budget == 0) budget = std::min<uint64_t>(free_b / 2, 8ull << 30);  // as device_default_budget
         if (budget < (1u << 20)) fail(GALE_E_RANGE, "device memory budget must be at least 1 MiB (got %llu bytes)",
                                       (unsigned long long)budget);
         if (budget > free_b)

@@ -156,7 +156,8 @@ typedef struct gale_ctx_opts {
     uint64_t device_memory; /* device memory budget in bytes of each device entry; 0 = default: half the
                                device's free memory, at most 8 GiB, shared equally by the entries that
                                list the same device (halved, down to an eighth, if it cannot be allocated
-                               after all; a budget set here is allocated whole or GALE_E_NOMEM) */
+                               after all; a budget set here is allocated whole or GALE_E_NOMEM);
+                               GALE_DEVICE_MEMORY_HALF_FREE: as the default without the 8 GiB cap */
     /* Since 0.3 (a caller built against 0.2 passes the smaller size and gets the
      * defaults): several GPUs in one context. 0 (default): `device` alone;
      * GALE_DEVICES_ALL: every device present; n > 0: the n indices in `devices`.
@@ -168,6 +169,12 @@ typedef struct gale_ctx_opts {
     int reserved1;
     const int *devices;
 } gale_ctx_opts;
+
+/* gale_ctx_opts.device_memory: half the device's free memory, however large (since 0.7).
+ * Kernels whose tasks each need much work memory run more of them at once with it: the
+ * Z-drop kinds with the CIGAR keep a backtrack byte per cell of the band, megabytes per
+ * long read (`gale zdrop` takes it by default; bench/RESULTS.md). */
+#define GALE_DEVICE_MEMORY_HALF_FREE UINT64_MAX
 
 /* Fills *opts with the defaults (and its size). */
 GALE_API void gale_ctx_opts_init(gale_ctx_opts *opts);

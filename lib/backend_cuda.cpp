@@ -48,14 +48,16 @@ public:
         try {
             // The default budget (gale.h) is one per device, shared by its entries: taken
             // once, before any entry of that device allocates.
+            // GALE_DEVICE_MEMORY_HALF_FREE: the same without the default's 8 GiB cap.
+            const bool default_budget = budget == 0 || budget == GALE_DEVICE_MEMORY_HALF_FREE;
             std::vector<uint64_t> share(devices.size(), budget);
-            for (size_t i = 0; i < devices.size() && budget == 0; ++i) {
+            for (size_t i = 0; i < devices.size() && default_budget; ++i) {
                 size_t same = 0, first = i;
                 for (size_t j = 0; j < devices.size(); ++j) {
                     if (devices[j] != devices[i]) continue;
                     if (same++ == 0) first = j;
                 }
-                share[i] = first < i ? share[first] : std::max<uint64_t>(cuda::device_default_budget(devices[i]) / same,
+                share[i] = first < i ? share[first] : std::max<uint64_t>(cuda::device_default_budget(devices[i], budget == 0) / same,
                                                                          (uint64_t)1 << 20);
             }
             // GALE_FAULT_INJECT (testing only: cuda/common/fault.cuh), one plan for the
@@ -64,7 +66,7 @@ public:
             for (size_t i = 0; i < devices.size(); ++i) {
                 entries_.emplace_back(new Entry);
                 // (the default budget, a share of what was free, may be halved if it cannot be had)
-                entries_.back()->dev = cuda::device_open(devices[i], share[i], budget == 0, fault);
+                entries_.back()->dev = cuda::device_open(devices[i], share[i], default_budget, fault);
                 indices_.push_back(devices[i]);
             }
             for (auto &e : entries_) {

@@ -49,9 +49,9 @@ std::shared_ptr<FaultPlan> fault_plan_from_env();
 // process) is halved, down to an eighth; a budget the caller set is taken whole or not at
 // all. fault: the context's plan, or null. Throws gale::Error (DeviceFault).
 Device *device_open(int index, uint64_t budget_bytes, bool budget_is_default, std::shared_ptr<FaultPlan> fault);
-// The default budget of a device: half its free memory, at most 8 GiB (gale.h,
-// gale_ctx_opts.device_memory). Throws gale::Error.
-uint64_t device_default_budget(int index);
+// The default budget of a device: half its free memory, at most 8 GiB when capped (gale.h,
+// gale_ctx_opts.device_memory; uncapped: GALE_DEVICE_MEMORY_HALF_FREE). Throws gale::Error.
+uint64_t device_default_budget(int index, bool capped);
 void device_close(Device *dev) noexcept;
 // Raises (or clears) dev's cancel word (cuda/common/cancel.cuh): the kernels running on
 // dev stop at their next poll, within milliseconds. A store to pinned host memory, no

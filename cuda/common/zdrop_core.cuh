@@ -371,27 +371,21 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
             if (D) y2_r = (int8_t)(-q2 - e2);
             u_r = (int8_t)(r == 0 ? -q - e : r < long_thres ? -e : r == long_thres ? long_diff : D ? -e2 : 0);
         }
-        // scores (Q8, Q9): non-generic ones in whole 16-byte blocks from st0
-        if (!(flag & kZdGenericSc)) {
-            const int nb = (en0 - st0) / 16 + 1;
-            for (int base = 0; base < nb * 16; base += G_) {
-                const int j = base + tid;
-                if (j >= nb * 16) continue;
-                const int t = st0 + j;
-                const int8_t sq = (int8_t)sf[t], sT = (int8_t)qrr[t];
-                const bool n_ = sq == m1 || sT == m1;
-                s[t] = n_ ? sc_N : sq == sT ? sc_mch : sc_mis;
-            }
-        } else {
-            for (int base = st0; base <= en0; base += G_) {
-                const int t = base + tid;
-                if (t <= en0) s[t] = mat[sf[t] * m + qrr[t]];
-            }
-        }
+        // scores (Q8, Q9): ksw2 writes s for st0 <= t <= s_end (non-generic ones in whole
+        // 16-byte blocks from st0, past en and past s's end into sf when the blocks reach
+        // there) and the cells of [st, en] outside that read what an earlier anti-diagonal
+        // left in s. The cell loop computes the scores of its own cells and writes them;
+        // the rest of [st0, s_end] is written after it.
+        const bool generic_sc = (flag & kZdGenericSc) != 0;
+        const int s_end = generic_sc ? en0 : st0 + ((en0 - st0) / 16 + 1) * 16 - 1;
+        auto score_at = [&](int t) -> int8_t {
+            if (generic_sc) return mat[sf[t] * m + qrr[t]];
+            const int8_t sq = (int8_t)sf[t], sT = (int8_t)qrr[t];
+            return sq == m1 || sT == m1 ? sc_N : sq == sT ? sc_mch : sc_mis;
+        };
         // H[en0 - 1] as the previous anti-diagonal left it, read before the cells below
         // change it (H[en0] is computed from it)
         const int32_t h_left = !approx_max && r > 0 && en0 > 0 ? ZD_H(en0 - 1) : 0;
-        g.sync();
         // Q4: extz2's carried-in bytes, sign-extended into lanes 1-3 of the first block
         const int8_t x_ext = Z && x1 < 0 ? (int8_t)-1 : 0, v_ext = Z && v1 < 0 ? (int8_t)-1 : 0;
         // the left neighbours' old x, v, x2, handed across rounds as one word (ksw2's carry)
@@ -425,7 +419,9 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
             const int8_t x2t1 = byte_of((uint32_t)lft, 2);
             if (t - st >= 1 && t - st <= 3) xt1 = (int8_t)(xt1 | x_ext), vt1 = (int8_t)(vt1 | v_ext);
             if (!act) continue;
-            int8_t z = s[t];
+            int8_t z;
+            if (t >= st0 && t <= s_end) s[t] = z = score_at(t);
+            else z = s[t];
             int8_t a = a8(xt1, vt1), bb = a8(oy, ut), d = 0, tmp;
             int8_t nu, nv, nx, ny, nx2 = 0, ny2 = 0;
             if (Z) {
@@ -559,6 +555,13 @@ GALE_ZD_GROUP int32_t zd_task(G &g, const ZdropParams &P, int m, const int8_t *m
                 }
                 ZD_H(t) = h;
                 if (h > best_v || (h == best_v && pri < best_p)) best_v = h, best_p = pri;
+            }
+        }
+        if (s_end > en) {  // the scores past the padded band, once every cell has read sf (Q9)
+            g.sync();
+            for (int base = en + 1; base <= s_end; base += G_) {
+                const int t = base + tid;
+                if (t <= s_end) s[t] = score_at(t);
             }
         }
         if (with_cigar) p_at += (uint32_t)(en - st + 1);

@@ -378,7 +378,10 @@ if [ "$mode" = zdrop ]; then
     [ -s $zp.q.fa ] || python3 "$gen" $zp "$zn" 1000 9000 0.10 5 0.2 || exit 1
     sc=(-A 2 -B 4 -z 400 -r 751 --extz-only)
     {
+    # GALE_ZDROP_CFGS: which of the three (default all); GALE_ZDROP_BASES: --batch-bases values
+    # tried besides the default on the first one (the per-batch tail: doc/cli.md)
     for cfg in "extz2-score:-O 4 -E 2 --score-only" "extz2-cigar:-O 4 -E 2" "extd2-cigar:-O 4,24 -E 2,1"; do
+      case " ${GALE_ZDROP_CFGS:-extz2-score extz2-cigar extd2-cigar} " in *" ${cfg%%:*} "*) ;; *) continue ;; esac
       name=${cfg%%:*}; args=${cfg#*:}
       for be in cuda cpu; do
         echo "-- $name --backend $be: $(python3 tools/device/timed.py /tmp/z-$name-$be.tsv "$g" zdrop "${sc[@]}" $args \
@@ -390,6 +393,14 @@ if [ "$mode" = zdrop ]; then
       else
         echo "   $name: GPU output DIFFERS from CPU"; status=1
         diff /tmp/z-$name-cuda.tsv /tmp/z-$name-cpu.tsv | head -6 | cut -c1-300
+      fi
+      if [ "$name" = extz2-score ]; then
+        for bb in ${GALE_ZDROP_BASES:-}; do
+          echo "-- $name --backend cuda --batch-bases $bb: $(python3 tools/device/timed.py /tmp/z-$name-bb.tsv "$g" zdrop \
+            "${sc[@]}" $args --backend cuda --batch-bases "$bb" $zp.q.fa $zp.t.fa 2>/tmp/z-$name-bb.err)"
+          cat /tmp/z-$name-bb.err
+          cmp -s /tmp/z-$name-bb.tsv /tmp/z-$name-cpu.tsv && echo "   = CPU output" || { echo "   DIFFERS from CPU"; status=1; }
+        done
       fi
       # With the CIGAR a task keeps a backtrack byte per cell of its band (megabytes): the
       # default budget (8 GiB) bounds how many run at once; the same run with more memory.

@@ -27,7 +27,11 @@
 #include "threads.h"
 
 #define ZD_DEFAULT_BATCH_SIZE  65536
-#define ZD_DEFAULT_BATCH_BASES ((int64_t)1 << 24)
+/* 128 MiB: each batch ends when its longest pair does (a warp per pair on the GPU, about
+ * 0.1-0.2 s for a 9 kbp pair with minimap2's band on an H200), so on long reads small
+ * batches leave the GPU mostly idle: AGAThA's workload ran 5x slower in 16 MiB batches
+ * (bench/RESULTS.md). Memory is about 6x this (doc/cli.md, "Streaming and memory"). */
+#define ZD_DEFAULT_BATCH_BASES ((int64_t)1 << 27)
 
 #define HELP_WIDTH 20 /* the options' column in the help */
 
@@ -122,6 +126,8 @@ void usage_zdrop(FILE *out)
         GALE_ZD_NEG_INF);
     usage_backend_opts(out, HELP_WIDTH);
     fprintf(out,
+        "                      (zdrop's --device-memory default: half the free memory,\n"
+        "                      without the 8G cap)\n"
         "  --batch-size N    at most N pairs per gale batch (default %d)\n"
         "  --batch-bases N   close a batch once it holds N bases (default %" PRId64 ")\n",
         ZD_DEFAULT_BATCH_SIZE, ZD_DEFAULT_BATCH_BASES);
@@ -175,6 +181,10 @@ static int parse_zdrop_args(int argc, char **argv, zdrop_opts *o)
 
     memset(o, 0, sizeof *o);
     common_opts_init(&o->com, ZD_DEFAULT_BATCH_SIZE);
+    /* With the CIGAR each long read keeps megabytes of backtrack codes on the GPU: the
+     * library's 8 GiB default held a sixth of the tasks an H200 can run at once (AGAThA's
+     * workload 6x slower; bench/RESULTS.md), so zdrop takes half the free memory */
+    o->com.device_memory = GALE_DEVICE_MEMORY_HALF_FREE;
     o->batch_bases = ZD_DEFAULT_BATCH_BASES;
 
     opts_begin();
