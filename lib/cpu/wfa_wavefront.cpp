@@ -190,12 +190,17 @@ template <bool TWO>
 inline bool Dir::step_affine(CodeBuf *codes, std::vector<CodeRow> *rows) {
     const int32_t x = pen.x, o = pen.o, e = pen.e, o2 = pen.o2, e2 = pen.e2;
     Wave *Mx = get(s - x, cM), *Mo = get(s - o - e, cM), *De = get(s - e, cD1), *Ie = get(s - e, cI1);
+    // Indel under a heuristic: WFA2-lib's indel recurrence has no X (lib/wfa.h: X is a D
+    // then an I, which WFA2-lib takes through M at s - 1, where a cut-off may have
+    // removed the diagonal in between); without a cut the two are the same.
+    if (pen.split_x && heur.strategy) Mx = nullptr;
     Wave *Mo2 = nullptr, *D2e = nullptr, *I2e = nullptr;
     if (TWO) {
         Mo2 = get(s - o2 - e2, cM);
         D2e = get(s - e2, cD2);
         I2e = get(s - e2, cI2);
     }
+    inputs_null = !Mx && !Mo && !De && !Ie && !Mo2 && !D2e && !I2e;
     int32_t rl[kComps] = {0, 0, 0, 0, 0}, rh[kComps] = {0, 0, 0, 0, 0};
     bool rk[kComps] = {false, false, false, false, false};
     rk[cD1] = range_from(Mo, De, +1, rl[cD1], rh[cD1]);
@@ -287,6 +292,7 @@ inline bool Dir::step_affine(CodeBuf *codes, std::vector<CodeRow> *rows) {
 inline bool Dir::step_edit(CodeBuf *codes, std::vector<CodeRow> *rows) {
     Wave *Mp = get(s - 1, cM);
     for (int c = 1; c < kComps; ++c) slot(s, c).has = false;
+    inputs_null = !Mp;
     int32_t lo, hi;
     if (!range_from(Mp, nullptr, 0, lo, hi)) {
         no_range(codes, rows);
@@ -374,7 +380,31 @@ bool Dir::step(CodeBuf *codes, std::vector<CodeRow> *rows) {
     else if (pen.metric == kMetricAffine2p) any = step_affine<true>(codes, rows);
     else any = step_affine<false>(codes, rows);
     if (any) extend_m(slot(s, cM));
+    if (heur.strategy) {
+        trim_ends();
+        any = slot(s, cM).has;
+    }
     return any;
+}
+
+// Heuristic mode: every component of the last score trimmed to its first and last
+// non-null cell, none if it has none (WFA2-lib's wavefront_compute_trim_ends), so that
+// the cut-offs see WFA2-lib's ranges (lib/cpu/wfa_heuristic.cpp). The cells trimmed
+// are null already; later scores read them as nulls either way.
+void Dir::trim_ends() {
+    for (int c = 0; c < kComps; ++c) {
+        Wave &w = slot(s, c);
+        if (!w.has) continue;
+        int32_t lo = w.lo, hi = w.hi;
+        while (hi >= lo && *w.at(hi) < 0) --hi;
+        while (lo <= hi && *w.at(lo) < 0) ++lo;
+        if (lo > hi) {
+            w.has = false;
+            continue;
+        }
+        w.lo = lo;
+        w.hi = hi;
+    }
 }
 
 namespace {
@@ -416,9 +446,26 @@ bool run_to_end(Dir &d, int ce, int64_t pe, int64_t te, CodeBuf *codes, std::vec
         rows->clear();
     }
     d.init(codes, rows);
+    if (d.heur.strategy) {
+        d.trim_ends();
+        d.heur.clear();
+    }
     for (;;) {
         if (codes && codes->over) return false;
         if (find_end(d, ce, pe, te, k_end, h_end)) return true;
+        if (d.heur.strategy) {
+            d.cutoff();
+            d.step(codes, rows);
+            // WFA2-lib's end of a heuristic alignment that lost every path: more than its
+            // score scope (the ring) of scores with no source at all and no M (a begin-free
+            // start, with a match score, gives an M).
+            d.null_steps = d.inputs_null ? d.null_steps + 1 : 0;
+            if (d.inputs_null && !d.get(d.s, cM) && d.null_steps > d.R) {
+                d.unfeasible = true;
+                return true;
+            }
+            continue;
+        }
         d.step(codes, rows);
     }
 }
