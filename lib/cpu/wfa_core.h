@@ -243,6 +243,7 @@ struct Penalties {
     int32_t x, o, e, o2, e2;
     int32_t a;      // -match: begin-free diagonal j starts at s = a j (0: all at s = 0; lib/wfa.h)
     bool split_x;   // indel: an X of the backtrace is written as a D and an I (lib/wfa.h)
+    bool linear = false;  // gap-linear or indel: WFA2-lib has no gap components (heuristic mode)
 };
 
 // WFA2-lib 2.3.3's heuristic (gale.h, GALE_P_WFA_HEURISTIC): its parameters and the
@@ -386,7 +387,8 @@ private:
 };
 
 inline Penalties penalties_of(const WfaParams &p) {
-    Penalties q{p.metric, p.x, p.o, p.e, p.o2, p.e2, -p.match, p.kind_metric == kKindIndel};
+    Penalties q{p.metric, p.x, p.o, p.e, p.o2, p.e2, -p.match, p.kind_metric == kKindIndel,
+                p.kind_metric == kKindLinear || p.kind_metric == kKindIndel};
     if (p.metric == kMetricEdit) {
         q.x = 1;
         q.o = 0;

@@ -206,7 +206,8 @@ void Dir::cutoff() {
             H.steps_wait = H.steps_between_cutoffs;
         }
     }
-    if (lo != Mw->lo || hi != Mw->hi) cut_to(lo, hi);
+    // Always: WFA2-lib equates the gap components to M's range whether or not M was cut.
+    cut_to(lo, hi);
 }
 
 }  // namespace wfacpu
