@@ -319,7 +319,8 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  * (wavefront_aligner_attr_default) is GALE_WFA_H_WFADAPTIVE with 10, 50, 1: to get the
  * results of a WFA2-lib aligner built with its defaults, set GALE_P_WFA_HEURISTIC to
  * GALE_WFA_H_WFADAPTIVE. XDROP and ZDROP are refused on GALE_EDIT and GALE_INDEL (as
- * WFA2-lib refuses them); any bit not below gives GALE_E_RANGE (at submit).
+ * WFA2-lib refuses them: their upper bound is 0x47 there); any bit not below gives
+ * GALE_E_RANGE.
  * Semantics, exactly WFA2-lib 2.3.3's (wavefront/wavefront_heuristic.c): after score s is
  * extended and has not reached the end, M's diagonal range at s (trimmed to its first and
  * last non-null cells) is cut; the gap components at s are cut to the same range. All
@@ -340,7 +341,7 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  * result is WFA2-lib's (score and CIGAR) but need not be optimal; there is no low-memory
  * mode (WFA2-lib's heuristics run unidirectionally), so GALE_P_MEMORY_LIMIT does not
  * apply. A CUDA context computes heuristic batches on its CPU threads (GALE_RF_CPU). */
-#define GALE_P_WFA_HEURISTIC          408 /* GALE_WFA_H_* bits; default GALE_WFA_H_NONE; [0, 0x77] */
+#define GALE_P_WFA_HEURISTIC          408 /* GALE_WFA_H_* bits; default GALE_WFA_H_NONE; [0, 0x77] (edit, indel: 0x47) */
 #define GALE_P_WFA_MIN_WAVEFRONT_LENGTH 409 /* WF-adaptive, wfmash; default 10; [0, 2^30] */
 #define GALE_P_WFA_MAX_DISTANCE_THRESHOLD 410 /* WF-adaptive, wfmash; default 50; [0, 2^30] */
 #define GALE_P_WFA_STEPS_BETWEEN_CUTOFFS 411 /* all but banded-static; default 1; [0, 2^30] */

@@ -132,7 +132,7 @@ constexpr int64_t kWfaHeuristicBits = GALE_WFA_H_BANDED_STATIC | GALE_WFA_H_BAND
                                       GALE_WFA_H_XDROP | GALE_WFA_H_ZDROP | GALE_WFA_H_WFMASH;
 
 // The parameters both WFA kinds share, after the penalties.
-#define GALE_WFA_COMMON_PARAMS                                                                          \
+#define GALE_WFA_COMMON_PARAMS(HBITS)                                                                   \
     kNPolicy, {GALE_P_SCOPE, "scope", GALE_SCOPE_ALIGNMENT, GALE_SCOPE_SCORE, GALE_SCOPE_ALIGNMENT},       \
         {GALE_P_PATTERN_BEGIN_FREE, "pattern_begin_free", 0, 0, kMaxTaskLen},                                  \
         {GALE_P_PATTERN_END_FREE, "pattern_end_free", 0, 0, kMaxTaskLen},                                      \
@@ -143,7 +143,7 @@ constexpr int64_t kWfaHeuristicBits = GALE_WFA_H_BANDED_STATIC | GALE_WFA_H_BAND
         {GALE_P_GPU_BACKTRACE, "gpu_backtrace", 0, 0, 1},                                                  \
         {GALE_PX_WFA_GROUP_THREADS, "x_wfa_group_threads", 0, 0, 256},                                      \
         {GALE_PX_WFA_UNITS_PER_SM, "x_wfa_units_per_sm", 0, 0, 64},                                        \
-        {GALE_P_WFA_HEURISTIC, "heuristic", GALE_WFA_H_NONE, 0, kWfaHeuristicBits},                          \
+        {GALE_P_WFA_HEURISTIC, "heuristic", GALE_WFA_H_NONE, 0, HBITS},                                      \
         {GALE_P_WFA_MIN_WAVEFRONT_LENGTH, "min_wavefront_length", 10, 0, 1 << 30},                         \
         {GALE_P_WFA_MAX_DISTANCE_THRESHOLD, "max_distance_threshold", 50, 0, 1 << 30},                     \
         {GALE_P_WFA_STEPS_BETWEEN_CUTOFFS, "steps_between_cutoffs", 1, 0, 1 << 30},                        \
@@ -159,16 +159,17 @@ const ParamSpec kWfaParams[] = {
     {GALE_P_PENALTY_GAP_OPEN2, "gap_open2_penalty", 0, 0, kPenaltyBound},
     {GALE_P_PENALTY_GAP_EXTEND2, "gap_extend2_penalty", 0, 0, kPenaltyBound},
     {GALE_P_PENALTY_MATCH, "match_penalty", 0, -kPenaltyBound, 0},
-    GALE_WFA_COMMON_PARAMS,
+    GALE_WFA_COMMON_PARAMS(kWfaHeuristicBits),
 };
 // WFA2-lib's linear_penalties_t defaults (align_benchmark: match 0, mismatch 4, indel 2).
 const ParamSpec kLinearParams[] = {
     {GALE_P_PENALTY_MISMATCH, "mismatch_penalty", 4, 1, kPenaltyBound},
     {GALE_P_PENALTY_MATCH, "match_penalty", 0, -kPenaltyBound, 0},
     {GALE_P_PENALTY_INDEL, "indel_penalty", 2, 1, kPenaltyBound},
-    GALE_WFA_COMMON_PARAMS,
+    GALE_WFA_COMMON_PARAMS(kWfaHeuristicBits),
 };
-const ParamSpec kEditParams[] = {GALE_WFA_COMMON_PARAMS};
+// Edit and indel: no x-drop or z-drop (WFA2-lib refuses them there).
+const ParamSpec kEditParams[] = {GALE_WFA_COMMON_PARAMS(kWfaHeuristicBits & ~(GALE_WFA_H_XDROP | GALE_WFA_H_ZDROP))};
 #undef GALE_WFA_COMMON_PARAMS
 constexpr size_t kWfaCommon = sizeof kEditParams / sizeof kEditParams[0];
 
@@ -334,6 +335,9 @@ void wfa_fill(const PairTask &, const void *result, gale_result &o) {
 
 VarSpan wfa_cigar(const void *result) { return static_cast<const WfaResult *>(result)->cigar; }
 
+// WFA2-lib's heuristics run on the CPU only (gale.h): the CUDA kernel has no cut-offs.
+bool wfa_cpu_only(const void *params) { return as<WfaParams>(params).heuristic != 0; }
+
 static_assert(result_ok<WfaResult>(), "WfaResult must be trivially copyable, a multiple of 8 bytes");
 static_assert(sizeof(WfaParams) <= kParamsBytes, "WfaParams too large");
 
@@ -343,6 +347,7 @@ const KindDef kWfa = {
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
+    nullptr, nullptr, false, wfa_cpu_only,
 };
 
 const KindDef kEdit = {
@@ -351,6 +356,7 @@ const KindDef kEdit = {
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
+    nullptr, nullptr, false, wfa_cpu_only,
 };
 
 const KindDef kIndel = {
@@ -359,6 +365,7 @@ const KindDef kIndel = {
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
+    nullptr, nullptr, false, wfa_cpu_only,
 };
 
 const KindDef kWfaLinear = {
@@ -367,6 +374,7 @@ const KindDef kWfaLinear = {
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
+    nullptr, nullptr, false, wfa_cpu_only,
 };
 
 // ---- GALE_ZDROP_EXTZ2, _EXTD2, _EXTS2: ksw2's Z-drop extension (lib/cpu/zdrop.cpp) ------
