@@ -336,11 +336,20 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  * whole wavefront when the best of this score lies more than zdrop + e * |gap| below
  * it (e: the gap extension, 1 for gap-linear). Banded-static keeps [band_min_k,
  * band_max_k]; banded-adaptive keeps band_max_k - band_min_k + 1 diagonals placed by
- * WFA2-lib's four samples. An alignment whose every path was cut ends without a result,
- * flagged GALE_RF_UNFEASIBLE (WFA2-lib's WF_STATUS_UNFEASIBLE). With a heuristic the
- * result is WFA2-lib's (score and CIGAR) but need not be optimal; there is no low-memory
- * mode (WFA2-lib's heuristics run unidirectionally), so GALE_P_MEMORY_LIMIT does not
- * apply. A CUDA context computes heuristic batches on its CPU threads (GALE_RF_CPU). */
+ * WFA2-lib's four samples. In heuristic mode the cells also follow WFA2-lib's kernel to
+ * the letter (an M cell whose best candidate runs past a sequence is dropped), so that
+ * the cut-offs see WFA2-lib's ranges. An alignment whose every path was cut ends without
+ * a result, flagged GALE_RF_UNFEASIBLE (WFA2-lib's WF_STATUS_UNFEASIBLE; with edit and
+ * indel WFA2-lib 2.3.3 never stops there, gale does). With a heuristic the score is
+ * WFA2-lib's and need not be optimal; the CIGAR is an alignment of that score, breaking
+ * ties as gale does without heuristics (not always as WFA2-lib), and since a pruned path
+ * may take two gaps of one kind back to back, which a CIGAR shows as one gap, it may
+ * rescore above the score. Not reproduced: WFA2-lib's exact prune of edit end-to-end
+ * wavefronts of 1,000 diagonals or more (wavefront_compute_edit_exact_prune), which
+ * moves the ranges its heuristics then see: edit end-to-end with a heuristic may differ
+ * there. There is no low-memory mode under a heuristic (WFA2-lib's heuristics run
+ * unidirectionally): GALE_P_MEMORY_LIMIT does not apply. A CUDA context computes
+ * heuristic batches on its CPU threads (GALE_RF_CPU). */
 #define GALE_P_WFA_HEURISTIC          408 /* GALE_WFA_H_* bits; default GALE_WFA_H_NONE; [0, 0x77] (edit, indel: 0x47) */
 #define GALE_P_WFA_MIN_WAVEFRONT_LENGTH 409 /* WF-adaptive, wfmash; default 10; [0, 2^30] */
 #define GALE_P_WFA_MAX_DISTANCE_THRESHOLD 410 /* WF-adaptive, wfmash; default 50; [0, 2^30] */
@@ -701,7 +710,8 @@ GALE_API gale_status gale_result_get_range(const gale_batch *batch, size_t first
 
 /* Wavefront alignment (GALE_WFA, GALE_EDIT, GALE_INDEL, GALE_WFA_LINEAR)
  *
- * score: as WFA2-lib 2.3.3 reports it (cigar->score) with heuristics off: the
+ * score: as WFA2-lib 2.3.3 reports it (cigar->score) with heuristics off (or, since 0.7,
+ * with the same heuristic, GALE_P_WFA_HEURISTIC): the
  * distance for GALE_EDIT and GALE_INDEL (0 or positive); minus the penalty for
  * GALE_WFA and GALE_WFA_LINEAR with match score 0 (0 or negative); with a match
  * score m < 0 (since 0.6), WFA2-lib's translation of its transformed penalty P
