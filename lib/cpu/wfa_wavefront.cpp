@@ -126,12 +126,27 @@ GALE_CELL_CLONES void affine_cells(int32_t W, int32_t lo, uint32_t un, uint32_t 
     }
 }
 
-// Edit cells (and with CODES their backtrace codes).
-template <bool CODES>
+// Edit cells (and with CODES their backtrace codes). RAW (heuristic mode): WFA2-lib's
+// kernel (wavefront_compute_edit_idm): M is the maximum of the unbounded candidates,
+// nulled when it lies past either sequence (see affine_cells).
+template <bool CODES, bool RAW = false>
 GALE_CELL_CLONES void edit_cells(int32_t W, int32_t lo, uint32_t un, uint32_t um, const int32_t *__restrict pM,
                 int32_t *__restrict oM, uint8_t *__restrict code) {
     for (int32_t i = 0; i < W; ++i) {
         const uint32_t uk = (uint32_t)(lo + i);
+        if (RAW) {
+            const int32_t xv = pM[i + 1] + 1, dv = pM[i] + 1, iv = pM[i + 2];
+            int32_t mv = std::max(xv, std::max(dv, iv));
+            if (!(mv >= 0 && (uint32_t)mv <= un && (uint32_t)mv - uk <= um)) mv = kNull;
+            oM[i] = mv;
+            if (CODES) {
+                uint32_t c = iv == mv ? (uint32_t)kSrcI1 : 0u;
+                c = dv == mv ? (uint32_t)kSrcD1 : c;
+                c = xv == mv ? (uint32_t)kSrcX : c;
+                code[i] = (uint8_t)(mv >= 0 ? c : 0u);
+            }
+            continue;
+        }
         const uint32_t xu = (uint32_t)pM[i + 1] + 1u;
         const int32_t xv = ((xu <= un) & (xu - uk <= um)) ? (int32_t)xu : kNull;
         const uint32_t du = (uint32_t)pM[i] + 1u;
@@ -371,8 +386,12 @@ inline bool Dir::step_edit(CodeBuf *codes, std::vector<CodeRow> *rows) {
     const int32_t iW = (int32_t)Wp;
     if (codes && codes->room((uint64_t)W)) {  // as in step_affine
         rows->push_back(CodeRow{codes->size, lo, hi});
-        edit_cells<true>(iW, lo, un, um, pM, oM, codes->append((size_t)W, (size_t)Wp));
+        uint8_t *code = codes->append((size_t)W, (size_t)Wp);
+        if (heur.strategy) edit_cells<true, true>(iW, lo, un, um, pM, oM, code);
+        else edit_cells<true>(iW, lo, un, um, pM, oM, code);
         codes->commit();
+    } else if (heur.strategy) {
+        edit_cells<false, true>(iW, lo, un, um, pM, oM, nullptr);
     } else {
         edit_cells<false>(iW, lo, un, um, pM, oM, nullptr);
     }
