@@ -96,7 +96,9 @@ struct Ref {
     int status;
 };
 
-Ref wfa2(const Params &p, const Pair &q) {
+// One WFA2-lib aligner per batch (its settings), reused for every pair: an aligner
+// allocates megabytes, which meson's MALLOC_PERTURB_ would fill for each pair.
+wavefront_aligner_t *wfa2_new(const Params &p) {
     wavefront_aligner_attr_t a = wavefront_aligner_attr_default;
     switch (p.kind) {
     case GALE_INDEL: a.distance_metric = indel; break;
@@ -128,23 +130,20 @@ Ref wfa2(const Params &p, const Pair &q) {
     // med: modular wavefronts; high sizes them from the unpruned worst case, which a
     // pruned alignment can pass (WFA2-lib then exits: "Maximum allocated wavefronts").
     a.memory_mode = wavefront_memory_med;
+    a.alignment_form.span = alignment_end2end;
+    return wavefront_aligner_new(&a);
+}
+
+Ref wfa2(wavefront_aligner_t *wf, const Params &p, const Pair &q) {
     const int m = (int)q.pattern.size(), n = (int)q.text.size();
-    if (p.ends_free()) {
-        a.alignment_form.span = alignment_endsfree;
-        a.alignment_form.pattern_begin_free = (int)std::min<int64_t>(p.pb, m);
-        a.alignment_form.pattern_end_free = (int)std::min<int64_t>(p.pe, m);
-        a.alignment_form.text_begin_free = (int)std::min<int64_t>(p.tb, n);
-        a.alignment_form.text_end_free = (int)std::min<int64_t>(p.te, n);
-    } else {
-        a.alignment_form.span = alignment_end2end;
-    }
-    wavefront_aligner_t *wf = wavefront_aligner_new(&a);
+    if (p.ends_free())  // clamped per pair, as gale clamps them (WFA2-lib exits otherwise)
+        wavefront_aligner_set_alignment_free_ends(wf, (int)std::min<int64_t>(p.pb, m), (int)std::min<int64_t>(p.pe, m),
+                                                  (int)std::min<int64_t>(p.tb, n), (int)std::min<int64_t>(p.te, n));
     const int status = wavefront_align(wf, q.pattern.data(), m, q.text.data(), n);
     Ref r{status == WF_STATUS_UNFEASIBLE, wf->cigar->score, {}, status};
     if (!r.unfeasible && p.scope == GALE_SCOPE_ALIGNMENT)
         r.ops.assign(wf->cigar->operations + wf->cigar->begin_offset,
                      (size_t)(wf->cigar->end_offset - wf->cigar->begin_offset));
-    wavefront_aligner_delete(wf);
     return r;
 }
 
@@ -278,6 +277,7 @@ void run_batch(const Params &p, const std::vector<Pair> &pairs) {
     }
     REQUIRE_OK(gale_submit(b));
     REQUIRE_OK(gale_wait(b));
+    wavefront_aligner_t *wf = wfa2_new(p);
     for (size_t i = 0; i < pairs.size(); ++i) {
         const Pair &q = pairs[i];
         gale_result r;
@@ -286,7 +286,7 @@ void run_batch(const Params &p, const std::vector<Pair> &pairs) {
         REQUIRE_OK(tu_result_fetch_cigar(b, i, &r, &cigar, &n_ops));
         const std::string ctx = "#" + std::to_string(i) + " (m " + std::to_string(q.pattern.size()) + ", n " +
                                 std::to_string(q.text.size()) + ") " + p.str();
-        const Ref ref = wfa2(p, q);
+        const Ref ref = wfa2(wf, p, q);
         const bool unf = (r.flags & GALE_RF_UNFEASIBLE) != 0;
         if (ref.status != WF_STATUS_SUCCESSFUL && ref.status != WF_STATUS_UNFEASIBLE) {
             ++no_ref;
@@ -326,6 +326,7 @@ void run_batch(const Params &p, const std::vector<Pair> &pairs) {
             }
         }
     }
+    wavefront_aligner_delete(wf);
     REQUIRE_OK(gale_batch_destroy(b));
 }
 
