@@ -317,6 +317,62 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  * layout measured 2.9-11x slower than the codes on an H100; its code and figures are
  * in bench/experiments/ and bench/RESULTS.md. */
 #define GALE_P_GPU_BACKTRACE 407 /* deprecated since 0.3: see above */
+/* WFA2-lib 2.3.3's heuristics (since 0.7), its wf_heuristic_strategy and parameters, for
+ * GALE_WFA, GALE_EDIT, GALE_INDEL and GALE_WFA_LINEAR. GALE_P_WFA_HEURISTIC is a set of
+ * GALE_WFA_H_* bits, WFA2-lib's own values, combined as WFA2-lib combines them: at most
+ * one of WFADAPTIVE / WFMASH (WFADAPTIVE wins), one of XDROP / ZDROP (XDROP wins), one of
+ * BANDED_STATIC / BANDED_ADAPTIVE (STATIC wins), applied in that order. The default is
+ * GALE_WFA_H_NONE: gale stays exact unless asked. WFA2-lib's own default
+ * (wavefront_aligner_attr_default) is GALE_WFA_H_WFADAPTIVE with 10, 50, 1: to get the
+ * results of a WFA2-lib aligner built with its defaults, set GALE_P_WFA_HEURISTIC to
+ * GALE_WFA_H_WFADAPTIVE. XDROP and ZDROP are refused on GALE_EDIT and GALE_INDEL (as
+ * WFA2-lib refuses them: their upper bound is 0x47 there); any bit not below gives
+ * GALE_E_RANGE.
+ * Semantics, exactly WFA2-lib 2.3.3's (wavefront/wavefront_heuristic.c): after score s is
+ * extended and has not reached the end, M's diagonal range at s (trimmed to its first and
+ * last non-null cells) is cut; the gap components at s are cut to the same range. All
+ * strategies but banded-static run only every steps_between_cutoffs scores (one counter,
+ * counted on scores where M is not empty). With WF-adaptive, M is cut when it is at least
+ * min_wavefront_length wide: from each end, diagonals whose distance to the end
+ * (max of the pattern and text left; wfmash: each scaled by the mean length over its own
+ * length, as WFA2-lib's floats) exceeds the least distance by more than
+ * max_distance_threshold, keeping the diagonal n - m. X-drop and Z-drop compare the
+ * Smith-Waterman score of a cell ((v + h) - s with match 0; (-m (v + h) - s) / 2 with a
+ * match score m < 0) with the best seen at earlier cut-offs: X-drop cuts, from each end,
+ * cells more than xdrop below it (WFA2-lib's strict "< xdrop" keeps), Z-drop drops the
+ * whole wavefront when the best of this score lies more than zdrop + e * |gap| below
+ * it (e: the gap extension, 1 for gap-linear). Banded-static keeps [band_min_k,
+ * band_max_k]; banded-adaptive keeps band_max_k - band_min_k + 1 diagonals placed by
+ * WFA2-lib's four samples. In heuristic mode the cells also follow WFA2-lib's kernel to
+ * the letter (an M cell whose best candidate runs past a sequence is dropped), so that
+ * the cut-offs see WFA2-lib's ranges. An alignment whose every path was cut ends without
+ * a result, flagged GALE_RF_UNFEASIBLE (WFA2-lib's WF_STATUS_UNFEASIBLE; with edit and
+ * indel WFA2-lib 2.3.3 never stops there, gale does). With a heuristic the score is
+ * WFA2-lib's and need not be optimal; the CIGAR is an alignment of that score, breaking
+ * ties as gale does without heuristics (not always as WFA2-lib), and since a pruned path
+ * may take two gaps of one kind back to back, which a CIGAR shows as one gap, it may
+ * rescore above the score. Not reproduced: WFA2-lib's exact prune of edit end-to-end
+ * wavefronts of 1,000 diagonals or more (wavefront_compute_edit_exact_prune), which
+ * moves the ranges its heuristics then see: edit end-to-end with a heuristic may differ
+ * there. There is no low-memory mode under a heuristic (WFA2-lib's heuristics run
+ * unidirectionally): GALE_P_MEMORY_LIMIT does not apply. A CUDA context computes
+ * heuristic batches on its CPU threads (GALE_RF_CPU). */
+#define GALE_P_WFA_HEURISTIC          408 /* GALE_WFA_H_* bits; default GALE_WFA_H_NONE; [0, 0x77] (edit, indel: 0x47) */
+#define GALE_P_WFA_MIN_WAVEFRONT_LENGTH 409 /* WF-adaptive, wfmash; default 10; [0, 2^30] */
+#define GALE_P_WFA_MAX_DISTANCE_THRESHOLD 410 /* WF-adaptive, wfmash; default 50; [0, 2^30] */
+#define GALE_P_WFA_STEPS_BETWEEN_CUTOFFS 411 /* all but banded-static; default 1; [0, 2^30] */
+#define GALE_P_WFA_XDROP              412 /* default 100; [0, 2^30] */
+#define GALE_P_WFA_ZDROP              413 /* default 100; [0, 2^30] */
+#define GALE_P_WFA_BAND_MIN_K         414 /* banded; default -100; [-2^30, 2^30] */
+#define GALE_P_WFA_BAND_MAX_K         415 /* banded; default 100; [-2^30, 2^30] */
+
+#define GALE_WFA_H_NONE            0x00
+#define GALE_WFA_H_BANDED_STATIC   0x01
+#define GALE_WFA_H_BANDED_ADAPTIVE 0x02
+#define GALE_WFA_H_WFADAPTIVE      0x04
+#define GALE_WFA_H_XDROP           0x10
+#define GALE_WFA_H_ZDROP           0x20
+#define GALE_WFA_H_WFMASH          0x40
 
 /* 600s: partial-order alignment (GALE_POA, since 0.6): the arguments of SPOA's
  * AlignmentEngine::Create(type, m, n, g, e, q, c), with GALE_P_MATCH (m, default 5)
@@ -606,6 +662,9 @@ GALE_API gale_status gale_cancel(gale_batch *batch);
 #define GALE_RF_CPU     4u /* computed on the CPU of a CUDA context: the kind has no GPU kernel (since 0.3) */
 #define GALE_RF_CANCELED 8u /* not computed: the batch was cancelled first; the only flag then set, and
                                every other field but size and user is 0 (since 0.5; see gale_cancel) */
+#define GALE_RF_UNFEASIBLE 16u /* wavefront alignment with a heuristic (GALE_P_WFA_HEURISTIC): every path
+                               was cut, no alignment (WFA2-lib's WF_STATUS_UNFEASIBLE); score, coordinates
+                               0, no CIGAR (since 0.7) */
 
 typedef struct gale_result {
     size_t size;          /* sizeof(gale_result): set by the caller, kept by gale */
@@ -658,7 +717,8 @@ GALE_API gale_status gale_result_get_range(const gale_batch *batch, size_t first
 
 /* Wavefront alignment (GALE_WFA, GALE_EDIT, GALE_INDEL, GALE_WFA_LINEAR)
  *
- * score: as WFA2-lib 2.3.3 reports it (cigar->score) with heuristics off: the
+ * score: as WFA2-lib 2.3.3 reports it (cigar->score) with heuristics off (or, since 0.7,
+ * with the same heuristic, GALE_P_WFA_HEURISTIC): the
  * distance for GALE_EDIT and GALE_INDEL (0 or positive); minus the penalty for
  * GALE_WFA and GALE_WFA_LINEAR with match score 0 (0 or negative); with a match
  * score m < 0 (since 0.6), WFA2-lib's translation of its transformed penalty P

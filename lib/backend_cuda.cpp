@@ -85,9 +85,10 @@ public:
 
     void start(gale_batch *b) override {
         const size_t n = b->tasks.size();
-        // no GPU side, or one not yet cleared for use (GpuKind::experimental), or nothing to
-        // do: the CPU threads take it
-        if (!b->kind->gpu || n == 0 || (b->kind->gpu->experimental && !cuda::experimental_gpu_enabled())) {
+        // no GPU side, or one not yet cleared for use (GpuKind::experimental), or none for
+        // these parameters (KindDef::cpu_only), or nothing to do: the CPU threads take it
+        if (!b->kind->gpu || n == 0 || (b->kind->gpu->experimental && !cuda::experimental_gpu_enabled()) ||
+            (b->kind->cpu_only && b->kind->cpu_only(b->params))) {
             cpu_start(pool_, b, n ? GALE_RF_CPU : 0);
             return;
         }

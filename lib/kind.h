@@ -132,6 +132,10 @@ struct KindDef {
     // Pair tasks may carry a junction array (gale_task.junc: h_len bytes, each a set of
     // GALE_ZD_JUNC_* bits, copied to PairTask::junc); other kinds refuse one.
     bool takes_junc = false;
+    // Whether a batch with these parameters has no GPU side although the kind has one
+    // (a CUDA context then runs it on its CPU threads, GALE_RF_CPU), or nullptr: never.
+    // The WFA kinds under a heuristic (GALE_P_WFA_HEURISTIC).
+    bool (*cpu_only)(const void *params) = nullptr;
 
     uint32_t &flags(void *result) const { return *reinterpret_cast<uint32_t *>((char *)result + flags_offset); }
     uint64_t cells(const void *result) const {

@@ -127,8 +127,12 @@ const KindDef kXdrop = {
 
 // ---- GALE_WFA, GALE_EDIT: WFA2-lib's wavefront alignment (lib/cpu/wfa.cpp, cuda/wfa.cu)
 
+// WFA2-lib's wf_heuristic_strategy bits (gale.h, GALE_P_WFA_HEURISTIC).
+constexpr int64_t kWfaHeuristicBits = GALE_WFA_H_BANDED_STATIC | GALE_WFA_H_BANDED_ADAPTIVE | GALE_WFA_H_WFADAPTIVE |
+                                      GALE_WFA_H_XDROP | GALE_WFA_H_ZDROP | GALE_WFA_H_WFMASH;
+
 // The parameters both WFA kinds share, after the penalties.
-#define GALE_WFA_COMMON_PARAMS                                                                          \
+#define GALE_WFA_COMMON_PARAMS(HBITS)                                                                   \
     kNPolicy, {GALE_P_SCOPE, "scope", GALE_SCOPE_ALIGNMENT, GALE_SCOPE_SCORE, GALE_SCOPE_ALIGNMENT},       \
         {GALE_P_PATTERN_BEGIN_FREE, "pattern_begin_free", 0, 0, kMaxTaskLen},                                  \
         {GALE_P_PATTERN_END_FREE, "pattern_end_free", 0, 0, kMaxTaskLen},                                      \
@@ -138,7 +142,15 @@ const KindDef kXdrop = {
         {GALE_P_EXPECTED_ERROR, "expected_error", 100, 1, 1000},                                           \
         {GALE_P_GPU_BACKTRACE, "gpu_backtrace", 0, 0, 1},                                                  \
         {GALE_PX_WFA_GROUP_THREADS, "x_wfa_group_threads", 0, 0, 256},                                      \
-        {GALE_PX_WFA_UNITS_PER_SM, "x_wfa_units_per_sm", 0, 0, 64}
+        {GALE_PX_WFA_UNITS_PER_SM, "x_wfa_units_per_sm", 0, 0, 64},                                        \
+        {GALE_P_WFA_HEURISTIC, "heuristic", GALE_WFA_H_NONE, 0, HBITS},                                      \
+        {GALE_P_WFA_MIN_WAVEFRONT_LENGTH, "min_wavefront_length", 10, 0, 1 << 30},                         \
+        {GALE_P_WFA_MAX_DISTANCE_THRESHOLD, "max_distance_threshold", 50, 0, 1 << 30},                     \
+        {GALE_P_WFA_STEPS_BETWEEN_CUTOFFS, "steps_between_cutoffs", 1, 0, 1 << 30},                        \
+        {GALE_P_WFA_XDROP, "xdrop", 100, 0, 1 << 30},                                                        \
+        {GALE_P_WFA_ZDROP, "zdrop", 100, 0, 1 << 30},                                                        \
+        {GALE_P_WFA_BAND_MIN_K, "band_min_k", -100, -(1 << 30), 1 << 30},                                    \
+        {GALE_P_WFA_BAND_MAX_K, "band_max_k", 100, -(1 << 30), 1 << 30}
 
 const ParamSpec kWfaParams[] = {
     {GALE_P_PENALTY_MISMATCH, "mismatch_penalty", 4, 1, kPenaltyBound},
@@ -147,16 +159,17 @@ const ParamSpec kWfaParams[] = {
     {GALE_P_PENALTY_GAP_OPEN2, "gap_open2_penalty", 0, 0, kPenaltyBound},
     {GALE_P_PENALTY_GAP_EXTEND2, "gap_extend2_penalty", 0, 0, kPenaltyBound},
     {GALE_P_PENALTY_MATCH, "match_penalty", 0, -kPenaltyBound, 0},
-    GALE_WFA_COMMON_PARAMS,
+    GALE_WFA_COMMON_PARAMS(kWfaHeuristicBits),
 };
 // WFA2-lib's linear_penalties_t defaults (align_benchmark: match 0, mismatch 4, indel 2).
 const ParamSpec kLinearParams[] = {
     {GALE_P_PENALTY_MISMATCH, "mismatch_penalty", 4, 1, kPenaltyBound},
     {GALE_P_PENALTY_MATCH, "match_penalty", 0, -kPenaltyBound, 0},
     {GALE_P_PENALTY_INDEL, "indel_penalty", 2, 1, kPenaltyBound},
-    GALE_WFA_COMMON_PARAMS,
+    GALE_WFA_COMMON_PARAMS(kWfaHeuristicBits),
 };
-const ParamSpec kEditParams[] = {GALE_WFA_COMMON_PARAMS};
+// Edit and indel: no x-drop or z-drop (WFA2-lib refuses them there).
+const ParamSpec kEditParams[] = {GALE_WFA_COMMON_PARAMS(kWfaHeuristicBits & ~(GALE_WFA_H_XDROP | GALE_WFA_H_ZDROP))};
 #undef GALE_WFA_COMMON_PARAMS
 constexpr size_t kWfaCommon = sizeof kEditParams / sizeof kEditParams[0];
 
@@ -172,6 +185,14 @@ void wfa_common(const int64_t *v, WfaParams &p) {
     p.gpu_backtrace = (int32_t)v[8];
     p.test_group_threads = (int32_t)v[9];
     p.test_units_per_sm = (int32_t)v[10];
+    p.heuristic = (int32_t)v[11];
+    p.h_min_wavefront_length = (int32_t)v[12];
+    p.h_max_distance_threshold = (int32_t)v[13];
+    p.h_steps_between_cutoffs = (int32_t)v[14];
+    p.h_xdrop = (int32_t)v[15];
+    p.h_zdrop = (int32_t)v[16];
+    p.h_band_min_k = (int32_t)v[17];
+    p.h_band_max_k = (int32_t)v[18];
 }
 
 // A match score m < 0: WFA2-lib's Eizenga transformation of the penalties (lib/wfa.h).
@@ -241,10 +262,19 @@ void indel_configure(const int64_t *v, void *out) {
 
 // The experimental group shape (gale.h): the CUDA kernel has groups of 32, 128 and
 // 256 threads.
+// The heuristic: WFA2-lib's bits only, and no drop on edit or indel (WFA2-lib refuses those:
+// wavefront_align_checks).
 void wfa_check(const void *params) {
-    const int32_t t = as<WfaParams>(params).test_group_threads;
+    const WfaParams &p = as<WfaParams>(params);
+    const int32_t t = p.test_group_threads;
     if (t != 0 && t != 32 && t != 128 && t != 256)
         fail(GALE_E_RANGE, "x_wfa_group_threads must be 0 (automatic), 32, 128 or 256 (got %d)", t);
+    if (p.heuristic & ~(int32_t)kWfaHeuristicBits)
+        fail(GALE_E_RANGE, "heuristic 0x%x has bits that are not WFA2-lib's strategies (0x%x)", (unsigned)p.heuristic,
+             (unsigned)(p.heuristic & ~(int32_t)kWfaHeuristicBits));
+    if ((p.heuristic & (GALE_WFA_H_XDROP | GALE_WFA_H_ZDROP)) &&
+        (p.kind_metric == kKindEdit || p.kind_metric == kKindIndel))
+        fail(GALE_E_RANGE, "the x-drop and z-drop heuristics need penalties: not on edit or indel (as in WFA2-lib)");
 }
 
 // The optimal penalty is at most that of the trivial alignments (substitute along the
@@ -305,6 +335,9 @@ void wfa_fill(const PairTask &, const void *result, gale_result &o) {
 
 VarSpan wfa_cigar(const void *result) { return static_cast<const WfaResult *>(result)->cigar; }
 
+// WFA2-lib's heuristics run on the CPU only (gale.h): the CUDA kernel has no cut-offs.
+bool wfa_cpu_only(const void *params) { return as<WfaParams>(params).heuristic != 0; }
+
 static_assert(result_ok<WfaResult>(), "WfaResult must be trivially copyable, a multiple of 8 bytes");
 static_assert(sizeof(WfaParams) <= kParamsBytes, "WfaParams too large");
 
@@ -314,6 +347,7 @@ const KindDef kWfa = {
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
+    nullptr, nullptr, false, wfa_cpu_only,
 };
 
 const KindDef kEdit = {
@@ -322,6 +356,7 @@ const KindDef kEdit = {
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
+    nullptr, nullptr, false, wfa_cpu_only,
 };
 
 const KindDef kIndel = {
@@ -330,6 +365,7 @@ const KindDef kIndel = {
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
+    nullptr, nullptr, false, wfa_cpu_only,
 };
 
 const KindDef kWfaLinear = {
@@ -338,6 +374,7 @@ const KindDef kWfaLinear = {
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
+    nullptr, nullptr, false, wfa_cpu_only,
 };
 
 // ---- GALE_ZDROP_EXTZ2, _EXTD2, _EXTS2: ksw2's Z-drop extension (lib/cpu/zdrop.cpp) ------

@@ -57,6 +57,23 @@ void find_begin_paid(Dir &b, int64_t pb, int64_t tb, int32_t a, int64_t score, i
     }
 }
 
+// WFA2-lib's heuristic on the forward wavefronts (gale.h, GALE_P_WFA_HEURISTIC).
+void set_heuristic(Dir &d, const WfaParams &p) {
+    Heuristic &H = d.heur;
+    H.strategy = p.heuristic;
+    H.min_wavefront_length = p.h_min_wavefront_length;
+    H.max_distance_threshold = p.h_max_distance_threshold;
+    H.steps_between_cutoffs = p.h_steps_between_cutoffs;
+    H.xdrop = p.h_xdrop;
+    H.zdrop = p.h_zdrop;
+    H.min_k = p.h_band_min_k;
+    H.max_k = p.h_band_max_k;
+    H.match = p.match;
+    // WFA2-lib's penalties->gap_extension1: the (transformed) e of gap-affine and
+    // two-piece; gap-linear leaves it -1, so Z-drop takes 1.
+    H.gap_e = p.kind_metric == kKindAffine || p.kind_metric == kKindAffine2p ? p.e : 1;
+}
+
 void align_task(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector<uint32_t> &cigar,
                 WfaWorkspace *ws) {
     cigar.clear();
@@ -81,10 +98,20 @@ void align_task(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector
     Dir &d = ws->fwd;
     d.setup(P, T, (int32_t)m, (int32_t)n, nmis, q, R, cM, f.pb, f.tb);
     d.padded = padded;
+    if (p.heuristic) set_heuristic(d, p);
     int32_t k_end = 0, h_end = 0;
+    // A heuristic cut every path: no alignment (gale.h, GALE_RF_UNFEASIBLE).
+    const auto unfeasible = [&] {
+        r = WfaResult{};
+        r.cells = d.cells;
+        r.flags = GALE_RF_UNFEASIBLE;
+        cigar.clear();
+        trim(*ws);
+    };
 
     if (p.scope == GALE_SCOPE_SCORE) {
         run_to_end(d, cM, f.pe, f.te, nullptr, nullptr, 0, k_end, h_end);
+        if (d.unfeasible) return unfeasible();
         r.score = signed_score(d.s);
         r.cells = d.cells;
         r.h_end = h_end;
@@ -96,8 +123,10 @@ void align_task(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector
         return;
     }
 
-    const uint64_t limit = (uint64_t)p.memory_limit_mib << 20;
+    // With a heuristic there is no low-memory mode (gale.h): the limit does not apply.
+    const uint64_t limit = p.heuristic ? UINT64_MAX : (uint64_t)p.memory_limit_mib << 20;
     if (run_to_end(d, cM, f.pe, f.te, &ws->codes, &ws->rows, limit, k_end, h_end)) {
+        if (d.unfeasible) return unfeasible();
         r.cells = d.cells;
         r.score = signed_score(d.s);
         const int32_t k0 = backtrace(d, ws->codes, ws->rows, cM, d.s, k_end, ws->ops);

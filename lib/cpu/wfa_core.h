@@ -243,6 +243,29 @@ struct Penalties {
     int32_t x, o, e, o2, e2;
     int32_t a;      // -match: begin-free diagonal j starts at s = a j (0: all at s = 0; lib/wfa.h)
     bool split_x;   // indel: an X of the backtrace is written as a D and an I (lib/wfa.h)
+    bool linear = false;  // gap-linear or indel: WFA2-lib has no gap components (heuristic mode)
+};
+
+// WFA2-lib 2.3.3's heuristic (gale.h, GALE_P_WFA_HEURISTIC): its parameters and the
+// state its cut-offs keep between scores (wavefront_heuristic_t), reset per alignment.
+struct Heuristic {
+    int32_t strategy = 0;  // GALE_WFA_H_* bits; 0: none
+    int32_t min_wavefront_length = 0, max_distance_threshold = 0, steps_between_cutoffs = 0;
+    int32_t xdrop = 0, zdrop = 0, min_k = 0, max_k = 0;
+    int32_t match = 0;     // WFA2-lib's penalties->match (0 or the match score, < 0)
+    int32_t gap_e = 1;     // Z-drop's gap extension (WFA2-lib: gap_extension1, or 1 if not > 0)
+    // state
+    int32_t steps_wait = 0;
+    int64_t max_sw_score = 0;
+    int32_t max_sw_k = 0, max_sw_offset = 0;
+    bool max_sw_set = false;  // max_sw_score_k != DPMATRIX_DIAGONAL_NULL
+    void clear() {
+        steps_wait = steps_between_cutoffs;
+        max_sw_score = 0;
+        max_sw_k = 0;
+        max_sw_offset = kNull;
+        max_sw_set = false;
+    }
 };
 
 // The wavefronts of one direction over one (sub)problem: pattern P (length m),
@@ -263,6 +286,11 @@ public:
     std::vector<Wave> ring;
     std::vector<int32_t> nullbuf;
     const std::atomic<bool> *cancel = nullptr;  // the batch's cancel flag, polled every score (or none)
+    Heuristic heur;            // strategy 0: none (setup() turns it off)
+    int64_t null_steps = 0;    // consecutive scores computed from no source at all (heuristics only)
+    bool unfeasible = false;   // every path was cut (heuristics only; run_to_end stops)
+    bool inputs_null = false;  // the last step had no source at all (WFA2-lib's null step)
+    std::vector<int32_t> dist; // the cut-offs' distances (scratch)
 
     void setup(const uint8_t *P_, const uint8_t *T_, int32_t m_, int32_t n_, bool nmis_, const Penalties &pen_,
                int ring_len, int cs_, int64_t pb_, int64_t tb_, bool start_m_ = true) {
@@ -280,6 +308,9 @@ public:
         padded = false;
         s = -1;
         cells = 0;
+        heur.strategy = 0;
+        null_steps = 0;
+        unfeasible = false;
         if ((int)ring.size() < R * kComps) ring.resize((size_t)R * kComps);
         for (int i = 0; i < R * kComps; ++i) ring[i].has = false;
     }
@@ -325,6 +356,12 @@ public:
     // nothing next to a score's cells and extensions.
     bool step(CodeBuf *codes, std::vector<CodeRow> *rows);
 
+    // WFA2-lib's heuristic cut-off of the last score (lib/cpu/wfa_heuristic.cpp), after
+    // its extension, when it has not reached the end.
+    void cutoff();
+    // Heuristic mode: the last score's components trimmed to their non-null ends.
+    void trim_ends();
+
     // Offset of component c on diagonal k at score sc, or kNull.
     int32_t value(int64_t sc, int c, int64_t k) {
         Wave *w = get(sc, c);
@@ -344,12 +381,14 @@ private:
     bool step_affine(CodeBuf *codes, std::vector<CodeRow> *rows);
     bool step_edit(CodeBuf *codes, std::vector<CodeRow> *rows);
     void extend_m(Wave &M);
+    void cut_to(int32_t lo, int32_t hi);
     template <bool NMIS, bool PADDED>
     void extend_all(Wave &M);
 };
 
 inline Penalties penalties_of(const WfaParams &p) {
-    Penalties q{p.metric, p.x, p.o, p.e, p.o2, p.e2, -p.match, p.kind_metric == kKindIndel};
+    Penalties q{p.metric, p.x, p.o, p.e, p.o2, p.e2, -p.match, p.kind_metric == kKindIndel,
+                p.kind_metric == kKindLinear || p.kind_metric == kKindIndel};
     if (p.metric == kMetricEdit) {
         q.x = 1;
         q.o = 0;

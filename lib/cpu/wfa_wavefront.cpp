@@ -22,7 +22,15 @@ namespace {
 // [0, n]; unsigned arithmetic keeps h + 1 and h - k exact (lengths < 2^31) and turns
 // nulls into huge values. A separate function so that restrict holds (the loop
 // vectorizes) and the branches are selects.
-template <bool TWO, bool CODES>
+// RAW (heuristic mode, lib/cpu/wfa_heuristic.cpp): WFA2-lib's kernel exactly: the gap
+// candidates are not bounded, M is their maximum with X, nulled when that maximum lies
+// past either sequence (wavefront_compute_affine_idm). An M cell whose best candidate
+// overflows is lost there although another candidate fits; without a cut-off that never
+// changes a score, with one it changes the ranges the cut-offs see. RAW 1: gap-affine and
+// two-piece (the gap components keep the unbounded values, as WFA2-lib's do); RAW 2:
+// gap-linear and indel, whose WFA2-lib recurrence has no gap components: a gap cell
+// counts only where M is valid.
+template <bool TWO, bool CODES, int RAW = 0>
 GALE_CELL_CLONES void affine_cells(int32_t W, int32_t lo, uint32_t un, uint32_t um, const int32_t *__restrict pMx,
                   const int32_t *__restrict pMo, const int32_t *__restrict pDe, const int32_t *__restrict pIe,
                   const int32_t *__restrict pMo2, const int32_t *__restrict pD2e, const int32_t *__restrict pI2e,
@@ -30,6 +38,49 @@ GALE_CELL_CLONES void affine_cells(int32_t W, int32_t lo, uint32_t un, uint32_t 
                   int32_t *__restrict oI2, uint8_t *__restrict code) {
     for (int32_t i = 0; i < W; ++i) {
         const uint32_t uk = (uint32_t)(lo + i);
+        if (RAW) {
+            int32_t d1 = std::max(pMo[i], pDe[i]) + 1;
+            int32_t i1 = std::max(pMo[i + 2], pIe[i]);
+            const int32_t xv = pMx[i] + 1;
+            int32_t mv = std::max(xv, std::max(d1, i1));
+            int32_t d2 = kNull, i2 = kNull;
+            if (TWO) {
+                d2 = std::max(pMo2[i], pD2e[i]) + 1;
+                i2 = std::max(pMo2[i + 2], pI2e[i]);
+                mv = std::max(mv, std::max(d2, i2));
+            }
+            const bool ok = mv >= 0 && (uint32_t)mv <= un && (uint32_t)mv - uk <= um;
+            if (!ok) mv = kNull;
+            if (RAW == 2) {
+                d1 = ok ? d1 : kNull;
+                i1 = ok ? i1 : kNull;
+            }
+            oM[i] = mv;
+            oD1[i] = d1 < 0 ? kNull : d1;
+            oI1[i] = i1 < 0 ? kNull : i1;
+            if (TWO) {
+                oD2[i] = d2 < 0 ? kNull : d2;
+                oI2[i] = i2 < 0 ? kNull : i2;
+            }
+            if (CODES) {
+                uint32_t c = 0;
+                if (TWO) {
+                    c = i2 == mv ? (uint32_t)kSrcI2 : c;
+                    c = d2 == mv ? (uint32_t)kSrcD2 : c;
+                }
+                c = i1 == mv ? (uint32_t)kSrcI1 : c;
+                c = d1 == mv ? (uint32_t)kSrcD1 : c;
+                c = xv == mv ? (uint32_t)kSrcX : c;
+                c |= ((d1 >= 0) & (pDe[i] >= pMo[i])) ? (uint32_t)kExtD1 : 0u;
+                c |= ((i1 >= 0) & (pIe[i] >= pMo[i + 2])) ? (uint32_t)kExtI1 : 0u;
+                if (TWO) {
+                    c |= ((d2 >= 0) & (pD2e[i] >= pMo2[i])) ? (uint32_t)kExtD2 : 0u;
+                    c |= ((i2 >= 0) & (pI2e[i] >= pMo2[i + 2])) ? (uint32_t)kExtI2 : 0u;
+                }
+                code[i] = (uint8_t)c;
+            }
+            continue;
+        }
         const int32_t d1s = std::max(pMo[i], pDe[i]);
         const uint32_t d1u = (uint32_t)d1s + 1u;
         const int32_t d1 = d1u <= un ? (int32_t)d1u : kNull;
@@ -75,12 +126,27 @@ GALE_CELL_CLONES void affine_cells(int32_t W, int32_t lo, uint32_t un, uint32_t 
     }
 }
 
-// Edit cells (and with CODES their backtrace codes).
-template <bool CODES>
+// Edit cells (and with CODES their backtrace codes). RAW (heuristic mode): WFA2-lib's
+// kernel (wavefront_compute_edit_idm): M is the maximum of the unbounded candidates,
+// nulled when it lies past either sequence (see affine_cells).
+template <bool CODES, bool RAW = false>
 GALE_CELL_CLONES void edit_cells(int32_t W, int32_t lo, uint32_t un, uint32_t um, const int32_t *__restrict pM,
                 int32_t *__restrict oM, uint8_t *__restrict code) {
     for (int32_t i = 0; i < W; ++i) {
         const uint32_t uk = (uint32_t)(lo + i);
+        if (RAW) {
+            const int32_t xv = pM[i + 1] + 1, dv = pM[i] + 1, iv = pM[i + 2];
+            int32_t mv = std::max(xv, std::max(dv, iv));
+            if (!(mv >= 0 && (uint32_t)mv <= un && (uint32_t)mv - uk <= um)) mv = kNull;
+            oM[i] = mv;
+            if (CODES) {
+                uint32_t c = iv == mv ? (uint32_t)kSrcI1 : 0u;
+                c = dv == mv ? (uint32_t)kSrcD1 : c;
+                c = xv == mv ? (uint32_t)kSrcX : c;
+                code[i] = (uint8_t)(mv >= 0 ? c : 0u);
+            }
+            continue;
+        }
         const uint32_t xu = (uint32_t)pM[i + 1] + 1u;
         const int32_t xv = ((xu <= un) & (xu - uk <= um)) ? (int32_t)xu : kNull;
         const uint32_t du = (uint32_t)pM[i] + 1u;
@@ -190,12 +256,17 @@ template <bool TWO>
 inline bool Dir::step_affine(CodeBuf *codes, std::vector<CodeRow> *rows) {
     const int32_t x = pen.x, o = pen.o, e = pen.e, o2 = pen.o2, e2 = pen.e2;
     Wave *Mx = get(s - x, cM), *Mo = get(s - o - e, cM), *De = get(s - e, cD1), *Ie = get(s - e, cI1);
+    // Indel under a heuristic: WFA2-lib's indel recurrence has no X (lib/wfa.h: X is a D
+    // then an I, which WFA2-lib takes through M at s - 1, where a cut-off may have
+    // removed the diagonal in between); without a cut the two are the same.
+    if (pen.split_x && heur.strategy) Mx = nullptr;
     Wave *Mo2 = nullptr, *D2e = nullptr, *I2e = nullptr;
     if (TWO) {
         Mo2 = get(s - o2 - e2, cM);
         D2e = get(s - e2, cD2);
         I2e = get(s - e2, cI2);
     }
+    inputs_null = !Mx && !Mo && !De && !Ie && !Mo2 && !D2e && !I2e;
     int32_t rl[kComps] = {0, 0, 0, 0, 0}, rh[kComps] = {0, 0, 0, 0, 0};
     bool rk[kComps] = {false, false, false, false, false};
     rk[cD1] = range_from(Mo, De, +1, rl[cD1], rh[cD1]);
@@ -265,7 +336,16 @@ inline bool Dir::step_affine(CodeBuf *codes, std::vector<CodeRow> *rows) {
     }
     const uint32_t un = (uint32_t)n, um = (uint32_t)m;
     const int32_t iW = (int32_t)Wp;
-    if (code) {
+    if (heur.strategy) {
+        // WFA2-lib's kernel (affine_cells' RAW), so that the cut-offs see its ranges.
+        if (pen.linear) {
+            if (code) affine_cells<TWO, true, 2>(iW, lo, un, um, pMx, pMo, pDe, pIe, pMo2, pD2e, pI2e, oM, oD1, oI1, oD2, oI2, code);
+            else affine_cells<TWO, false, 2>(iW, lo, un, um, pMx, pMo, pDe, pIe, pMo2, pD2e, pI2e, oM, oD1, oI1, oD2, oI2, code);
+        } else {
+            if (code) affine_cells<TWO, true, 1>(iW, lo, un, um, pMx, pMo, pDe, pIe, pMo2, pD2e, pI2e, oM, oD1, oI1, oD2, oI2, code);
+            else affine_cells<TWO, false, 1>(iW, lo, un, um, pMx, pMo, pDe, pIe, pMo2, pD2e, pI2e, oM, oD1, oI1, oD2, oI2, code);
+        }
+    } else if (code) {
         affine_cells<TWO, true>(iW, lo, un, um, pMx, pMo, pDe, pIe, pMo2, pD2e, pI2e, oM, oD1, oI1, oD2, oI2, code);
     } else {
         affine_cells<TWO, false>(iW, lo, un, um, pMx, pMo, pDe, pIe, pMo2, pD2e, pI2e, oM, oD1, oI1, oD2, oI2, code);
@@ -287,6 +367,7 @@ inline bool Dir::step_affine(CodeBuf *codes, std::vector<CodeRow> *rows) {
 inline bool Dir::step_edit(CodeBuf *codes, std::vector<CodeRow> *rows) {
     Wave *Mp = get(s - 1, cM);
     for (int c = 1; c < kComps; ++c) slot(s, c).has = false;
+    inputs_null = !Mp;
     int32_t lo, hi;
     if (!range_from(Mp, nullptr, 0, lo, hi)) {
         no_range(codes, rows);
@@ -305,8 +386,12 @@ inline bool Dir::step_edit(CodeBuf *codes, std::vector<CodeRow> *rows) {
     const int32_t iW = (int32_t)Wp;
     if (codes && codes->room((uint64_t)W)) {  // as in step_affine
         rows->push_back(CodeRow{codes->size, lo, hi});
-        edit_cells<true>(iW, lo, un, um, pM, oM, codes->append((size_t)W, (size_t)Wp));
+        uint8_t *code = codes->append((size_t)W, (size_t)Wp);
+        if (heur.strategy) edit_cells<true, true>(iW, lo, un, um, pM, oM, code);
+        else edit_cells<true>(iW, lo, un, um, pM, oM, code);
         codes->commit();
+    } else if (heur.strategy) {
+        edit_cells<false, true>(iW, lo, un, um, pM, oM, nullptr);
     } else {
         edit_cells<false>(iW, lo, un, um, pM, oM, nullptr);
     }
@@ -374,7 +459,41 @@ bool Dir::step(CodeBuf *codes, std::vector<CodeRow> *rows) {
     else if (pen.metric == kMetricAffine2p) any = step_affine<true>(codes, rows);
     else any = step_affine<false>(codes, rows);
     if (any) extend_m(slot(s, cM));
+    if (heur.strategy) {
+        trim_ends();
+        any = slot(s, cM).has;
+    }
     return any;
+}
+
+// Heuristic mode: every component of the last score trimmed to its first and last
+// non-null cell, none if it has none (WFA2-lib's wavefront_compute_trim_ends), so that
+// the cut-offs see WFA2-lib's ranges (lib/cpu/wfa_heuristic.cpp). The cells trimmed
+// are null already; later scores read them as nulls either way.
+void Dir::trim_ends() {
+    for (int c = 0; c < kComps; ++c) {
+        Wave &w = slot(s, c);
+        if (!w.has) continue;
+        // WFA2-lib trims a cell that is null or lies past either sequence.
+        const auto bad = [&](int32_t k) {
+            const int32_t h = *w.at(k);
+            return h < 0 || h > n || (int64_t)h - k > m;
+        };
+        int32_t lo = w.lo, hi = w.hi;
+        while (hi >= lo && bad(hi)) --hi;
+        while (lo <= hi && bad(lo)) ++lo;
+        // A trimmed cell may hold an offset past the sequences (a gap component's,
+        // WFA2-lib's unbounded kernel): null it, since later scores read the buffer.
+        if (lo > hi) {
+            std::fill(w.at(w.lo), w.at(w.hi) + 1, kNull);
+            w.has = false;
+            continue;
+        }
+        std::fill(w.at(w.lo), w.at(lo), kNull);
+        std::fill(w.at(hi) + 1, w.at(w.hi) + 1, kNull);
+        w.lo = lo;
+        w.hi = hi;
+    }
 }
 
 namespace {
@@ -416,9 +535,26 @@ bool run_to_end(Dir &d, int ce, int64_t pe, int64_t te, CodeBuf *codes, std::vec
         rows->clear();
     }
     d.init(codes, rows);
+    if (d.heur.strategy) {
+        d.trim_ends();
+        d.heur.clear();
+    }
     for (;;) {
         if (codes && codes->over) return false;
         if (find_end(d, ce, pe, te, k_end, h_end)) return true;
+        if (d.heur.strategy) {
+            d.cutoff();
+            d.step(codes, rows);
+            // WFA2-lib's end of a heuristic alignment that lost every path: more than its
+            // score scope (the ring) of scores with no source at all and no M (a begin-free
+            // start, with a match score, gives an M).
+            d.null_steps = d.inputs_null ? d.null_steps + 1 : 0;
+            if (d.inputs_null && !d.get(d.s, cM) && d.null_steps > d.R) {
+                d.unfeasible = true;
+                return true;
+            }
+            continue;
+        }
         d.step(codes, rows);
     }
 }

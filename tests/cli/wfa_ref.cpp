@@ -2,7 +2,8 @@
 //
 //   wfa_ref [--edit] [--mismatch X] [--gap-open O] [--gap-extend E]
 //           [--gap-open2 O2 --gap-extend2 E2] [--ends-free PB,PE,TB,TE]
-//           [--n-mismatch | --bytes] [--score-only] --check GALE_TSV  PATTERNS TEXTS | PAIRS.seq
+//           [--n-mismatch | --bytes] [--score-only] [--wfa-heuristic S[,S..] --wfa-xdrop N ...]
+//           --check GALE_TSV  PATTERNS TEXTS | PAIRS.seq
 //
 // Reads the same pairs as gale (plain text only: two FASTA/FASTQ files, record i
 // with record i, or WFA2-lib's .seq format), aligns each with WFA2-lib (default
@@ -17,6 +18,10 @@
 //     defines it: the alignment starts on row 0 or column 0 within the begin-free
 //     lengths and ends on the last row or column within the end-free lengths), and
 //     rescores to exactly the printed score.
+// With --wfa-heuristic and gale's heuristic parameter options (named as gale's; not
+// --wfa-heuristic-parameters) WFA2-lib runs with the same heuristic (memory mode med);
+// a pair it finds unfeasible must be printed as '*' '*', and a CIGAR may rescore above
+// the printed score (two gaps back to back show as one).
 // Prints one line per problem (at most 20) and a summary; exit 0 only when all
 // pairs agree. gale's options that never change a result (--memory-limit,
 // --batch-size, --batch-bases, --threads, --backend) are accepted and ignored,
@@ -30,6 +35,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -53,6 +59,11 @@ struct Opts {
     bool ends_free = false;
     const char *check = nullptr;
     std::vector<std::string> inputs;
+    // --wfa-heuristic (WFA2-lib's strategy bits, as gale reads the names) and its
+    // parameters, given to WFA2-lib as they are: gale must print WFA2-lib's scores,
+    // '*' where WFA2-lib finds every path cut (WF_STATUS_UNFEASIBLE).
+    int heuristic = 0;
+    int hp[7] = {10, 50, 1, 100, 100, -100, 100};  // gale.h's defaults
 };
 
 [[noreturn]] void die(const std::string &m) { cli_die("wfa_ref", 2, m); }
@@ -156,12 +167,23 @@ std::string map_seq(const std::string &s, bool text, bool n_mismatch)
     return r;
 }
 
+constexpr long long kUnfeasible = LLONG_MIN;  // every path cut (heuristics)
+
 struct Ref {
     wavefront_aligner_t *wf = nullptr;
     explicit Ref(const Opts &o)
     {
         wavefront_aligner_attr_t a = wfa2_attr(o.edit, o.two_piece, o.x, o.o, o.e, o.o2, o.e2);
         a.alignment_scope = compute_score;
+        a.heuristic.strategy = (wf_heuristic_strategy)o.heuristic;
+        a.heuristic.min_wavefront_length = o.hp[0];
+        a.heuristic.max_distance_threshold = o.hp[1];
+        a.heuristic.steps_between_cutoffs = o.hp[2];
+        a.heuristic.xdrop = o.hp[3];
+        a.heuristic.zdrop = o.hp[4];
+        a.heuristic.min_k = o.hp[5];
+        a.heuristic.max_k = o.hp[6];
+        if (o.heuristic) a.memory_mode = wavefront_memory_med;  // high may run out of wavefronts when pruned
         a.alignment_form.span = alignment_end2end;
         wf = wavefront_aligner_new(&a);
         if (!wf)
@@ -178,6 +200,8 @@ struct Ref {
                                                       c(o.free_len[2], t.size()), c(o.free_len[3], t.size()));
         }
         int st = wavefront_align(wf, p.data(), (int)p.size(), t.data(), (int)t.size());
+        if (st == WF_STATUS_UNFEASIBLE && o.heuristic)
+            return kUnfeasible;
         if (st != WF_STATUS_SUCCESSFUL)
             die("wavefront_align failed with status " + std::to_string(st));
         return wf->cigar->score;
@@ -268,7 +292,9 @@ std::string check_alignment(const Opts &o, const std::string &p, const std::stri
         return "CIGAR ends at (" + std::to_string(v) + ", " + std::to_string(h) + "), not at the printed end (" +
                std::to_string(pe) + ", " + std::to_string(te) + ")";
     const long long rescored = o.edit ? penalty : -penalty;
-    if (rescored != score)
+    // Under a heuristic a pruned path may take two gaps of one kind back to back, which a
+    // CIGAR shows as one gap: it then rescores above the path's score, never below.
+    if (o.heuristic ? rescored < score : rescored != score)
         return "CIGAR rescores to " + std::to_string(rescored) + ", printed score " + std::to_string(score);
     return "";
 }
@@ -321,6 +347,25 @@ int main(int argc, char **argv)
                 die("--ends-free takes 4 values");
             o.ends_free = true;
         } else if (a == "--check") o.check = argv[i + 1 < argc ? ++i : i];
+        else if (a == "--wfa-heuristic") {
+            std::istringstream in(val());
+            std::string f;
+            while (std::getline(in, f, ',')) {
+                if (f == "wfa-adaptive") o.heuristic |= wf_heuristic_wfadaptive;
+                else if (f == "wfmash") o.heuristic |= wf_heuristic_wfmash;
+                else if (f == "xdrop") o.heuristic |= wf_heuristic_xdrop;
+                else if (f == "zdrop") o.heuristic |= wf_heuristic_zdrop;
+                else if (f == "banded-static") o.heuristic |= wf_heuristic_banded_static;
+                else if (f == "banded-adaptive") o.heuristic |= wf_heuristic_banded_adaptive;
+                else if (f != "none") die("unknown heuristic " + f);
+            }
+        } else if (a == "--wfa-min-wavefront-length") o.hp[0] = (int)to_ll(val(), a);
+        else if (a == "--wfa-max-distance-threshold") o.hp[1] = (int)to_ll(val(), a);
+        else if (a == "--wfa-steps-between-cutoffs") o.hp[2] = (int)to_ll(val(), a);
+        else if (a == "--wfa-xdrop") o.hp[3] = (int)to_ll(val(), a);
+        else if (a == "--wfa-zdrop") o.hp[4] = (int)to_ll(val(), a);
+        else if (a == "--wfa-band-min-k") o.hp[5] = (int)to_ll(val(), a);
+        else if (a == "--wfa-band-max-k") o.hp[6] = (int)to_ll(val(), a);
         else if (a == "--memory-limit" || a == "--batch-size" || a == "--batch-bases" || a == "--threads" ||
                  a == "--backend") val();  // gale options that never change a result
         else if (!a.empty() && a[0] == '-') die("unknown option " + a);
@@ -348,7 +393,7 @@ int main(int argc, char **argv)
         die(std::string("cannot open ") + o.check);
     Ref ref(o);
     size_t problems = 0, lineno = 0;
-    long long free_ends_used = 0;
+    long long free_ends_used = 0, unfeasible = 0;
     auto problem = [&](size_t i, const std::string &m) {
         if (++problems <= 20)
             std::printf("pair %zu: %s\n", i, m.c_str());
@@ -375,6 +420,15 @@ int main(int argc, char **argv)
             continue;
         }
         const long long want = ref.score(o, p, t);
+        if (want == kUnfeasible || f[1] == "*") {
+            if (want != kUnfeasible)
+                problem(i, "gale printed no alignment ('*'), WFA2-lib scored " + std::to_string(want));
+            else if (f[1] != "*" || f[2] != "*")
+                problem(i, "WFA2-lib found every path cut, gale printed '" + f[1] + "'");
+            else
+                ++unfeasible;
+            continue;
+        }
         const long long got = to_ll(f[1], "score");
         if (got != want) {
             problem(i, "score " + std::to_string(got) + ", WFA2-lib " + std::to_string(want) + " (lengths " +
@@ -400,5 +454,8 @@ int main(int argc, char **argv)
                 o.score_only ? " (scores only)\n" : "");
     if (!o.score_only)
         std::printf(", %lld alignments leave an end unaligned\n", free_ends_used);
+    if (o.heuristic)
+        std::printf("wfa_ref: heuristic 0x%x, %lld pairs without an alignment (every path cut)\n", o.heuristic,
+                    unfeasible);
     return problems == 0 ? 0 : 1;
 }

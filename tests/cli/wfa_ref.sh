@@ -130,6 +130,37 @@ for s in "${SCORINGS[@]}"; do
     compare "edge pairs" $s -- "$TMP/edge.seq"
 done
 
+# ---- WFA2-lib's heuristics (--wfa-heuristic): WFA2-lib's scores with the same
+# heuristic, '*' where it finds every path cut (wfa_ref runs it in memory mode med)
+HEURISTICS=(
+    "--wfa-heuristic wfa-adaptive"
+    "--wfa-heuristic wfa-adaptive --wfa-min-wavefront-length 5 --wfa-max-distance-threshold 10 --wfa-steps-between-cutoffs 2"
+    "--wfa-heuristic wfmash --wfa-max-distance-threshold 20"
+    "--wfa-heuristic xdrop --wfa-xdrop 20"
+    "--wfa-heuristic zdrop --wfa-zdrop 20 --wfa-steps-between-cutoffs 3"
+    "--wfa-heuristic banded-static --wfa-band-min-k -5 --wfa-band-max-k 5"
+    "--wfa-heuristic banded-adaptive --wfa-band-min-k -3 --wfa-band-max-k 3"
+    "--wfa-heuristic wfa-adaptive,xdrop,banded-static --wfa-xdrop 30"
+    "--gap-open2 24 --gap-extend2 1 --wfa-heuristic zdrop,wfmash --wfa-zdrop 30"
+    "--score-only --wfa-heuristic xdrop --wfa-xdrop 10"
+    "--ends-free 0,0,50,50 --wfa-heuristic wfa-adaptive --wfa-max-distance-threshold 10"
+)
+for s in "${HEURISTICS[@]}"; do
+    # shellcheck disable=SC2086
+    compare "example, heuristic" $s -- "$SEQ"
+done
+# align_benchmark's --wfa-heuristic-parameters P1,P2[,P3] set the same parameters
+"$GALE" wfa -q --coords --wfa-heuristic xdrop --wfa-xdrop 20 --wfa-steps-between-cutoffs 2 "$SEQ" > "$TMP/h1.tsv" ||
+    fail "gale wfa --wfa-xdrop failed"
+"$GALE" wfa -q --coords --wfa-heuristic xdrop --wfa-heuristic-parameters 20,2 "$SEQ" > "$TMP/h2.tsv" ||
+    fail "gale wfa --wfa-heuristic-parameters failed"
+same_file "$TMP/h1.tsv" "$TMP/h2.tsv" "--wfa-heuristic-parameters 20,2 = --wfa-xdrop 20 --wfa-steps-between-cutoffs 2"
+"$GALE" wfa -q --coords --wfa-heuristic wfa-adaptive --wfa-heuristic-parameters 5,10,2 "$SEQ" > "$TMP/h1.tsv" ||
+    fail "gale wfa --wfa-heuristic-parameters failed"
+"$GALE" wfa -q --coords --wfa-heuristic wfa-adaptive --wfa-min-wavefront-length 5 --wfa-max-distance-threshold 10 \
+    --wfa-steps-between-cutoffs 2 "$SEQ" > "$TMP/h2.tsv" || fail "gale wfa --wfa-min-wavefront-length failed"
+same_file "$TMP/h1.tsv" "$TMP/h2.tsv" "--wfa-heuristic-parameters 5,10,2 = the three wfa-adaptive options"
+
 # ---- fresh random pairs, all three formats
 if [ -n "$PY" ] && [ -n "$MAKE" ]; then
     PAIRS=$(scaled 300 20)
@@ -157,6 +188,11 @@ if [ -n "$PY" ] && [ -n "$MAKE" ]; then
     NLONG=$(scaled 4 2)
     "$PY" "$MAKE" --seed "$SEEDNUM" --pairs "$NLONG" --max-len 30000 --rate 0.02 --seq "$TMP/long.seq" ||
         fail "make_wfa_example.py failed (long pairs)"
+    for s in "${HEURISTICS[@]}" "--edit --wfa-heuristic wfa-adaptive --wfa-max-distance-threshold 5" \
+             "--edit --wfa-heuristic wfmash --wfa-max-distance-threshold 8"; do
+        # shellcheck disable=SC2086
+        compare "random (seed $SEEDNUM), heuristic" $s -- "$TMP/r.seq"
+    done
     compare "long pairs (seed $SEEDNUM)" -- "$TMP/long.seq"
     compare "long pairs (seed $SEEDNUM), 1 MiB memory limit" --memory-limit 1 -- "$TMP/long.seq"
     compare "long pairs (seed $SEEDNUM), edit" --edit -- "$TMP/long.seq"

@@ -63,6 +63,18 @@ expect 2 "--ends-free negative" wfa --ends-free -1,0,0,0 "$SEQ"
 expect 2 "--ends-free with a blank" wfa --ends-free "1, 2,3,4" "$SEQ"
 expect 2 "--ends-free above 2^31-1" wfa --ends-free 2147483648,0,0,0 "$SEQ"
 expect 2 "--memory-limit 0" wfa --memory-limit 0 "$SEQ"
+expect 2 "--wfa-heuristic unknown" wfa --wfa-heuristic adaptive "$SEQ"
+expect 2 "--wfa-heuristic list with an unknown" wfa --wfa-heuristic xdrop,foo "$SEQ"
+expect 2 "--wfa-heuristic xdrop with --edit" wfa --edit --wfa-heuristic xdrop "$SEQ"
+expect 2 "--wfa-heuristic zdrop with --indel" wfa --wfa-heuristic zdrop --indel "$SEQ"
+expect 2 "--wfa-heuristic-parameters without a strategy" wfa --wfa-heuristic-parameters 1,2 "$SEQ"
+expect 2 "--wfa-heuristic-parameters with two strategies" wfa --wfa-heuristic xdrop,banded-static --wfa-heuristic-parameters 1,2 "$SEQ"
+expect 2 "--wfa-heuristic-parameters: xdrop takes two" wfa --wfa-heuristic xdrop --wfa-heuristic-parameters 1,2,3 "$SEQ"
+expect 2 "--wfa-heuristic-parameters: wfa-adaptive takes three" wfa --wfa-heuristic wfa-adaptive --wfa-heuristic-parameters 1,2 "$SEQ"
+expect 2 "--wfa-heuristic-parameters: negative x-drop" wfa --wfa-heuristic xdrop --wfa-heuristic-parameters -1,2 "$SEQ"
+expect 2 "--wfa-xdrop above 2^30 (library bound)" wfa --wfa-xdrop 1073741825 "$SEQ"
+expect 2 "--wfa-band-min-k below -2^30 (library bound)" wfa --wfa-band-min-k -1073741825 "$SEQ"
+expect 2 "--wfa-steps-between-cutoffs -1" wfa --wfa-steps-between-cutoffs -1 "$SEQ"
 expect 2 "--memory-limit above 2^20 (library bound)" wfa --memory-limit 1048577 "$SEQ"
 expect 2 "--backend gpu" wfa --backend gpu "$SEQ"
 expect 2 "--threads -1" wfa --threads -1 "$SEQ"
@@ -89,6 +101,8 @@ expect 0 "--gap-extend2 0 (one piece)" wfa -q --gap-open2 0 --gap-extend2 0 "$SE
 same_file "$TMP/a.tsv" "$TMP/b.tsv" "--gap-open2 0 --gap-extend2 0 is the one-piece default"
 expect 0 "--ends-free 2^31-1 everywhere" wfa -q --ends-free 2147483647,2147483647,2147483647,2147483647 "$SEQ"
 expect 0 "--memory-limit 1" wfa -q --memory-limit 1 "$SEQ"
+expect 0 "--wfa-heuristic none" wfa -q --wfa-heuristic none "$SEQ"
+expect 0 "--wfa-heuristic banded (align_benchmark's alias)" wfa -q --wfa-heuristic banded --wfa-heuristic-parameters -1073741824,1073741824 "$SEQ"
 # (the extreme match scores on one short pair: their transformed penalties make long
 # rings, seconds on the example file)
 printf '>ACGTTGCA\n<ACGATGCAT\n' > "$TMP/tiny.seq"
@@ -111,7 +125,9 @@ grep -q '^  wfa ' "$TMP/stdout" || fail "gale --help does not list wfa"
 expect 0 "gale wfa --help" wfa --help
 grep -q '^Usage: gale wfa' "$TMP/stdout" || fail "gale wfa --help: no usage on stdout"
 for o in --mismatch --gap-open --gap-extend --gap-open2 --gap-extend2 --edit --score-only --ends-free \
-         --n-mismatch --bytes --memory-limit --format --coords --backend --threads --device --batch-size --batch-bases \
+         --n-mismatch --bytes --memory-limit --wfa-heuristic --wfa-heuristic-parameters --wfa-min-wavefront-length \
+         --wfa-max-distance-threshold --wfa-steps-between-cutoffs --wfa-xdrop --wfa-zdrop --wfa-band-min-k \
+         --wfa-band-max-k --format --coords --backend --threads --device --batch-size --batch-bases \
          --output --quiet --help --version; do
     grep -q -- "$o" "$TMP/stdout" || fail "gale wfa --help does not describe $o"
 done

@@ -23,6 +23,9 @@
  *   small    the random batches on a CUDA context of 256 MiB: alignment-scope units
  *            then hold few codes, so the dispatcher's first pass stops many tasks
  *            early and its second pass reruns them with the full budget.
+ *   heuristics  random batches under WFA2-lib's heuristics (GALE_P_WFA_HEURISTIC): the
+ *            CUDA context runs them on its CPU threads, flagged GALE_RF_CPU, with
+ *            the CPU context's results.
  *   boundary pairs of exactly 32767 and 32768 bases (the GPU keeps int16 offsets
  *            only while both lengths are < 32768), 0% and 1%, both scopes.
  *
@@ -51,6 +54,7 @@ typedef struct wbatch {
     int kind, scope, npol;
     int64_t x, o, e, o2, e2, match, indel;
     int64_t pbf, pef, tbf, tef, err, memlim; /* err / memlim: 0 = default */
+    int heur;                                 /* GALE_P_WFA_HEURISTIC (0: none) */
     size_t n, cap;
     char **h, **v;
     int64_t *hl, *vl;
@@ -122,6 +126,14 @@ static gale_batch *wb_make(gale_ctx *ctx, const wbatch *c, int force_err)
     if (force_err) REQUIRE_OK(gale_batch_set(b, GALE_P_EXPECTED_ERROR, force_err));
     else if (c->err) REQUIRE_OK(gale_batch_set(b, GALE_P_EXPECTED_ERROR, c->err));
     if (c->memlim) REQUIRE_OK(gale_batch_set(b, GALE_P_MEMORY_LIMIT, c->memlim));
+    if (c->heur) {
+        REQUIRE_OK(gale_batch_set(b, GALE_P_WFA_HEURISTIC, c->heur));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_WFA_MAX_DISTANCE_THRESHOLD, 20));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_WFA_XDROP, 40));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_WFA_ZDROP, 40));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_WFA_BAND_MIN_K, -30));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_WFA_BAND_MAX_K, 30));
+    }
     for (i = 0; i < c->n; ++i) {
         gale_task_init(&t);
         t.h = c->h[i];
@@ -172,10 +184,14 @@ static size_t wb_run(gale_ctx *ctx, wbatch *c, int force_err, const char *name, 
         r.size = sizeof r;
         REQUIRE_OK(gale_result_get(b, i, &r));
         REQUIRE_OK(gale_result_cigar(b, i, &cig, &ncig));
-        CHECK_MSG((r.flags & ~(GALE_RF_RESCUED | GALE_RF_LOWMEM)) == 0, "%s, %s: result %zu has unknown flags 0x%x",
-                  name, c->label, i, r.flags);
+        CHECK_MSG((r.flags & ~(GALE_RF_RESCUED | GALE_RF_LOWMEM |
+                               (c->heur ? GALE_RF_CPU | GALE_RF_UNFEASIBLE : 0u))) == 0,
+                  "%s, %s: result %zu has unknown flags 0x%x", name, c->label, i, r.flags);
         if (c->scope == GALE_SCOPE_SCORE) CHECK_EQ_I64(ncig, 0);
-        if (r.flags & GALE_RF_RESCUED) ++flagged;
+        if (r.flags & (GALE_RF_RESCUED | GALE_RF_CPU)) ++flagged;
+        /* a heuristic batch has no GPU side: a CUDA context runs it on its CPU threads */
+        if (c->heur && !store && !fake_gpu)
+            CHECK_MSG(r.flags & GALE_RF_CPU, "%s, %s: heuristic result %zu not flagged GALE_RF_CPU", name, c->label, i);
         if (store) {
             CHECK_EQ_I64(r.flags & GALE_RF_RESCUED, 0);
             c->ref[i] = r;
@@ -189,7 +205,8 @@ static size_t wb_run(gale_ctx *ctx, wbatch *c, int force_err, const char *name, 
             snprintf(what, sizeof what, "%s, %s, task %zu (h_len %lld v_len %lld)", name, c->label, i,
                      (long long)c->hl[i], (long long)c->vl[i]);
             eq = tu_result_eq(&r, &c->ref[i], 0, what);
-            eq = eq && (r.flags & GALE_RF_LOWMEM) == (c->ref[i].flags & GALE_RF_LOWMEM);
+            eq = eq && (r.flags & (GALE_RF_LOWMEM | GALE_RF_UNFEASIBLE)) ==
+                           (c->ref[i].flags & (GALE_RF_LOWMEM | GALE_RF_UNFEASIBLE));
             eq = eq && ncig == c->ref_ncig[i] && (ncig == 0 || memcmp(cig, c->ref_cigar[i], ncig * 4) == 0);
             if (!eq) {
                 ++*differ;
@@ -421,6 +438,34 @@ int main(void)
     run_set(gpu, lng, nlong, 0, fake_gpu ? "fake gpu, long" : "cuda, long", 0, &differ);
     CHECK_MSG(differ == 0, "%zu GPU results differ from the CPU", differ);
     REQUIRE_OK(gale_ctx_destroy(gpu));
+
+    /* WFA2-lib's heuristics (GALE_P_WFA_HEURISTIC): run on the CPU threads of the CUDA
+     * context (GALE_RF_CPU), identical to the CPU context's results. */
+    {
+        wbatch *hset = NULL;
+        size_t nh = 0;
+        static const int strategies[] = {GALE_WFA_H_WFADAPTIVE, GALE_WFA_H_WFMASH, GALE_WFA_H_XDROP, GALE_WFA_H_ZDROP,
+                                         GALE_WFA_H_BANDED_STATIC, GALE_WFA_H_BANDED_ADAPTIVE,
+                                         GALE_WFA_H_WFADAPTIVE | GALE_WFA_H_XDROP | GALE_WFA_H_BANDED_STATIC};
+        add_random(&rng, &hset, &nh, tu_scaled(1000, 100));
+        for (i = 0; i < nh; ++i) {
+            const int drops = hset[i].kind == GALE_WFA || hset[i].kind == GALE_WFA_LINEAR;
+            int h = strategies[i % (sizeof strategies / sizeof strategies[0])];
+            if (!drops) h &= ~(GALE_WFA_H_XDROP | GALE_WFA_H_ZDROP);
+            hset[i].heur = h ? h : GALE_WFA_H_WFADAPTIVE;
+        }
+        printf("heuristics: %zu batches\n", nh);
+        gpu = gpu_ctx(0);
+        REQUIRE(gpu != NULL);
+        differ = 0;
+        run_set(cpu, hset, nh, 0, "cpu (reference), heuristics", 1, &differ);
+        REQUIRE(differ == 0);
+        run_set(gpu, hset, nh, 0, fake_gpu ? "fake gpu, heuristics" : "cuda, heuristics", 0, &differ);
+        CHECK_MSG(differ == 0, "%zu heuristic results of the CUDA context differ from the CPU", differ);
+        REQUIRE_OK(gale_ctx_destroy(gpu));
+        for (i = 0; i < nh; ++i) wb_free(&hset[i]);
+        free(hset);
+    }
 
     /* A small device pool: the two-pass path for alignment scope (see cuda/wfa.cu). */
     gpu = gpu_ctx((uint64_t)256 << 20);

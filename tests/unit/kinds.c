@@ -164,6 +164,20 @@ static void test_kinds_and_params(gale_ctx *ctx)
             CHECK_EQ_I64(v, 128);
             CHECK_ST(gale_batch_set(b, GALE_PX_WFA_GROUP_THREADS, 0), GALE_OK);
         }
+        /* WFA2-lib's heuristic bits only (0x08 is none of them); no drops on edit or indel
+         * (WFA2-lib refuses them); a refused word leaves the last valid one. */
+        if (kinds[k] == GALE_WFA || kinds[k] == GALE_EDIT || kinds[k] == GALE_INDEL || kinds[k] == GALE_WFA_LINEAR) {
+            int64_t v = -1;
+            const int drops = kinds[k] == GALE_WFA || kinds[k] == GALE_WFA_LINEAR;
+            CHECK_ST(gale_batch_set(b, GALE_P_WFA_HEURISTIC, GALE_WFA_H_WFADAPTIVE | GALE_WFA_H_BANDED_STATIC), GALE_OK);
+            CHECK_ST(gale_batch_set(b, GALE_P_WFA_HEURISTIC, 0x08), GALE_E_RANGE);
+            CHECK_ST(gale_batch_set(b, GALE_P_WFA_HEURISTIC, GALE_WFA_H_XDROP), drops ? GALE_OK : GALE_E_RANGE);
+            CHECK_ST(gale_batch_set(b, GALE_P_WFA_HEURISTIC, GALE_WFA_H_ZDROP | GALE_WFA_H_WFMASH),
+                     drops ? GALE_OK : GALE_E_RANGE);
+            CHECK_ST(gale_batch_get(b, GALE_P_WFA_HEURISTIC, &v), GALE_OK);
+            CHECK_EQ_I64(v, drops ? GALE_WFA_H_ZDROP | GALE_WFA_H_WFMASH : GALE_WFA_H_WFADAPTIVE | GALE_WFA_H_BANDED_STATIC);
+            CHECK_ST(gale_batch_set(b, GALE_P_WFA_HEURISTIC, GALE_WFA_H_NONE), GALE_OK);
+        }
         /* The Z-drop kinds' flag word takes ksw2's bits only (0x20 is none of them; the
          * splice bits belong to exts2); a refused word leaves the last valid one. */
         if (kinds[k] == GALE_ZDROP_EXTZ2 || kinds[k] == GALE_ZDROP_EXTD2 || kinds[k] == GALE_ZDROP_EXTS2) {

@@ -52,6 +52,9 @@ typedef struct wfa_opts {
     int ends_free;
     int64_t free_len[4];         /* pattern begin, pattern end, text begin, text end */
     int64_t memory_limit;        /* MiB; 0 = the library's default */
+    int heuristic;               /* GALE_WFA_H_* bits (--wfa-heuristic) */
+    int64_t hp[7];               /* the heuristic's parameters, in heur_params' order */
+    int hp_set[7];               /* given (else the library's defaults) */
     common_opts com;
     int64_t batch_bases;
     int format;
@@ -73,6 +76,10 @@ enum {
     OPT_W_MEMORY,
     OPT_W_COORDS,
     OPT_W_BATCH_BASES,
+    OPT_W_HEURISTIC,
+    OPT_W_HEURISTIC_PARAMS,
+    OPT_W_HP0, /* the seven OPT_W_HP0 + i of heur_params */
+    OPT_W_HP6 = OPT_W_HP0 + 6,
     OPT_W_INDEL,
     OPT_W_MATCH,
     OPT_W_ALGORITHM,
@@ -139,6 +146,22 @@ void usage_wfa(FILE *out)
         "  --memory-limit MIB memory of one alignment's backtrace above which it is\n"
         "                     recomputed in low-memory (BiWFA) mode (default: the\n"
         "                     library's, 256)\n"
+        "  --wfa-heuristic S  WFA2-lib 2.3.3's heuristic (default none: exact; WFA2-lib's\n"
+        "                     own default is wfa-adaptive): wfa-adaptive, wfmash,\n"
+        "                     xdrop, zdrop, banded-static, banded-adaptive, or several\n"
+        "                     comma-separated, combined as WFA2-lib's flags\n"
+        "  --wfa-heuristic-parameters P1,P2[,P3]\n"
+        "                     as align_benchmark, for one strategy: banded-static\n"
+        "                     MIN_K,MAX_K; banded-adaptive MIN_K,MAX_K,STEPS;\n"
+        "                     wfa-adaptive, wfmash MIN_LENGTH,MAX_DISTANCE,STEPS;\n"
+        "                     xdrop, zdrop X,STEPS (default: gale.h's)\n"
+        "  --wfa-min-wavefront-length N, --wfa-max-distance-threshold N,\n"
+        "  --wfa-steps-between-cutoffs N, --wfa-xdrop N, --wfa-zdrop N,\n"
+        "  --wfa-band-min-k K, --wfa-band-max-k K\n"
+        "                     one parameter each (defaults 10, 50, 1, 100, 100,\n"
+        "                     -100, 100); a pair all of whose paths were cut has no\n"
+        "                     alignment: TSV '*' for score and CIGAR, SAM unmapped,\n"
+        "                     PAF no line\n"
         "  -F, --format F     tsv, sam or paf (default tsv)\n"
         "  --coords           tsv: add pattern_begin pattern_end text_begin text_end\n"
         "                     (0-based, end exclusive: the aligned part)\n",
@@ -198,6 +221,99 @@ static int parse_int_list(const char *opt, const char *s, int64_t *out, int n, c
     return 0;
 }
 
+/* WFA2-lib's heuristics (gale.h, GALE_P_WFA_HEURISTIC): the strategies as 2.3.3's
+ * align_benchmark names them (--wfa-heuristic), wfmash for the one it does not name, and
+ * each parameter's own option. */
+static const struct {
+    const char *name;
+    int bit;
+} heur_names[] = {
+    {"none", GALE_WFA_H_NONE},
+    {"wfa-adaptive", GALE_WFA_H_WFADAPTIVE},
+    {"wfmash", GALE_WFA_H_WFMASH},
+    {"xdrop", GALE_WFA_H_XDROP},
+    {"zdrop", GALE_WFA_H_ZDROP},
+    {"banded-static", GALE_WFA_H_BANDED_STATIC},
+    {"banded", GALE_WFA_H_BANDED_STATIC}, /* align_benchmark's alias */
+    {"banded-adaptive", GALE_WFA_H_BANDED_ADAPTIVE},
+};
+static const struct {
+    const char *opt;
+    int id;
+    int64_t lo, hi;
+} heur_params[7] = {
+    {"--wfa-min-wavefront-length", GALE_P_WFA_MIN_WAVEFRONT_LENGTH, 0, (int64_t)1 << 30},
+    {"--wfa-max-distance-threshold", GALE_P_WFA_MAX_DISTANCE_THRESHOLD, 0, (int64_t)1 << 30},
+    {"--wfa-steps-between-cutoffs", GALE_P_WFA_STEPS_BETWEEN_CUTOFFS, 0, (int64_t)1 << 30},
+    {"--wfa-xdrop", GALE_P_WFA_XDROP, 0, (int64_t)1 << 30},
+    {"--wfa-zdrop", GALE_P_WFA_ZDROP, 0, (int64_t)1 << 30},
+    {"--wfa-band-min-k", GALE_P_WFA_BAND_MIN_K, -((int64_t)1 << 30), (int64_t)1 << 30},
+    {"--wfa-band-max-k", GALE_P_WFA_BAND_MAX_K, -((int64_t)1 << 30), (int64_t)1 << 30},
+};
+enum { HP_MINLEN, HP_MAXDIST, HP_STEPS, HP_XDROP, HP_ZDROP, HP_MINK, HP_MAXK };
+
+/* --wfa-heuristic S[,S...]: the bits of the named strategies (several combine as
+ * WFA2-lib's flags). */
+static int parse_heuristic(wfa_opts *o, const char *s)
+{
+    const char *p = s;
+    int bits = 0;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        size_t i;
+        for (i = 0; i < sizeof heur_names / sizeof heur_names[0]; i++)
+            if (strlen(heur_names[i].name) == len && strncmp(heur_names[i].name, p, len) == 0) break;
+        if (i == sizeof heur_names / sizeof heur_names[0])
+            return bad_value("wfa", "--wfa-heuristic", s,
+                             "expected none, wfa-adaptive, wfmash, xdrop, zdrop, banded-static or banded-adaptive "
+                             "(several: comma-separated)");
+        bits |= heur_names[i].bit;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    o->heuristic = bits;
+    return -1;
+}
+
+/* --wfa-heuristic-parameters P1,P2[,P3], as align_benchmark reads them for its one
+ * strategy: banded-static MIN_K,MAX_K; banded-adaptive MIN_K,MAX_K,STEPS; wfa-adaptive
+ * and wfmash MIN_LENGTH,MAX_DISTANCE,STEPS; xdrop and zdrop X,STEPS. */
+static int parse_heuristic_params(wfa_opts *o, const char *s)
+{
+    static const int slots[][3] = {
+        /* banded-static */ {HP_MINK, HP_MAXK, -1},
+        /* banded-adaptive */ {HP_MINK, HP_MAXK, HP_STEPS},
+        /* wfa-adaptive, wfmash */ {HP_MINLEN, HP_MAXDIST, HP_STEPS},
+        /* xdrop */ {HP_XDROP, HP_STEPS, -1},
+        /* zdrop */ {HP_ZDROP, HP_STEPS, -1},
+    };
+    int which, n, i;
+    int64_t v[3];
+    switch (o->heuristic) {
+    case GALE_WFA_H_BANDED_STATIC: which = 0; break;
+    case GALE_WFA_H_BANDED_ADAPTIVE: which = 1; break;
+    case GALE_WFA_H_WFADAPTIVE: case GALE_WFA_H_WFMASH: which = 2; break;
+    case GALE_WFA_H_XDROP: which = 3; break;
+    case GALE_WFA_H_ZDROP: which = 4; break;
+    default:
+        return usage_error("wfa", "--wfa-heuristic-parameters needs one strategy before it (--wfa-heuristic); "
+                                  "with several, give each parameter's own option (--wfa-xdrop, ...)");
+    }
+    n = slots[which][2] >= 0 ? 3 : 2;
+    if (parse_int_list("--wfa-heuristic-parameters", s, v, n, n == 3 ? "P1,P2,P3" : "P1,P2") != 0) return EXIT_USAGE;
+    for (i = 0; i < n; i++) {
+        const int k = slots[which][i];
+        if (v[i] < heur_params[k].lo || v[i] > heur_params[k].hi)
+            return usage_error("wfa", "invalid value '%s' for --wfa-heuristic-parameters: P%d (%s) must be in "
+                                      "[%lld, %lld]", s, i + 1, heur_params[k].opt + 6,
+                               (long long)heur_params[k].lo, (long long)heur_params[k].hi);
+        o->hp[k] = v[i];
+        o->hp_set[k] = 1;
+    }
+    return -1;
+}
+
 /* Sets the metric (kind) once; a second, different choice is a usage error. */
 static int set_metric(wfa_opts *o, int kind, int two, const char *opt)
 {
@@ -232,6 +348,15 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
         {"format",       required_argument, NULL, 'F'},
         {"coords",       no_argument,       NULL, OPT_W_COORDS},
         {"batch-bases",  required_argument, NULL, OPT_W_BATCH_BASES},
+        {"wfa-heuristic", required_argument, NULL, OPT_W_HEURISTIC},
+        {"wfa-heuristic-parameters", required_argument, NULL, OPT_W_HEURISTIC_PARAMS},
+        {"wfa-min-wavefront-length", required_argument, NULL, OPT_W_HP0 + HP_MINLEN},
+        {"wfa-max-distance-threshold", required_argument, NULL, OPT_W_HP0 + HP_MAXDIST},
+        {"wfa-steps-between-cutoffs", required_argument, NULL, OPT_W_HP0 + HP_STEPS},
+        {"wfa-xdrop", required_argument, NULL, OPT_W_HP0 + HP_XDROP},
+        {"wfa-zdrop", required_argument, NULL, OPT_W_HP0 + HP_ZDROP},
+        {"wfa-band-min-k", required_argument, NULL, OPT_W_HP0 + HP_MINK},
+        {"wfa-band-max-k", required_argument, NULL, OPT_W_HP0 + HP_MAXK},
         COMMON_LONGOPTS,
         {NULL, 0, NULL, 0}
     };
@@ -378,6 +503,21 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
                 return EXIT_USAGE;
             o->batch_bases = v;
             break;
+        case OPT_W_HEURISTIC:
+            if ((rc = parse_heuristic(o, optarg)) >= 0) return rc;
+            break;
+        case OPT_W_HEURISTIC_PARAMS:
+            if ((rc = parse_heuristic_params(o, optarg)) >= 0) return rc;
+            break;
+        default:
+            if (c >= OPT_W_HP0 && c <= OPT_W_HP6) {
+                const int k = c - OPT_W_HP0;
+                if (option_number("wfa", heur_params[k].opt, optarg, heur_params[k].lo, heur_params[k].hi, &v) != 0)
+                    return EXIT_USAGE;
+                o->hp[k] = v;
+                o->hp_set[k] = 1;
+            }
+            break;
         }
     }
 
@@ -405,6 +545,9 @@ static int parse_wfa_args(int argc, char **argv, wfa_opts *o)
                            o->gap_opt);
     if (o->have_o2 != o->have_e2)
         return usage_error("wfa", "two-piece penalties need both --gap-open2 and --gap-extend2");
+    if ((o->kind == GALE_EDIT || o->kind == GALE_INDEL) && (o->heuristic & (GALE_WFA_H_XDROP | GALE_WFA_H_ZDROP)))
+        return usage_error("wfa", "--wfa-heuristic xdrop and zdrop need penalties: not with %s (as in WFA2-lib)",
+                           o->kind == GALE_EDIT ? "edit distance" : "indel distance");
     if (o->score_only && o->format != FMT_TSV)
         return usage_error("wfa", "--score-only computes no alignment, which %s needs: use the TSV output",
                            o->format == FMT_SAM ? "SAM" : "PAF");
@@ -457,7 +600,7 @@ typedef struct wfa_run {
 static int wfa_set_params(gale_batch *b, const void *opts)
 {
     const wfa_opts *o = opts;
-    param_value p[16];
+    param_value p[32];
     int n = 0;
     if (o->kind == GALE_WFA_LINEAR) {
         p[n].id = GALE_P_PENALTY_MISMATCH; p[n].v = o->x;     p[n++].name = "--mismatch";
@@ -488,6 +631,14 @@ static int wfa_set_params(gale_batch *b, const void *opts)
     }
     if (o->memory_limit) {
         p[n].id = GALE_P_MEMORY_LIMIT; p[n].v = o->memory_limit; p[n++].name = "--memory-limit";
+    }
+    if (o->heuristic) {
+        int k;
+        p[n].id = GALE_P_WFA_HEURISTIC; p[n].v = o->heuristic; p[n++].name = "--wfa-heuristic";
+        for (k = 0; k < 7; k++)
+            if (o->hp_set[k]) {
+                p[n].id = heur_params[k].id; p[n].v = o->hp[k]; p[n++].name = heur_params[k].opt;
+            }
     }
     return set_param_values(b, p, n, "wfa");
 }
@@ -719,7 +870,21 @@ static int wfa_write(void *self, stream_chunk *c)
         if (get_aln(run, c, i, &res, &run->cig, &a) != EXIT_OK)
             return EXIT_FAIL;
         ln->l = 0;
-        if (put_aln(ln, o->format, o->coords, &a) < 0) {
+        if (res.flags & GALE_RF_UNFEASIBLE) {
+            /* --wfa-heuristic cut every path: no alignment. TSV: '*' for the score and
+             * the CIGAR; SAM: an unmapped record; PAF: no line (it has no unmapped ones). */
+            int r = 0;
+            if (o->format == FMT_PAF) continue;
+            if (o->format == FMT_TSV)
+                r = ksprintf(ln, "%" PRIu64 "\t*\t*%s\n", a.index, o->coords ? "\t*\t*\t*\t*" : "") < 0;
+            else
+                r = ksprintf(ln, "%s\t4\t*\t0\t0\t*\t*\t0\t0\t%s\t%s\n", a.qname, a.seq ? a.seq : "*",
+                             a.qual ? a.qual : "*") < 0;
+            if (r) {
+                msg("out of memory");
+                return EXIT_FAIL;
+            }
+        } else if (put_aln(ln, o->format, o->coords, &a) < 0) {
             msg("out of memory");
             return EXIT_FAIL;
         }
