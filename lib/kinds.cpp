@@ -667,7 +667,7 @@ const KindDef kPoa = {
     poa_configure, nullptr, poa_validate, encode_poa, nullptr, poa_estimate,
     sizeof(PoaResult), offsetof(PoaResult, flags), offsetof(PoaResult, cells),
     poa_cpu, poa_scratch_free, poa_fill, nullptr,
-    nullptr,  // no GPU side yet: a CUDA context computes it on its CPU threads (GALE_RF_CPU)
+    GALE_GPU_KIND(kPoaGpu),  // experimental until poa_gpu passes on a GPU (doc/poa.md, "GPU status")
     nullptr, poa_result_fill,
 };
 

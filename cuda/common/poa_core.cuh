@@ -755,11 +755,12 @@ GALE_PG_GROUP int32_t pg_align(G &g, const Params &P, const PgLayout &l, const P
     return st;
 }
 
-// One window: reads in order, each aligned then added. Thread 0 writes the reads'
-// results (out[k]) and projections (proj + the read's offset: the lengths before it).
+// One window: reads in order (their bytes one after the other in bases), each aligned
+// then added. Thread 0 writes the reads' results (out[k]) and projections (proj + the
+// read's offset: the lengths before it).
 template <class G>
 GALE_PG_GROUP int32_t pg_window(G &g, const Params &P, const PgLayout &l, const PgMem &M, uint32_t n_reads,
-                                const uint8_t *const *seqs, const int64_t *lens, int32_t *proj, PgRead *out,
+                                const uint8_t *bases, const int64_t *lens, int32_t *proj, PgRead *out,
                                 uint64_t *cells) {
     if (g.tid() == 0) pg_graph_init(M);
     g.sync();
@@ -768,12 +769,12 @@ GALE_PG_GROUP int32_t pg_window(G &g, const Params &P, const PgLayout &l, const 
     for (uint32_t k = 0; k < n_reads; ++k) {
         const uint32_t L = (uint32_t)lens[k];
         PgRead r{0, -1, -1, kPgOk, 0};
-        int32_t st = pg_align(g, P, l, M, seqs[k], L, proj + at, r);
+        int32_t st = pg_align(g, P, l, M, bases + at, L, proj + at, r);
         *cells += r.cells;
         if (st != kPgOk) return st;
         g.sync();  // every thread is done reading the graph (pg_align may return before any barrier)
         if (g.tid() == 0) {
-            st = pg_add(l, M, seqs[k], L, proj + at, r.vf, r.vb);
+            st = pg_add(l, M, bases + at, L, proj + at, r.vf, r.vb);
             out[k] = r;
         }
         st = g.bcast(st);

@@ -82,7 +82,7 @@ struct Win {
     PgLayout lay;
     char *work;
     uint32_t n;
-    std::vector<const uint8_t *> seqs;
+    std::string bases;
     std::vector<int64_t> lens;
     int32_t *proj;
     PgRead *out;
@@ -107,7 +107,7 @@ void *lane_main(void *arg) {
     LaneGroup<N> g{a->sh, a->lane};
     Win &w = *a->w;
     const PgMem M = pg_mem(w.work, w.lay);
-    a->res.st = pg_window(g, w.P, w.lay, M, w.n, w.seqs.data(), w.lens.data(), w.proj, w.out, &a->res.cells);
+    a->res.st = pg_window(g, w.P, w.lay, M, w.n, reinterpret_cast<const uint8_t *>(w.bases.data()), w.lens.data(), w.proj, w.out, &a->res.cells);
     return nullptr;
 }
 
@@ -222,7 +222,7 @@ int main() {
         std::memset(work.data(), (int)r.below(256), work.size());
         w.work = work.data();
         w.n = n_reads;
-        for (uint32_t k = 0; k < n_reads; ++k) w.seqs.push_back(reinterpret_cast<const uint8_t *>(reads[k].data()));
+        for (uint32_t k = 0; k < n_reads; ++k) w.bases += reads[k];
         w.lens = lens;
         uint64_t sum = 0;
         for (int64_t L : lens) sum += (uint64_t)L;
@@ -243,7 +243,7 @@ int main() {
         } else {
             HostGroup g;
             const PgMem M = pg_mem(w.work, w.lay);
-            res.st = pg_window(g, P, w.lay, M, n_reads, w.seqs.data(), lens.data(), w.proj, w.out, &res.cells);
+            res.st = pg_window(g, P, w.lay, M, n_reads, reinterpret_cast<const uint8_t *>(w.bases.data()), lens.data(), w.proj, w.out, &res.cells);
         }
         // the host's side: the graph from the projections, then consensus, MSA, GFA
         bool same = agree && res.st == kPgOk && res.cells == cr.cells && cr.n_seqs == n_reads;
