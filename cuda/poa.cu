@@ -16,7 +16,7 @@
 // finish (a capacity check failed, or what the CPU kernel refuses: SPOA's overflow, no
 // predecessor in the backtrack; the CPU then reports the same error).
 //
-// Not yet tuned: convex gaps' horizontal pass on one lane; no DPX; the DP matrices sized
+// Not yet tuned: no DPX, no shared memory; the DP matrices sized
 // for the worst case (every base a new node), not for the graph as it grows; host-side
 // graph rebuild and consensus in the collect.
 #include <algorithm>

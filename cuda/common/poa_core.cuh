@@ -65,6 +65,20 @@ constexpr int kPgMaxGroup = 32;  // threads of a group at most (the scan's carri
 GALE_PG_HD int32_t mx(int32_t a, int32_t b) { return a > b ? a : b; }
 GALE_PG_HD uint64_t al16(uint64_t b) { return (b + 15) / 16 * 16; }
 
+// A max-plus affine form of two carries: max(k, cx + a, cy + b); kFormNone stands for
+// minus infinity (far below any score, and no sum of it with scores comes near one).
+struct PgForm {
+    int64_t k, a, b;
+};
+constexpr int64_t kFormNone = -((int64_t)1 << 60);
+GALE_PG_HD int64_t mx64(int64_t x, int64_t y) { return x > y ? x : y; }
+GALE_PG_HD PgForm pf_const(int64_t k) { return PgForm{k, kFormNone, kFormNone}; }
+GALE_PG_HD PgForm pf_add(PgForm f, int64_t d) { return PgForm{f.k + d, f.a + d, f.b + d}; }
+GALE_PG_HD PgForm pf_max(PgForm x, PgForm y) { return PgForm{mx64(x.k, y.k), mx64(x.a, y.a), mx64(x.b, y.b)}; }
+GALE_PG_HD int64_t pf_eval(int64_t k, int64_t a, int64_t b, int64_t cx, int64_t cy) {
+    return mx64(k, mx64(cx + a, cy + b));
+}
+
 // A window's capacities and the byte offsets of its regions in the task's work memory.
 struct PgLayout {
     uint64_t cap_n;   // nodes (and edges): the window's bases
@@ -137,7 +151,7 @@ inline PgLayout pg_layout(const int64_t *lens, uint64_t n_reads, uint64_t codes,
     take(l.o_fcO, (N + 1) * 4);
     take(l.o_H1, (max_l + 1) * 4);
     take(l.o_prof, l.codes * (max_l + 1) * 4);
-    take(l.o_scan, 4 * kPgMaxGroup * 4);
+    take(l.o_scan, 6 * kPgMaxGroup * 8);  // the scans' per-thread carries
     take(l.o_mat, (uint64_t)l.n_mats * (mat + 1) * 4);
     l.bytes = at;
     return l;
@@ -705,26 +719,72 @@ GALE_PG_GROUP int32_t pg_align(G &g, const Params &P, const PgLayout &l, const P
                     row_max = mx(row_max, Hr[j]);
                 }
             }
-        } else if (tid == 0) {
-            // Convex: E and Q lane block by lane block (lib/poa.h), on one thread.
+        } else {
+            // Convex: E and Q lane block by lane block (lib/poa.h). Each thread owns BB
+            // consecutive lane blocks. A block maps its carries (cx, cy) to the next
+            // block's by max-plus affine forms (every step is a max or an addition), so
+            // pass 1 composes the thread's blocks into two forms, the threads' forms are
+            // chained numerically, and pass 2 reruns the CPU kernel's loop from the true
+            // carries.
             int32_t *Er = E + i * Lw, *Qr = Q + i * Lw;
-            int32_t cx = fcH[i], cy = fcH[i];
-            for (uint32_t b = 0; b < L; b += W) {
-                const uint32_t end = L < b + W ? L : b + W;
-                for (uint32_t j = b; j < end; ++j) {
+            const uint32_t n_blocks = (L + W - 1) / W, BB = (n_blocks + T - 1) / T;
+            const uint32_t b0 = (uint32_t)tid * BB;
+            PgForm fx{kFormNone, 0, kFormNone}, fy{kFormNone, kFormNone, 0};  // identity
+            for (uint32_t kb = 0; kb < BB; ++kb) {
+                const uint32_t b = (b0 + kb) * W;
+                if (b >= L) continue;
+                PgForm ef{}, qf{}, hu{};
+                for (uint32_t jj = 0; jj < W; ++jj) {
+                    const uint32_t j = b + jj;
+                    if (j >= L) continue;
+                    if (jj == 0) {
+                        ef = pf_add(fx, g_);
+                        qf = pf_add(fy, q);
+                    } else {
+                        ef = pf_max(pf_const((int64_t)H1[j - 1] + g_), pf_add(ef, e));
+                        qf = pf_max(pf_const((int64_t)H1[j - 1] + q), pf_add(qf, c));
+                    }
+                    hu = pf_max(pf_const(H1[j]), pf_max(ef, qf));
+                }
+                fx = pf_max(hu, pf_add(ef, -(int64_t)(g_ - e)));
+                fy = pf_max(hu, pf_add(qf, -(int64_t)(q - c)));
+            }
+            int64_t *sc = reinterpret_cast<int64_t *>(M.scan);
+            sc[6 * tid + 0] = fx.k, sc[6 * tid + 1] = fx.a, sc[6 * tid + 2] = fx.b;
+            sc[6 * tid + 3] = fy.k, sc[6 * tid + 4] = fy.a, sc[6 * tid + 5] = fy.b;
+            g.sync();
+            int64_t cx64 = fcH[i], cy64 = fcH[i];
+            for (int t = 0; t < T; ++t) {
+                if (t >= tid) continue;
+                const int64_t *f = sc + 6 * t;
+                const int64_t nx = pf_eval(f[0], f[1], f[2], cx64, cy64);
+                const int64_t ny = pf_eval(f[3], f[4], f[5], cx64, cy64);
+                cx64 = nx, cy64 = ny;
+            }
+            int32_t cx = (int32_t)cx64, cy = (int32_t)cy64;
+            for (uint32_t kb = 0; kb < BB; ++kb) {
+                const uint32_t b = (b0 + kb) * W;
+                if (b >= L) continue;
+                uint32_t last = b;
+                for (uint32_t jj = 0; jj < W; ++jj) {
+                    const uint32_t j = b + jj;
+                    if (j >= L) continue;
                     const int32_t ei = (j == b ? cx : H1[j - 1]) + (g_ - e) + e;
                     const int32_t qi = (j == b ? cy : H1[j - 1]) + (q - c) + c;
                     Er[j] = j == b ? ei : mx(ei, Er[j - 1] + e);
                     Qr[j] = j == b ? qi : mx(qi, Qr[j - 1] + c);
                 }
-                int32_t hu = 0;
-                for (uint32_t j = b; j < end; ++j) {
-                    hu = mx(H1[j], mx(Er[j], Qr[j]));
-                    Hr[j] = P.type == poa::kSW ? mx(hu, 0) : hu;
+                int32_t hv = 0;
+                for (uint32_t jj = 0; jj < W; ++jj) {
+                    const uint32_t j = b + jj;
+                    if (j >= L) continue;
+                    hv = mx(H1[j], mx(Er[j], Qr[j]));
+                    Hr[j] = P.type == poa::kSW ? mx(hv, 0) : hv;
                     row_max = mx(row_max, Hr[j]);
+                    last = j;
                 }
-                cx = mx(hu, Er[end - 1] - (g_ - e));
-                cy = mx(hu, Qr[end - 1] - (q - c));
+                cx = mx(hv, Er[last] - (g_ - e));
+                cy = mx(hv, Qr[last] - (q - c));
             }
         }
         row_max = g.max(row_max);
