@@ -172,8 +172,12 @@ struct PoaFlow {
             }
             const size_t n1 = c.tasks.size() + 1;
             const size_t need = align_up(in + seq, 256) + n1 * sizeof(PgTask) + 256 + out + ob + kSlack;
+            // The chunk's warps each take the region of its largest window: a chunk holds no
+            // more windows than can run at once in that region, so that a large window does
+            // not leave many small ones queued behind a few warps.
             const uint64_t region = std::max<uint64_t>(c.region, L.bytes);
-            if (need > s.bytes || (c.tasks.size() > 0 && region > area)) break;
+            const uint64_t at_once = std::min<uint64_t>((uint64_t)resident, n1);
+            if (need > s.bytes || (c.tasks.size() > 0 && (region > area || region * at_once > area))) break;
             c.region = region;
             c.tasks.push_back(next++);
             c.lay.push_back(L);

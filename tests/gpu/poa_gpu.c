@@ -10,9 +10,9 @@
  * Cases: >= 800 random windows at scale 1 (GALE_TEST_SCALE scales them; seed printed,
  * GALE_TEST_SEED reproduces) in batches of random parameters: local, global and
  * semi-global; linear, affine and convex penalties (random, spoa's defaults, cudapoa's
- * sample scoring); 1-40 reads per window, mutated copies of an ancestor of 1-3,000 bases
- * (a few of 3,000-6,000), 0-20% divergence, empty reads, N runs and lowercase,
- * per-sequence weights or qualities. Then the same batches on a CUDA context with a
+ * sample scoring); 1-40 reads per window (1-20 past 600 bases, 1-6 past 3,000),
+ * mutated copies of an ancestor of 1-3,000 bases (a few of 3,000-6,000), 0-20%
+ * divergence, empty reads, N runs and lowercase, per-sequence weights or qualities. Then the same batches on a CUDA context with a
  * small device memory budget (64 MiB): the windows the GPU cannot hold are rescued on
  * the CPU with the same results (among them a fixed window of 30 reads of 3 kbp, whose
  * DP matrices alone need about 1 GB); at least one result is flagged GALE_RF_RESCUED.
@@ -229,7 +229,7 @@ int main(void)
         for (i = 0; i < n; i++) {
             const double u = tu_unif(&r);
             int64_t alen = u < 0.6 ? tu_logrange(&r, 1, 600) : u < 0.97 ? tu_range(&r, 600, 3000) : tu_range(&r, 3000, 6000);
-            size_t reads = (size_t)(alen > 3000 ? tu_range(&r, 1, 6) : tu_range(&r, 1, 40));
+            size_t reads = (size_t)(alen > 3000 ? tu_range(&r, 1, 6) : alen > 600 ? tu_range(&r, 1, 20) : tu_range(&r, 1, 40));
             if (first) { /* the fixed large window: about 1 GB of DP matrices, rescued under 64 MiB */
                 alen = 3000;
                 reads = 30;
