@@ -16,9 +16,11 @@
 // finish (a capacity check failed, or what the CPU kernel refuses: SPOA's overflow, no
 // predecessor in the backtrack; the CPU then reports the same error).
 //
-// Not yet tuned: no DPX, no shared memory; the DP matrices sized
-// for the worst case (every base a new node), not for the graph as it grows; host-side
-// graph rebuild and consensus in the collect.
+// Two passes: the first sizes each window for a graph of a few times its longest read
+// (node_cap); the windows whose graph outgrows that run again, sized for the bound.
+//
+// Not yet tuned: no DPX, no shared memory; host-side graph rebuild and consensus in the
+// collect.
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -125,6 +127,12 @@ uint64_t out_bytes(const PairTask &t, uint64_t sum) {
     return align_up(sizeof(PgOut) + (uint64_t)t.h_len * sizeof(PgRead) + sum * 4, 16);
 }
 
+// The first pass sizes each window for a graph of at most kNodeCap(longest read) nodes
+// (a window of reads that agree grows a graph of about the read length, plus the
+// mismatches and insertions); a window that outgrows it ends with kPgCapacity and runs
+// again in a second pass, sized for the bound (every base a new node).
+uint64_t node_cap(uint64_t max_l) { return 4 * max_l + 256; }
+
 struct PoaFlow {
     GpuJob &job;
     const PairTask *tasks;
@@ -134,22 +142,27 @@ struct PoaFlow {
     const WorkArea *work;
     const Slot *slots;
     CancelWord cancel;
+    const std::vector<size_t> &list;  // the batch indices of this pass
+    bool exact;                       // the second pass: no node cap
     size_t next = 0;
+    std::vector<size_t> retry;        // the first pass's windows that outgrew the cap
     std::vector<uint32_t> words, weights;
 
-    bool more() const { return next < job.n; }
+    bool more() const { return next < list.size(); }
 
     PgLayout layout(const PairTask &t) const {
         const GroupSeq *gs = group_seqs(t);
         bool used[256] = {};
         uint64_t codes = 0;
         std::vector<int64_t> lens((size_t)t.h_len);
+        uint64_t max_l = 0;
         for (int64_t k = 0; k < t.h_len; ++k) {
             lens[(size_t)k] = gs[k].len;
+            if ((uint64_t)gs[k].len > max_l) max_l = (uint64_t)gs[k].len;
             for (int64_t j = 0; j < gs[k].len; ++j)
                 if (!used[gs[k].bases[j]]) used[gs[k].bases[j]] = true, ++codes;
         }
-        return poag::pg_layout(lens.data(), (uint64_t)t.h_len, codes, params.p.subtype);
+        return poag::pg_layout(lens.data(), (uint64_t)t.h_len, codes, params.p.subtype, exact ? 0 : node_cap(max_l));
     }
 
     bool plan(Chunk &c, const Slot &s, std::vector<size_t> &rescue) {
@@ -159,15 +172,17 @@ struct PoaFlow {
         c.region = 0;
         const size_t area = work[&s - slots].bytes;
         size_t in = 0, out = 0;
-        while (next < job.n && c.tasks.size() < kMaxChunkTasks) {
-            const PairTask &t = tasks[next];
+        while (next < list.size() && c.tasks.size() < kMaxChunkTasks) {
+            const size_t idx = list[next];
+            const PairTask &t = tasks[idx];
             const uint64_t sum = sum_lens(t);
             const PgLayout L = layout(t);
             const size_t seq = align_up(sum, 16) + align_up((size_t)t.h_len * 8, 16);
             const size_t ob = out_bytes(t, sum);
             const size_t stage = seq + sizeof(PgTask) + ob;
             if (t.h_len > (int64_t)INT32_MAX || L.bytes > area || stage + kSlack > s.bytes) {
-                rescue.push_back(next++);
+                rescue.push_back(idx);
+                ++next;
                 continue;
             }
             const size_t n1 = c.tasks.size() + 1;
@@ -179,7 +194,8 @@ struct PoaFlow {
             const uint64_t at_once = std::min<uint64_t>((uint64_t)resident, n1);
             if (need > s.bytes || (c.tasks.size() > 0 && (region > area || region * at_once > area))) break;
             c.region = region;
-            c.tasks.push_back(next++);
+            c.tasks.push_back(idx);
+            ++next;
             c.lay.push_back(L);
             c.task_out.push_back(out);
             in += seq;
@@ -237,6 +253,10 @@ struct PoaFlow {
         for (size_t k = 0; k < c.tasks.size(); ++k) {
             const PgOut *o = reinterpret_cast<const PgOut *>(host + c.out_at + c.task_out[k]);
             if (o->status == poag::kPgCanceled) continue;  // cancelled: no result
+            if (o->status == poag::kPgCapacity && !exact) {  // outgrew the node cap: the second pass
+                retry.push_back(c.tasks[k]);
+                continue;
+            }
             if (o->status != poag::kPgOk) {  // the CPU computes it (or reports its error)
                 rescue.push_back(c.tasks[k]);
                 continue;
@@ -274,10 +294,17 @@ void poa_run(Device *dev, GpuJob &job) {
     const int resident = std::max(1, per_sm * dev->prop.multiProcessorCount);
     WorkArea work[kSlots];
     for (int i = 0; i < kSlots; ++i) work[i] = slot_work(dev, i, SIZE_MAX);
-    PoaFlow flow{job, job.tasks, params, static_cast<poa::Result *>(job.results), resident, work, dev->slots,
-                 dev->cancel_dev, 0, {}, {}};
+    std::vector<size_t> all(job.n);
+    for (size_t i = 0; i < job.n; ++i) all[i] = i;
     ChunkPipeline<Chunk> pipe(dev, job);
-    pipe.run(flow);
+    PoaFlow first{job, job.tasks, params, static_cast<poa::Result *>(job.results), resident, work, dev->slots,
+                  dev->cancel_dev, all, false, 0, {}, {}, {}};
+    pipe.run(first);  // returns with every chunk collected
+    if (!first.retry.empty() && !job.cancel->load()) {
+        PoaFlow second{job, job.tasks, params, static_cast<poa::Result *>(job.results), resident, work, dev->slots,
+                       dev->cancel_dev, first.retry, true, 0, {}, {}, {}};
+        pipe.run(second);
+    }
     job.kernel_ns = pipe.kernel_ns();
 }
 

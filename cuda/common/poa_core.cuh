@@ -81,7 +81,8 @@ GALE_PG_HD int64_t pf_eval(int64_t k, int64_t a, int64_t b, int64_t cx, int64_t 
 
 // A window's capacities and the byte offsets of its regions in the task's work memory.
 struct PgLayout {
-    uint64_t cap_n;   // nodes (and edges): the window's bases
+    uint64_t cap_n;   // nodes: the window's bases + 1, or less (node_cap)
+    uint64_t cap_e;   // edges: the window's bases + 1, or twice cap_n if less
     uint64_t cap_a;   // aligned-ring entries per node: distinct bytes - 1 (at least 1)
     uint64_t cap_s;   // the topological sort's stack
     uint64_t codes;   // distinct bytes of the window
@@ -104,22 +105,34 @@ struct PgState {
     int32_t decoder[256];
 };
 
-// lens: the reads' lengths; codes: distinct bytes over the window.
-inline PgLayout pg_layout(const int64_t *lens, uint64_t n_reads, uint64_t codes, int32_t subtype) {
+// lens: the reads' lengths; codes: distinct bytes over the window. node_cap: 0 for the
+// bound that always holds (every base a new node), else at most that many nodes (the
+// DP matrices, the largest part, sized for it too): a window whose graph grows past it
+// fails with kPgCapacity, and the host runs it again with the bound.
+inline PgLayout pg_layout(const int64_t *lens, uint64_t n_reads, uint64_t codes, int32_t subtype,
+                          uint64_t node_cap = 0) {
     PgLayout l{};
-    uint64_t sum = 0, mat = 0, max_l = 0;
+    uint64_t sum = 0, max_l = 0;
     for (uint64_t k = 0; k < n_reads; ++k) {
         const uint64_t L = (uint64_t)lens[k];
-        if (L > 0 && (sum + 1) * L > mat) mat = (sum + 1) * L;
         if (L > max_l) max_l = L;
         sum += L;
     }
     l.cap_n = sum + 1;
+    if (node_cap > 0 && node_cap < l.cap_n) l.cap_n = node_cap;
+    l.cap_e = 2 * l.cap_n < sum + 1 ? 2 * l.cap_n : sum + 1;
+    uint64_t mat = 0, before = 0;
+    for (uint64_t k = 0; k < n_reads; ++k) {
+        const uint64_t L = (uint64_t)lens[k];
+        const uint64_t rows = (before < l.cap_n ? before : l.cap_n) + 1;
+        if (L > 0 && rows * L > mat) mat = rows * L;
+        before += L;
+    }
     l.codes = codes < 1 ? 1 : codes;
     l.cap_a = codes > 1 ? codes - 1 : 1;
     // Each node is looked at (not yet sorted) at most twice, pushing its in-edges' tails
     // and its ring each time.
-    l.cap_s = l.cap_n + 2 * l.cap_n + 2 * l.cap_n * l.cap_a + 16;
+    l.cap_s = l.cap_n + 2 * l.cap_e + 2 * l.cap_n * l.cap_a + 16;
     l.max_l = max_l;
     l.mat = mat;
     l.n_mats = subtype == poa::kLinear ? 1 : subtype == poa::kAffine ? 3 : 5;
@@ -137,10 +150,10 @@ inline PgLayout pg_layout(const int64_t *lens, uint64_t n_reads, uint64_t codes,
     take(l.o_out_tail, N * 4);
     take(l.o_n_al, N * 4);
     take(l.o_al, N * l.cap_a * 4);
-    take(l.o_e_tail, N * 4);
-    take(l.o_e_head, N * 4);
-    take(l.o_e_next_in, N * 4);
-    take(l.o_e_next_out, N * 4);
+    take(l.o_e_tail, l.cap_e * 4);
+    take(l.o_e_head, l.cap_e * 4);
+    take(l.o_e_next_in, l.cap_e * 4);
+    take(l.o_e_next_out, l.cap_e * 4);
     take(l.o_rtn, N * 4);
     take(l.o_rank, N * 4);
     take(l.o_marks, N);
@@ -226,7 +239,7 @@ GALE_PG_SERIAL bool pg_add_edge(const PgLayout &l, const PgMem &M, uint32_t tail
     for (int32_t e = M.out_head[tail]; e >= 0; e = M.e_next_out[e])
         if ((uint32_t)M.e_head[e] == head) return true;
     const uint32_t e = M.st->n_edges;
-    if ((uint64_t)e + 1 > l.cap_n) return false;
+    if ((uint64_t)e + 1 > l.cap_e) return false;
     M.st->n_edges = e + 1;
     M.e_tail[e] = (int32_t)tail, M.e_head[e] = (int32_t)head;
     M.e_next_in[e] = M.e_next_out[e] = -1;

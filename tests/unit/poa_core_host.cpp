@@ -12,6 +12,10 @@
 // ones: the columns' split over the lanes, the two-pass scan of the horizontal gaps and
 // the row maximum's reduction must give the CPU kernel's numbers.
 //
+// A quarter of the windows run first with a random node cap (pg_layout's node_cap, as the
+// kernel's first pass): one the graph outgrows must end with kPgCapacity (and then run
+// with the bound), one it does not must give the CPU's results.
+//
 // Cases: windows from a printed seed (GALE_TEST_SEED; GALE_TEST_SCALE scales the count):
 // local, global and semi-global; linear, affine and convex penalties (random, SPOA's
 // defaults, cudapoa's sample scoring); 1-12 reads of 1-1,500 bases, 0-25% divergence,
@@ -142,7 +146,7 @@ int main() {
     o.backend = GALE_BACKEND_CPU;
     gale_ctx *ctx = nullptr;
     REQUIRE_OK(gale_ctx_create(&ctx, &o));
-    long bad = 0, done = 0, lanes4 = 0, lanes32 = 0;
+    long bad = 0, done = 0, lanes4 = 0, lanes32 = 0, n_capped_out = 0, n_capped_ok = 0;
     long by_type[3] = {0, 0, 0}, by_sub[3] = {0, 0, 0};
     for (long wi = 0; wi < n_windows; ++wi) {
         Pen pn;
@@ -217,15 +221,19 @@ int main() {
                 if (!used[(unsigned char)ch]) used[(unsigned char)ch] = 1, ++codes;
         Win w;
         w.P = P;
-        w.lay = pg_layout(lens.data(), n_reads, codes, P.subtype);
+        // a quarter of the windows with a node cap (as cuda/poa.cu's first pass), often too
+        // small: then the core must say so (kPgCapacity) and the bound must do
+        const bool capped = r.chance(0.25);
+        uint64_t sum = 0;
+        for (int64_t L : lens) sum += (uint64_t)L;
+        const uint64_t cap = capped ? (uint64_t)r.range(1, (int64_t)sum + 2) : 0;
+        w.lay = pg_layout(lens.data(), n_reads, codes, P.subtype, cap);
         std::vector<char> work(w.lay.bytes);
         std::memset(work.data(), (int)r.below(256), work.size());
         w.work = work.data();
         w.n = n_reads;
         for (uint32_t k = 0; k < n_reads; ++k) w.bases += reads[k];
         w.lens = lens;
-        uint64_t sum = 0;
-        for (int64_t L : lens) sum += (uint64_t)L;
         std::vector<int32_t> proj(sum + 1, 0x5a5a5a5a);
         std::vector<PgRead> out(n_reads);
         w.proj = proj.data();
@@ -244,6 +252,19 @@ int main() {
             HostGroup g;
             const PgMem M = pg_mem(w.work, w.lay);
             res.st = pg_window(g, P, w.lay, M, n_reads, reinterpret_cast<const uint8_t *>(w.bases.data()), lens.data(), w.proj, w.out, &res.cells);
+        }
+        if (capped && res.st == kPgCapacity) {  // too small: the bound, as cuda/poa.cu's second pass
+            ++n_capped_out;
+            w.lay = pg_layout(lens.data(), n_reads, codes, P.subtype);
+            work.assign(w.lay.bytes, (char)r.below(256));
+            w.work = work.data();
+            HostGroup g;
+            const PgMem M = pg_mem(w.work, w.lay);
+            res.cells = 0;
+            res.st = pg_window(g, P, w.lay, M, n_reads, reinterpret_cast<const uint8_t *>(w.bases.data()), lens.data(),
+                               w.proj, w.out, &res.cells);
+        } else if (capped) {
+            ++n_capped_ok;
         }
         // the host's side: the graph from the projections, then consensus, MSA, GFA
         bool same = agree && res.st == kPgOk && res.cells == cr.cells && cr.n_seqs == n_reads;
@@ -290,14 +311,16 @@ int main() {
         std::printf("poa_core_host: %ld of %ld windows differ (seed %llu)\n", bad, done, (unsigned long long)seed);
         return 1;
     }
-    if (done < n_windows / 2 || by_sub[0] == 0 || by_sub[1] == 0 || by_sub[2] == 0 || lanes4 + lanes32 == 0) {
+    if (done < n_windows / 2 || by_sub[0] == 0 || by_sub[1] == 0 || by_sub[2] == 0 || lanes4 + lanes32 == 0 ||
+        n_capped_out == 0 || n_capped_ok == 0) {
         std::printf("poa_core_host: too few windows of some kind (%ld done) (seed %llu)\n", done,
                     (unsigned long long)seed);
         return 1;
     }
     std::printf("poa_core_host: all %ld windows equal the CPU backend (%ld on 4 threads, %ld on 32; local %ld, global %ld, "
-                "semi-global %ld; linear %ld, affine %ld, convex %ld) (seed %llu)\n",
-                done, lanes4, lanes32, by_type[0], by_type[1], by_type[2], by_sub[0], by_sub[1], by_sub[2],
+                "semi-global %ld; linear %ld, affine %ld, convex %ld; node cap: %ld held, %ld too small) (seed %llu)\n",
+                done, lanes4, lanes32, by_type[0], by_type[1], by_type[2], by_sub[0], by_sub[1], by_sub[2], n_capped_ok,
+                n_capped_out,
                 (unsigned long long)seed);
     return 0;
 }
