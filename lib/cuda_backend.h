@@ -129,6 +129,7 @@ void run_job(const GpuKind &kind, Device *dev, GpuJob &job);
 extern const GpuKind kXdropGpu;   // cuda/xdrop.cu
 extern const GpuKind kWfaGpu;     // cuda/wfa.cu (GALE_WFA and GALE_EDIT)
 extern const GpuKind kZdropGpu;   // cuda/zdrop.cu (GALE_ZDROP_EXTZ2, _EXTD2, _EXTS2)
+extern const GpuKind kPoaGpu;     // cuda/poa.cu (GALE_POA)
 
 // True when a kernel that uses Hopper's DPX instructions natively runs on one of
 // the devices present (GALE_FEATURE_DPX). Never throws.

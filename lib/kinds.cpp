@@ -587,10 +587,7 @@ const ParamSpec kPoaParams[] = {
     {GALE_P_POA_OUTPUT, "output", GALE_POA_OUT_CONSENSUS | GALE_POA_OUT_MSA, 0, 7},
 };
 
-struct PoaKindParams {
-    poa::Params p;
-    int32_t output;
-};
+using PoaKindParams = poa::KindParams;
 
 void poa_configure(const int64_t *v, void *out) {
     PoaKindParams k{};
@@ -626,13 +623,7 @@ uint64_t poa_estimate(const PairTask &t, const void *) {
     return cells;
 }
 
-struct PoaResult {
-    uint32_t flags;
-    int32_t reserved;
-    uint64_t cells;
-    VarSpan scores, consensus, msa, gfa;
-    int64_t n_seqs, consensus_len, n_rows, row_len, gfa_len;
-};
+using PoaResult = poa::Result;
 
 struct PoaScratch {
     poa::Engine engine{poa::Params{}};
@@ -670,33 +661,10 @@ bool poa_cpu(const PairTask &t, const void *params, void *result, void *&scratch
                      i);
             fail(GALE_E_INTERNAL, "sequence %zu of the group: the backtrack found no predecessor (SPOA would loop)", i);
         }
-        s.weights.resize(len);
-        for (uint32_t j = 0; j < len; ++j)
-            s.weights[j] = gs[i].qual ? (uint32_t)(gs[i].qual[j] - 33) : (uint32_t)gs[i].weight;
+        poa::weights_of(gs[i].qual, gs[i].weight, len, s.weights);
         graph.add_alignment(s.aln, seq, len, s.weights);
     }
-    std::string consensus;
-    if (k.output) consensus = graph.generate_consensus();
-    r.n_seqs = (int64_t)n;
-    static_assert(sizeof(int32_t) == sizeof(uint32_t), "scores are stored as words");
-    r.scores = var.put(reinterpret_cast<const uint32_t *>(scores.data()), n);
-    if (k.output & GALE_POA_OUT_CONSENSUS) {
-        r.consensus = put_bytes(var, s.words, consensus.data(), consensus.size());
-        r.consensus_len = (int64_t)consensus.size();
-    }
-    if (k.output & GALE_POA_OUT_MSA) {
-        std::vector<std::string> rows = graph.generate_msa(true);
-        std::string all;
-        for (const std::string &row : rows) all += row;
-        r.msa = put_bytes(var, s.words, all.data(), all.size());
-        r.n_rows = (int64_t)rows.size();
-        r.row_len = rows.empty() ? 0 : (int64_t)rows[0].size();
-    }
-    if (k.output & GALE_POA_OUT_GFA) {
-        const std::string g = graph.gfa();
-        r.gfa = put_bytes(var, s.words, g.data(), g.size());
-        r.gfa_len = (int64_t)g.size();
-    }
+    poa::finish(graph, scores, k.output, r, var, s.words);
     r.cells = s.engine.cells() - cells0;
     return true;
 }
@@ -736,7 +704,7 @@ const KindDef kPoa = {
     poa_configure, nullptr, poa_validate, encode_poa, nullptr, poa_estimate,
     sizeof(PoaResult), offsetof(PoaResult, flags), offsetof(PoaResult, cells),
     poa_cpu, poa_scratch_free, poa_fill, nullptr,
-    nullptr,  // no GPU side yet: a CUDA context computes it on its CPU threads (GALE_RF_CPU)
+    GALE_GPU_KIND(kPoaGpu),  // experimental until poa_gpu passes on a GPU (doc/poa.md, "GPU status")
     nullptr, poa_result_fill,
 };
 
@@ -773,5 +741,36 @@ void *&cpu_scratch(const KindDef &kind) {
         if (kKinds[i] == &kind) return tls_scratch.slot[i];
     fail(GALE_E_INTERNAL, "kind %s is not in the table", kind.name);
 }
+
+namespace poa {
+
+void finish(Graph &graph, const std::vector<int32_t> &scores, int32_t output, Result &r, ResultArena &var,
+            std::vector<uint32_t> &words) {
+    std::string consensus;
+    if (output) consensus = graph.generate_consensus();
+    const size_t n = scores.size();
+    r.n_seqs = (int64_t)n;
+    static_assert(sizeof(int32_t) == sizeof(uint32_t), "scores are stored as words");
+    r.scores = var.put(reinterpret_cast<const uint32_t *>(scores.data()), n);
+    if (output & GALE_POA_OUT_CONSENSUS) {
+        r.consensus = put_bytes(var, words, consensus.data(), consensus.size());
+        r.consensus_len = (int64_t)consensus.size();
+    }
+    if (output & GALE_POA_OUT_MSA) {
+        std::vector<std::string> rows = graph.generate_msa(true);
+        std::string all;
+        for (const std::string &row : rows) all += row;
+        r.msa = put_bytes(var, words, all.data(), all.size());
+        r.n_rows = (int64_t)rows.size();
+        r.row_len = rows.empty() ? 0 : (int64_t)rows[0].size();
+    }
+    if (output & GALE_POA_OUT_GFA) {
+        const std::string g = graph.gfa();
+        r.gfa = put_bytes(var, words, g.data(), g.size());
+        r.gfa_len = (int64_t)g.size();
+    }
+}
+
+}  // namespace poa
 
 }  // namespace gale

@@ -38,6 +38,8 @@
 #include <string>
 #include <vector>
 
+#include "arena.h"
+
 namespace gale {
 namespace poa {
 
@@ -86,6 +88,12 @@ struct Graph {
     using Alignment = std::vector<std::pair<int32_t, int32_t>>;
     // weights: one per base (SPOA: quality - 33, or the sequence's weight).
     void add_alignment(const Alignment &a, const char *seq, uint32_t len, const std::vector<uint32_t> &weights);
+    // The same from an alignment projected on the read (the CUDA kernel's output,
+    // cuda/common/poa_core.cuh): proj[p] is the node read position p aligned to (-1: an
+    // insertion) for vf <= p <= vb; vf < 0: an empty alignment. AddAlignment reads
+    // nothing else of an alignment (it skips the pairs without a read position).
+    void add_projected(const int32_t *proj, int32_t vf, int32_t vb, const char *seq, uint32_t len,
+                       const std::vector<uint32_t> &weights);
     int64_t successor(uint32_t node, uint32_t label) const;  // -1: none
     std::string generate_consensus();                         // TraverseHeaviestBundle
     std::vector<std::string> generate_msa(bool include_consensus);
@@ -135,6 +143,25 @@ class Engine {
     std::vector<uint32_t> rank_;
     std::vector<int32_t> prof_, H_, F_, E_, O_, Q_, fcH_, fcF_, fcO_, H1_;
 };
+
+// The kind's parameters and result (lib/kinds.cpp; the CUDA side writes them too).
+struct KindParams {
+    Params p;
+    int32_t output;  // GALE_POA_OUT_* bits
+};
+struct Result {
+    uint32_t flags;
+    int32_t reserved;
+    uint64_t cells;
+    VarSpan scores, consensus, msa, gfa;
+    int64_t n_seqs, consensus_len, n_rows, row_len, gfa_len;
+};
+// A window's result from its graph (all reads added) and per-read scores: consensus,
+// MSA and GFA as `output` asks (lib/kinds.cpp). Sets neither flags nor cells.
+void finish(Graph &graph, const std::vector<int32_t> &scores, int32_t output, Result &r, ResultArena &var,
+            std::vector<uint32_t> &words);
+// The per-base weights SPOA takes for a sequence: quality - 33, or the sequence's weight.
+void weights_of(const uint8_t *qual, int64_t weight, uint32_t len, std::vector<uint32_t> &out);
 
 }  // namespace poa
 }  // namespace gale

@@ -141,6 +141,21 @@ void Graph::add_alignment(const Alignment &a, const char *seq, uint32_t len, con
     topological_sort();
 }
 
+void Graph::add_projected(const int32_t *proj, int32_t vf, int32_t vb, const char *seq, uint32_t len,
+                          const std::vector<uint32_t> &w) {
+    Alignment a;
+    if (vf >= 0) {
+        a.reserve(static_cast<size_t>(vb - vf + 1));
+        for (int32_t p = vf; p <= vb; ++p) a.emplace_back(proj[p], p);
+    }
+    add_alignment(a, seq, len, w);
+}
+
+void weights_of(const uint8_t *qual, int64_t weight, uint32_t len, std::vector<uint32_t> &w) {
+    w.resize(len);
+    for (uint32_t j = 0; j < len; ++j) w[j] = qual ? static_cast<uint32_t>(qual[j] - 33) : static_cast<uint32_t>(weight);
+}
+
 // Graph::TopologicalSort: the same depth-first walk with an explicit stack, so that
 // the rank order (which the DP and its tie-breaks follow) is SPOA's.
 void Graph::topological_sort() {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa|zdrop|zdcheck|sweep|cli|mpi|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
+#   tools/device/run.sh [all|test|bench|wfa|zdrop|zdcheck|poa|sweep|cli|mpi|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
+#   poa: `gale poa` on the issue's two cudapoa window sets, GPU against CPU (carry .sharedbench);
 #   wfa: the wavefront benchmark alone; zdcheck: zdrop_gpu from the normal and a bounds-checked build (doc/zdrop.md); zdrop: `gale zdrop` on AGAThA's workload, GPU against CPU (carry .hts, .sharedbench);
 #   cancel: prompt cancellation (issue 13): the tests cancel (unit suite, AUTO = the GPU here) and cancel_gpu
 #     (gpu suite), then tools/bench/cancel_latency on the CUDA and on the CPU backend (cancel-*.txt);
@@ -414,6 +415,42 @@ if [ "$mode" = zdrop ]; then
     done
     } >"$out/zdrop-bench.txt" 2>&1
     cat "$out/zdrop-bench.txt"
+  fi
+fi
+if [ "$mode" = poa ]; then
+  # Partial-order alignment (issue 16) on cudapoa's sample sets: ../shared/bench/gen_windows.py,
+  # carried as .sharedbench/gen_windows.py (not gale's code: copy it there before the call):
+  # 10,000 windows of 30 reads of 500 bp (10% errors) and 200 of 10 reads of 5 kbp (8%);
+  # global, cudapoa's scoring (match 8, mismatch -6, linear gap -8), then spoa's default
+  # convex penalties; `gale poa -r 0` (consensus) on the GPU and on the CPU backend (all
+  # cores), byte-compared, each run timed (timed.py).
+  echo "== POA benchmark"
+  export GALE_EXPERIMENTAL_GPU=1  # the kernel is experimental (doc/poa.md, "GPU status")
+  g="$build/tools/gale/gale"
+  gen=${GALE_GEN_WINDOWS:-.sharedbench/gen_windows.py}
+  if [ ! -x "$g" ]; then echo "no gale CLI built"; status=1
+  elif [ ! -f "$gen" ]; then echo "no $gen"; status=1
+  else
+    [ -s /tmp/poa-short.txt ] || python3 "$gen" /tmp/poa-short.txt 10000 500 30 0.10 3 || exit 1
+    [ -s /tmp/poa-long.txt ] || python3 "$gen" /tmp/poa-long.txt 200 5000 10 0.08 4 || exit 1
+    {
+    for set in short long; do
+      for cfg in "linear:-l 1 -m 8 -n -6 -g -8 -e -8" "convex:-l 1"; do
+        name=$set-${cfg%%:*}; args=${cfg#*:}
+        for be in cuda cpu; do
+          echo "-- $name --backend $be: $(python3 tools/device/timed.py /tmp/p-$name-$be.fa "$g" poa $args -r 0 \
+            --backend $be /tmp/poa-$set.txt 2>/tmp/p-$name-$be.err)"
+          cat /tmp/p-$name-$be.err
+        done
+        if cmp -s /tmp/p-$name-cuda.fa /tmp/p-$name-cpu.fa; then
+          echo "   $name: GPU output = CPU output ($(grep -c '>' /tmp/p-$name-cuda.fa) consensuses)"
+        else
+          echo "   $name: GPU output DIFFERS from CPU"; status=1
+        fi
+      done
+    done
+    } >"$out/poa-bench.txt" 2>&1
+    cat "$out/poa-bench.txt"
   fi
 fi
 if [ "$mode" = zdcheck ]; then

@@ -46,6 +46,8 @@ void usage_poa(FILE *out)
         "gale's:\n"
         "  --threads N          CPU threads (default: one per core)\n"
         "  --batch-size N       windows aligned per batch (default %d)\n"
+        "  --backend B          auto, cpu or cuda (default auto: cuda when a GPU is usable;\n"
+        "                       the CUDA kernel is experimental: GALE_EXPERIMENTAL_GPU=1)\n"
         "  -h, --help           show this help\n"
         "  --version            show the versions\n"
         "\n"
@@ -430,6 +432,7 @@ int cmd_poa(int argc, char **argv)
         {"strand-ambiguous", no_argument, NULL, 's'},
         {"threads", required_argument, NULL, 1001},
         {"batch-size", required_argument, NULL, 1002},
+        {"backend", required_argument, NULL, 1004},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 1003},
         {NULL, 0, NULL, 0},
@@ -439,7 +442,7 @@ int cmd_poa(int argc, char **argv)
     int results[64];
     size_t nres = 0, i;
     int64_t threads = 0, batch = DEFAULT_BATCH_WINDOWS, v;
-    int opt, rc = 0;
+    int opt, rc = 0, backend = GALE_BACKEND_AUTO;
     window_list l = {NULL, 0, 0};
     gale_ctx_opts o;
     gale_ctx *ctx = NULL;
@@ -466,6 +469,12 @@ int cmd_poa(int argc, char **argv)
         case 1002:
             if (option_number("poa", "--batch-size", optarg, 1, 1 << 24, &batch)) return EXIT_USAGE;
             break;
+        case 1004:
+            if (strcmp(optarg, "auto") == 0) backend = GALE_BACKEND_AUTO;
+            else if (strcmp(optarg, "cpu") == 0) backend = GALE_BACKEND_CPU;
+            else if (strcmp(optarg, "cuda") == 0) backend = GALE_BACKEND_CUDA;
+            else return usage_error("poa", "--backend: auto, cpu or cuda, not '%s'", optarg);
+            break;
         case 'h':
             usage_poa(stdout);
             return stdout_status();
@@ -487,6 +496,7 @@ int cmd_poa(int argc, char **argv)
     if (rc == 0) {
         gale_ctx_opts_init(&o);
         o.threads = (int)threads;
+        o.backend = backend;
         if ((st = gale_ctx_create(&ctx, &o)) != GALE_OK) {
             gale_msg("creating the context", st);
             rc = EXIT_FAIL;
