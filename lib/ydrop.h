@@ -90,11 +90,16 @@ struct YdropWorkspace {
     uint64_t truncations = 0;          // extensions cut where the traceback memory ran out
     // What the two-phase path did (summed over calls; the serial path leaves them as they are):
     // one-sided extensions computed in phase 1, those of anchors the walk reached, those it
-    // had to redo (their region met an earlier alignment's bounds), anchors skipped (on an
+    // had to compute itself (their region met an earlier alignment's bounds, or phase 1 left
+    // them out: sides_absent, its guess that the walk skips them was wrong), anchors skipped (on an
     // earlier path), calls rerun serially (an extension read a traceback cell it had not
     // written, which depends on the extensions before it), and the time of each phase.
     struct Stats {
-        uint64_t sides_phase1 = 0, sides_walked = 0, sides_redone = 0, anchors_skipped = 0, serial_reruns = 0;
+        uint64_t sides_phase1 = 0, sides_walked = 0, sides_redone = 0, sides_absent = 0, anchors_skipped = 0, serial_reruns = 0;
+        // DP cells: swept in phase 1; of those, the ones the walk kept and the ones it did not use
+        // (redone, or of an anchor it skipped; what phase 1 still had at the end is neither);
+        // swept by the walk's redone halves.
+        uint64_t cells_phase1 = 0, cells_kept = 0, cells_unused = 0, cells_redone = 0;
         double phase1_s = 0, phase2_s = 0;
     } stats;
 };

@@ -175,6 +175,8 @@ constexpr uint8_t kTail = 1,   // the row reached the tail (it did not end the s
 struct SideRec {
     std::vector<RowRec> rows;  // rows[r - 1]: row r
     bool stale = false, failed = false, truncated = false;
+    bool absent = false;  // left out of phase 1 (predicted to be skipped)
+    uint64_t cells = 0;   // DP cells swept (its traceback bytes)
     Script script;
     int32_t score = 0;
     unspos end1 = 0, end2 = 0;
@@ -543,6 +545,7 @@ struct Run {
             }
         }
     dp_finished:
+        if (rec != nullptr) rec->cells = tbp;
         *_end1 = row = end1;
         *_end2 = col = end2;
 
@@ -962,7 +965,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
         }
     }
 
-    AlignIo io;
+    AlignIo io{};
     io.seq1 = s1.data() + 1;
     io.seq2 = s2.data() + 1;
     io.rev1 = r1.data() + 1;
@@ -972,40 +975,85 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
     io.low2 = 0;
     io.len2 = io.high2 = query_len;
 
-    // Phase 1: both halves of every anchor, without bounds (no alignment yet), on the
-    // threads; each thread has its own traceback buffer (LASTZ restarts its buffer at every
-    // one-sided extension, so its truncation depends on the extension alone).
+    // Phase 1: both halves of the anchors, without bounds (no alignment yet), on the threads;
+    // each thread has its own traceback buffer (LASTZ restarts its buffer at every one-sided
+    // extension, so its truncation depends on the extension alone). Most anchors lie on the
+    // path of an earlier one's alignment and the walk skips them, so phase 1 goes in waves in
+    // LASTZ's order and leaves out an anchor on the path of an alignment an earlier wave
+    // predicts (its unbounded extension, when it reaches the threshold): a guess, which only
+    // decides what phase 1 computes; the walk computes what it finds missing.
     std::vector<SideRec> pre;
     if (two_phase) {
         const Clock::time_point t1 = Clock::now();
         pre.resize(2 * anchors.size());
-        std::atomic<size_t> next{0};
         const int threads = std::max(1, params.threads);
-        parallel_for((size_t)threads, threads, 1, [&](size_t lo, size_t hi) {
-            for (size_t w = lo; w < hi; ++w) {
-                YdropWorkspace tws;
-                Run r(scoring, params, tws);
-                AlignIo lio = io;
-                lio.leftAlign = lio.rightAlign = lio.aboveList = lio.belowList = nullptr;
-                lio.leftSeg = lio.rightSeg = nullptr;
-                // anchors taken in blocks off a shared counter (their costs differ by orders of magnitude)
-                for (size_t k0; (k0 = next.fetch_add(16)) < anchors.size();)
-                    for (size_t k = k0; k < std::min(k0 + 16, anchors.size()); ++k) {
-                        lio.anchor1 = anchors[k].pos1;
-                        lio.anchor2 = anchors[k].pos2;
+        std::vector<YdropWorkspace> tws((size_t)threads);
+        std::vector<uint64_t> cells((size_t)threads, 0);
+        std::vector<std::vector<unspos>> pred;  // query positions of predicted alignments by target position
+        auto on_pred = [&](unspos p1, unspos p2) {
+            return p1 < pred.size() && std::find(pred[p1].begin(), pred[p1].end(), p2) != pred[p1].end();
+        };
+        std::vector<size_t> wave;
+        // one anchor a thread per wave: more would compute, in the same wave, anchors that lie on
+        // one alignment (measured: bench/RESULTS.md)
+        const size_t waveSize = (size_t)threads;
+        AlignIo base = io;
+        base.leftAlign = base.rightAlign = base.aboveList = base.belowList = nullptr;
+        base.leftSeg = base.rightSeg = nullptr;
+        for (size_t k = 0; k < anchors.size();) {
+            wave.clear();
+            for (; k < anchors.size() && wave.size() < waveSize; ++k) {
+                if (on_pred(anchors[k].pos1, anchors[k].pos2)) {
+                    pre[2 * k].absent = pre[2 * k + 1].absent = true;
+                    continue;
+                }
+                wave.push_back(k);
+            }
+            std::atomic<size_t> next{0};
+            parallel_for((size_t)threads, threads, 1, [&](size_t lo, size_t hi) {
+                for (size_t w = lo; w < hi; ++w) {
+                    Run r(scoring, params, tws[w]);
+                    AlignIo lio = base;
+                    for (size_t x; (x = next.fetch_add(1)) < wave.size();) {
+                        const size_t j = wave[x];
+                        lio.anchor1 = anchors[j].pos1;
+                        lio.anchor2 = anchors[j].pos2;
                         for (int h = 0; h < 2; ++h) {
-                            SideRec &sr = pre[2 * k + (size_t)h];
+                            SideRec &sr = pre[2 * j + (size_t)h];
                             try {
                                 sr.score = r.side(lio, h == 0, sr.script, &sr.end1, &sr.end2, &sr);
+                                cells[w] += sr.cells;
                             } catch (...) {  // the walk redoes it, and fails as LASTZ's order would
                                 sr = SideRec();
                                 sr.failed = true;
                             }
                         }
                     }
+                }
+            });
+            for (size_t j : wave) {
+                const SideRec &l = pre[2 * j], &rr = pre[2 * j + 1];
+                if (l.failed || rr.failed || l.absent || rr.absent) continue;
+                AlignIo pio = base;
+                pio.anchor1 = anchors[j].pos1;
+                pio.anchor2 = anchors[j].pos2;
+                Script ls = l.script, rs = rr.script;
+                run.join(pio, l.score, ls, l.end1, l.end2, rr.score, rs, rr.end1, rr.end2);
+                if (pio.s < params.gapped_thresh && !params.all_bounds) continue;
+                unspos p1 = pio.start1, p2 = pio.start2;
+                for (uint32_t e : pio.script.op) {
+                    const uint32_t n = rpt_of(e);
+                    if (op_of(e) == kYdropSub) {
+                        if (pred.empty()) pred.resize(io.len1);
+                        for (uint32_t t = 0; t < n && p1 + t < pred.size(); ++t) pred[p1 + t].push_back(p2 + t);
+                    }
+                    if (op_of(e) != kYdropIns) p1 += n;
+                    if (op_of(e) != kYdropDel) p2 += n;
+                }
             }
-        });
-        ws.stats.sides_phase1 += pre.size();
+            ws.stats.sides_phase1 += 2 * wave.size();
+        }
+        for (uint64_t c : cells) ws.stats.cells_phase1 += c;
         ws.stats.phase1_s += seconds_since(t1);
     }
     const Clock::time_point t2 = Clock::now();
@@ -1048,6 +1096,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
         if (!Run::msp_left_right(obi, mp)) {  // on an earlier alignment's path
             if (two_phase) {
                 ws.stats.anchors_skipped++;
+                ws.stats.cells_unused += pre[2 * k].cells + pre[2 * k + 1].cells;
                 pre[2 * k] = SideRec();
                 pre[2 * k + 1] = SideRec();
             }
@@ -1071,18 +1120,22 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
                 SideRec &p = pre[2 * k + (size_t)h];
                 ws.stats.sides_walked++;
                 const bool left = h == 0;
-                if (!p.failed && Run::side_clean(io, left, Run::side_N(io, left), p)) {
+                if (!p.failed && !p.absent && Run::side_clean(io, left, Run::side_N(io, left), p)) {
                     if (p.stale) return false;  // the walk's extension reads the same foreign cells
                     half[h] = std::move(p.script);
                     score[h] = p.score;
                     e1[h] = p.end1;
                     e2[h] = p.end2;
                     if (p.truncated) ws.truncations++;
+                    ws.stats.cells_kept += p.cells;
                 } else {
                     ws.stats.sides_redone++;
+                    if (p.absent) ws.stats.sides_absent++;
                     SideRec r;
                     score[h] = run.side(io, left, half[h], &e1[h], &e2[h], &r);
                     if (r.stale) return false;
+                    ws.stats.cells_unused += p.cells;
+                    ws.stats.cells_redone += r.cells;
                 }
                 p = SideRec();  // (frees its rows)
             }

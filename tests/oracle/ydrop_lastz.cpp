@@ -131,12 +131,17 @@ int main(int argc, char **argv) {
         const auto &st = ws.stats;
         std::fprintf(stderr,
                      "ydrop_lastz: %s, %d threads: %.3f s in all; phase 1 %.3f s (%llu one-sided extensions), phase 2 "
-                     "%.3f s (%llu walked, %llu redone, %.2f%%; %llu anchors skipped; %llu serial reruns)\n",
+                     "%.3f s (%llu walked, %llu redone, %.2f%%, %llu of them left out of phase 1; %llu anchors skipped; %llu "
+                     "serial reruns)\n",
                      prm.serial ? "serial" : "two-phase", prm.threads, total_s, st.phase1_s,
                      (unsigned long long)st.sides_phase1, st.phase2_s, (unsigned long long)st.sides_walked,
                      (unsigned long long)st.sides_redone,
                      st.sides_walked ? 100.0 * (double)st.sides_redone / (double)st.sides_walked : 0.0,
+                     (unsigned long long)st.sides_absent,
                      (unsigned long long)st.anchors_skipped, (unsigned long long)st.serial_reruns);
+        std::fprintf(stderr, "ydrop_lastz: cells: phase 1 %llu (kept %llu, unused %llu), redone in phase 2 %llu\n",
+                     (unsigned long long)st.cells_phase1, (unsigned long long)st.cells_kept,
+                     (unsigned long long)st.cells_unused, (unsigned long long)st.cells_redone);
     }
     if (ws.truncations) std::fprintf(stderr, "ydrop_lastz: %llu truncated extensions\n", (unsigned long long)ws.truncations);
     return 0;
