@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <mutex>
 #include <stdexcept>
 
 #include "parallel.h"
@@ -993,66 +994,66 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
         auto on_pred = [&](unspos p1, unspos p2) {
             return p1 < pred.size() && std::find(pred[p1].begin(), pred[p1].end(), p2) != pred[p1].end();
         };
-        std::vector<size_t> wave;
-        // one anchor a thread per wave: more would compute, in the same wave, anchors that lie on
-        // one alignment (measured: bench/RESULTS.md)
-        const size_t waveSize = (size_t)threads;
+        // A thread takes the next anchor in LASTZ's order as soon as it is free (no barrier:
+        // the extensions' costs differ by orders of magnitude), leaving out the anchors on a
+        // path already predicted, and adds its own prediction when done. Anchors in flight at
+        // once may lie on one alignment: the price of more threads (bench/RESULTS.md).
         AlignIo base = io;
         base.leftAlign = base.rightAlign = base.aboveList = base.belowList = nullptr;
         base.leftSeg = base.rightSeg = nullptr;
-        for (size_t k = 0; k < anchors.size();) {
-            wave.clear();
-            for (; k < anchors.size() && wave.size() < waveSize; ++k) {
-                if (on_pred(anchors[k].pos1, anchors[k].pos2)) {
-                    pre[2 * k].absent = pre[2 * k + 1].absent = true;
-                    continue;
-                }
-                wave.push_back(k);
-            }
-            std::atomic<size_t> next{0};
-            parallel_for((size_t)threads, threads, 1, [&](size_t lo, size_t hi) {
-                for (size_t w = lo; w < hi; ++w) {
-                    Run r(scoring, params, tws[w]);
-                    AlignIo lio = base;
-                    for (size_t x; (x = next.fetch_add(1)) < wave.size();) {
-                        const size_t j = wave[x];
-                        lio.anchor1 = anchors[j].pos1;
-                        lio.anchor2 = anchors[j].pos2;
-                        for (int h = 0; h < 2; ++h) {
-                            SideRec &sr = pre[2 * j + (size_t)h];
-                            try {
-                                sr.score = r.side(lio, h == 0, sr.script, &sr.end1, &sr.end2, &sr);
-                                cells[w] += sr.cells;
-                            } catch (...) {  // the walk redoes it, and fails as LASTZ's order would
-                                sr = SideRec();
-                                sr.failed = true;
-                            }
+        std::mutex mu;
+        size_t next = 0;
+        uint64_t computed = 0;
+        parallel_for((size_t)threads, threads, 1, [&](size_t lo, size_t hi) {
+            for (size_t w = lo; w < hi; ++w) {
+                Run r(scoring, params, tws[w]);
+                AlignIo lio = base;
+                std::vector<uint64_t> path;
+                for (;;) {
+                    size_t j;
+                    {
+                        std::lock_guard<std::mutex> lock(mu);
+                        while (next < anchors.size() && on_pred(anchors[next].pos1, anchors[next].pos2)) {
+                            pre[2 * next].absent = pre[2 * next + 1].absent = true;
+                            ++next;
+                        }
+                        if (next == anchors.size()) break;
+                        j = next++;
+                        ++computed;
+                    }
+                    lio.anchor1 = anchors[j].pos1;
+                    lio.anchor2 = anchors[j].pos2;
+                    for (int h = 0; h < 2; ++h) {
+                        SideRec &sr = pre[2 * j + (size_t)h];
+                        try {
+                            sr.score = r.side(lio, h == 0, sr.script, &sr.end1, &sr.end2, &sr);
+                            cells[w] += sr.cells;
+                        } catch (...) {  // the walk redoes it, and fails as LASTZ's order would
+                            sr = SideRec();
+                            sr.failed = true;
                         }
                     }
-                }
-            });
-            for (size_t j : wave) {
-                const SideRec &l = pre[2 * j], &rr = pre[2 * j + 1];
-                if (l.failed || rr.failed || l.absent || rr.absent) continue;
-                AlignIo pio = base;
-                pio.anchor1 = anchors[j].pos1;
-                pio.anchor2 = anchors[j].pos2;
-                Script ls = l.script, rs = rr.script;
-                run.join(pio, l.score, ls, l.end1, l.end2, rr.score, rs, rr.end1, rr.end2);
-                if (pio.s < params.gapped_thresh && !params.all_bounds) continue;
-                unspos p1 = pio.start1, p2 = pio.start2;
-                for (uint32_t e : pio.script.op) {
-                    const uint32_t n = rpt_of(e);
-                    if (op_of(e) == kYdropSub) {
-                        if (pred.empty()) pred.resize(io.len1);
-                        for (uint32_t t = 0; t < n && p1 + t < pred.size(); ++t) pred[p1 + t].push_back(p2 + t);
+                    const SideRec &l = pre[2 * j], &rr = pre[2 * j + 1];
+                    if (l.failed || rr.failed) continue;
+                    Script ls = l.script, rs = rr.script;
+                    r.join(lio, l.score, ls, l.end1, l.end2, rr.score, rs, rr.end1, rr.end2);
+                    if (lio.s < params.gapped_thresh && !params.all_bounds) continue;
+                    path.clear();
+                    unspos p1 = lio.start1, p2 = lio.start2;
+                    for (uint32_t e : lio.script.op) {
+                        const uint32_t n = rpt_of(e);
+                        if (op_of(e) == kYdropSub)
+                            for (uint32_t t = 0; t < n && p1 + t < io.len1; ++t) path.push_back((uint64_t)(p1 + t) << 32 | (p2 + t));
+                        if (op_of(e) != kYdropIns) p1 += n;
+                        if (op_of(e) != kYdropDel) p2 += n;
                     }
-                    if (op_of(e) != kYdropIns) p1 += n;
-                    if (op_of(e) != kYdropDel) p2 += n;
+                    std::lock_guard<std::mutex> lock(mu);
+                    if (pred.empty()) pred.resize(io.len1);
+                    for (uint64_t c : path) pred[(size_t)(c >> 32)].push_back((unspos)c);
                 }
             }
-            ws.stats.sides_phase1 += 2 * wave.size();
-        }
+        });
+        ws.stats.sides_phase1 += 2 * computed;
         for (uint64_t c : cells) ws.stats.cells_phase1 += c;
         ws.stats.phase1_s += seconds_since(t1);
     }
