@@ -100,7 +100,8 @@ struct YdropWorkspace {
         // (redone, or of an anchor it skipped; what phase 1 still had at the end is neither);
         // swept by the walk's redone halves.
         uint64_t cells_phase1 = 0, cells_kept = 0, cells_unused = 0, cells_redone = 0;
-        double phase1_s = 0, phase2_s = 0;
+        double phase1_s = 0, phase2_s = 0;  // wall time
+        double phase1_cpu_s = 0, phase2_cpu_s = 0;  // the process's CPU time (all threads)
     } stats;
 };
 

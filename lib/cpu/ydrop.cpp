@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -921,6 +922,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+// the process's CPU time (all threads), for the phases' figures on a shared machine
+double cpu_seconds() { return (double)std::clock() / CLOCKS_PER_SEC; }
 
 // The walk of gapped_extend over the anchors; two_phase: phase 1 first, then the walk takes
 // each precomputed one-sided extension it can prove equal to its own (Run::side_clean) and
@@ -986,6 +989,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
     std::vector<SideRec> pre;
     if (two_phase) {
         const Clock::time_point t1 = Clock::now();
+        const double c1 = cpu_seconds();
         pre.resize(2 * anchors.size());
         const int threads = std::max(1, params.threads);
         std::vector<YdropWorkspace> tws((size_t)threads);
@@ -1056,8 +1060,10 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
         ws.stats.sides_phase1 += 2 * computed;
         for (uint64_t c : cells) ws.stats.cells_phase1 += c;
         ws.stats.phase1_s += seconds_since(t1);
+        ws.stats.phase1_cpu_s += cpu_seconds() - c1;
     }
     const Clock::time_point t2 = Clock::now();
+    const double c2 = cpu_seconds();
 
     Galign *obi = nullptr, *oed = nullptr;
 
@@ -1164,7 +1170,10 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
         if (params.inhibit_trivial && mp == &msp[anchors.size()]) continue;
         out.push_back(std::move(a));
     }
-    if (two_phase) ws.stats.phase2_s += seconds_since(t2);
+    if (two_phase) {
+        ws.stats.phase2_s += seconds_since(t2);
+        ws.stats.phase2_cpu_s += cpu_seconds() - c2;
+    }
     return true;
 }
 
