@@ -100,6 +100,7 @@ struct YdropWorkspace {
         // (redone, or of an anchor it skipped; what phase 1 still had at the end is neither);
         // swept by the walk's redone halves.
         uint64_t cells_phase1 = 0, cells_kept = 0, cells_unused = 0, cells_redone = 0;
+        uint64_t cells_phase1_busiest = 0;  // the most one phase-1 thread swept, summed over calls (the span)
         double phase1_s = 0, phase2_s = 0;  // wall time
         double phase1_cpu_s = 0, phase2_cpu_s = 0;  // the process's CPU time (all threads)
     } stats;

@@ -1059,6 +1059,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
         });
         ws.stats.sides_phase1 += 2 * computed;
         for (uint64_t c : cells) ws.stats.cells_phase1 += c;
+        ws.stats.cells_phase1_busiest += *std::max_element(cells.begin(), cells.end());
         ws.stats.phase1_s += seconds_since(t1);
         ws.stats.phase1_cpu_s += cpu_seconds() - c1;
     }

@@ -140,9 +140,10 @@ int main(int argc, char **argv) {
                      (unsigned long long)st.sides_absent,
                      (unsigned long long)st.anchors_skipped, (unsigned long long)st.serial_reruns);
         std::fprintf(stderr, "ydrop_lastz: CPU time: phase 1 %.3f s, phase 2 %.3f s\n", st.phase1_cpu_s, st.phase2_cpu_s);
-        std::fprintf(stderr, "ydrop_lastz: cells: phase 1 %llu (kept %llu, unused %llu), redone in phase 2 %llu\n",
+        std::fprintf(stderr, "ydrop_lastz: cells: phase 1 %llu (kept %llu, unused %llu; busiest thread %llu), redone in phase 2 %llu\n",
                      (unsigned long long)st.cells_phase1, (unsigned long long)st.cells_kept,
-                     (unsigned long long)st.cells_unused, (unsigned long long)st.cells_redone);
+                     (unsigned long long)st.cells_unused, (unsigned long long)st.cells_phase1_busiest,
+                     (unsigned long long)st.cells_redone);
     }
     if (ws.truncations) std::fprintf(stderr, "ydrop_lastz: %llu truncated extensions\n", (unsigned long long)ws.truncations);
     return 0;
