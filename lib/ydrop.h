@@ -95,7 +95,8 @@ struct YdropWorkspace {
     // earlier path), calls rerun serially (an extension read a traceback cell it had not
     // written, which depends on the extensions before it), and the time of each phase.
     struct Stats {
-        uint64_t sides_phase1 = 0, sides_walked = 0, sides_redone = 0, sides_absent = 0, anchors_skipped = 0, serial_reruns = 0;
+        uint64_t sides_phase1 = 0, sides_walked = 0, sides_redone = 0, sides_absent = 0, anchors_skipped = 0;
+        uint64_t serial_reruns = 0;
         // DP cells: swept in phase 1; of those, the ones the walk kept and the ones it did not use
         // (redone, or of an anchor it skipped; what phase 1 still had at the end is neither);
         // swept by the walk's redone halves.

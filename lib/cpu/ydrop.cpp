@@ -7,7 +7,6 @@
 #include "ydrop.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <ctime>
 #include <cstdlib>
@@ -1047,7 +1046,8 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
                     for (uint32_t e : lio.script.op) {
                         const uint32_t n = rpt_of(e);
                         if (op_of(e) == kYdropSub)
-                            for (uint32_t t = 0; t < n && p1 + t < io.len1; ++t) path.push_back((uint64_t)(p1 + t) << 32 | (p2 + t));
+                            for (uint32_t t = 0; t < n && p1 + t < io.len1; ++t)
+                                path.push_back((uint64_t)(p1 + t) << 32 | (p2 + t));
                         if (op_of(e) != kYdropIns) p1 += n;
                         if (op_of(e) != kYdropDel) p2 += n;
                     }
