@@ -619,6 +619,8 @@ GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_
         yp.inhibit_trivial = (p.flags & GALE_LASTZ_NOTRIVIAL) != 0;
         yp.same_strand = !(p.flags & GALE_LASTZ_MINUS);
         yp.traceback_bytes = p.traceback_bytes;
+        // phase 1 of the parallel scheme (doc/ydrop.md) on as many threads as the context has
+        yp.threads = live(ctx, "context")->pool->size();
         gale::YdropWorkspace ws;
         auto r = std::make_unique<gale_lastz_result>();
         r->aligns = gale::ydrop_gapped_extend((const uint8_t *)target, (uint32_t)target_len, (const uint8_t *)query,

@@ -53,6 +53,13 @@ struct YdropParams {
     // self-alignment only then) and --notrivial (drop that self-alignment from the output).
     bool same_strand = true;
     bool inhibit_trivial = false;
+    // Phase 1 of the parallel scheme (doc/ydrop.md, "Parallel extension"): every anchor's two
+    // one-sided extensions computed independently on this many threads (0 or 1: the calling
+    // thread alone), then LASTZ's serial walk keeps those it can prove equal to what the walk
+    // would compute and redoes the others. serial: LASTZ's walk alone (the reference path;
+    // the environment variable GALE_LASTZ_SERIAL=1 selects it too, for the tests).
+    int threads = 1;
+    bool serial = false;
 };
 
 // An anchor as LASTZ reads it from --segments: an ungapped segment (pos1 on the target,
@@ -81,6 +88,23 @@ struct YdropWorkspace {
     std::vector<uint8_t> tb;
     std::vector<uint32_t> tb_row;
     uint64_t truncations = 0;          // extensions cut where the traceback memory ran out
+    // What the two-phase path did (summed over calls; the serial path leaves them as they are):
+    // one-sided extensions computed in phase 1, those of anchors the walk reached, those it
+    // had to compute itself (their region met an earlier alignment's bounds, or phase 1 left
+    // them out: sides_absent, its guess that the walk skips them was wrong), anchors skipped (on an
+    // earlier path), calls rerun serially (an extension read a traceback cell it had not
+    // written, which depends on the extensions before it), and the time of each phase.
+    struct Stats {
+        uint64_t sides_phase1 = 0, sides_walked = 0, sides_redone = 0, sides_absent = 0, anchors_skipped = 0;
+        uint64_t serial_reruns = 0;
+        // DP cells: swept in phase 1; of those, the ones the walk kept and the ones it did not use
+        // (redone, or of an anchor it skipped; what phase 1 still had at the end is neither);
+        // swept by the walk's redone halves.
+        uint64_t cells_phase1 = 0, cells_kept = 0, cells_unused = 0, cells_redone = 0;
+        uint64_t cells_phase1_busiest = 0;  // the most one phase-1 thread swept, summed over calls (the span)
+        double phase1_s = 0, phase2_s = 0;  // wall time
+        double phase1_cpu_s = 0, phase2_cpu_s = 0;  // the process's CPU time (all threads)
+    } stats;
 };
 
 // LASTZ's gapped_extend for one target and one query strand (seq1 = target, seq2 = query,

@@ -7,9 +7,15 @@
 #include "ydrop.h"
 
 #include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <mutex>
 #include <stdexcept>
+
+#include "parallel.h"
 
 namespace gale {
 
@@ -153,6 +159,30 @@ struct AlignIo {
     Script script;
 };
 
+// What a one-sided extension records for the parallel scheme (doc/ydrop.md, "Parallel
+// extension"): for each row it swept, the column range [LY, RY) it had before the row's
+// bounds were applied, and how the row's tail (the insertions past the last cell) ended;
+// whether its traceback read a cell it had not written itself (such a cell holds what an
+// earlier extension left in LASTZ's shared buffer); and its result.
+struct RowRec {
+    unspos LY, RY;  // before update_LR_bounds
+    unspos Rw;      // RY after the tail (before the -infinity cell past it), when kTail
+    uint8_t flags;
+};
+constexpr uint8_t kTail = 1,   // the row reached the tail (it did not end the sweep)
+    kTailLoop = 2,             // the tail's insertion loop ran (RY <= npCol + 1)
+    kTailIter = 4,             // ... and prolonged the row at least once
+    kTailIStop = 8;            // ... and stopped on the Y-drop test, not on the bound
+struct SideRec {
+    std::vector<RowRec> rows;  // rows[r - 1]: row r
+    bool stale = false, failed = false, truncated = false;
+    bool absent = false;  // left out of phase 1 (predicted to be skipped)
+    uint64_t cells = 0;   // DP cells swept (its traceback bytes)
+    Script script;
+    int32_t score = 0;
+    unspos end1 = 0, end2 = 0;
+};
+
 constexpr uint8_t cFromC = 0, cFromI = 1, cFromD = 2, iExtend = 4, dExtend = 8, cidBits = 3;
 
 struct Run {
@@ -249,8 +279,11 @@ struct Run {
         row_.p[idx].mask = row;
     }
 
-    static void build_active_seg(bool reversed, ActiveSeg *act, DpRow &dp, unspos prevLY, unspos row, unspos anchor1,
-                                 unspos anchor2, unspos LY, unspos RY) {
+    // mk(x): mask column x of the current row (the sweep writes it into the DP row; the
+    // phase-2 check only asks whether it falls among the cells the row will compute).
+    template <class Mk>
+    static void build_active_seg(bool reversed, ActiveSeg *act, Mk &mk, unspos anchor1, unspos anchor2, unspos LY,
+                                 unspos RY) {
         act->type = act->seg->type;
         if (!reversed) {
             act->x = act->seg->b2 - anchor2;
@@ -260,31 +293,32 @@ struct Run {
             act->lastRow = anchor1 - act->seg->b1;
         }
         if (act->type != kHorz) {
-            if (act->x >= LY && act->x <= RY) mask(dp, prevLY, act->x, row);
+            if (act->x >= LY && act->x <= RY) mk(act->x);
         } else {
             const unspos horzEnd = !reversed ? act->seg->e2 - anchor2 : anchor2 - act->seg->b2;
             const unspos iMin = std::max(LY, act->x);
             const unspos iMax = std::min(RY, horzEnd);
             for (unspos i = iMin; i <= iMax; ++i) {
-                mask(dp, prevLY, i, row);
+                mk(i);
                 if (i == kInfinity) break;
             }
         }
     }
 
-    static void update_active_segs(bool reversed, std::vector<ActiveSeg> &active, Galign **alignList, DpRow &dp,
-                                   unspos prevLY, unspos row, unspos anchor1, unspos anchor2, unspos LY, unspos RY) {
+    template <class Mk>
+    static void update_active_segs(bool reversed, std::vector<ActiveSeg> &active, Galign **alignList, Mk &mk,
+                                   unspos row, unspos anchor1, unspos anchor2, unspos LY, unspos RY) {
         // LASTZ keeps a singly linked list with new segments pushed at its head; the order only
         // matters to the masks, which commute, so a vector (newest last) does the same.
         for (ActiveSeg &act : active) {
             if (act.lastRow >= row) {
                 if (act.type == kDiag) act.x++;
-                if (act.x >= LY && act.x <= RY) mask(dp, prevLY, act.x, row);
+                if (act.x >= LY && act.x <= RY) mk(act.x);
             } else if ((act.seg = reversed ? act.seg->prev : act.seg->next) != nullptr) {
-                build_active_seg(reversed, &act, dp, prevLY, row, anchor1, anchor2, LY, RY);
+                build_active_seg(reversed, &act, mk, anchor1, anchor2, LY, RY);
                 if (act.type == kHorz) {
                     act.seg = reversed ? act.seg->prev : act.seg->next;
-                    build_active_seg(reversed, &act, dp, prevLY, row, anchor1, anchor2, LY, RY);
+                    build_active_seg(reversed, &act, mk, anchor1, anchor2, LY, RY);
                 }
             } else {
                 act.filter = 1;
@@ -293,14 +327,14 @@ struct Run {
         if (!reversed) {
             while (*alignList != nullptr && (*alignList)->pos1 - anchor1 == row) {
                 ActiveSeg a{(*alignList)->firstSeg, 0, 0, 0, 0};
-                build_active_seg(reversed, &a, dp, prevLY, row, anchor1, anchor2, LY, RY);
+                build_active_seg(reversed, &a, mk, anchor1, anchor2, LY, RY);
                 active.push_back(a);
                 *alignList = (*alignList)->next;
             }
         } else {
             while (*alignList != nullptr && anchor1 - (*alignList)->end1 == row) {
                 ActiveSeg a{(*alignList)->lastSeg, 0, 0, 0, 0};
-                build_active_seg(reversed, &a, dp, prevLY, row, anchor1, anchor2, LY, RY);
+                build_active_seg(reversed, &a, mk, anchor1, anchor2, LY, RY);
                 active.push_back(a);
                 *alignList = (*alignList)->prev;
             }
@@ -311,8 +345,32 @@ struct Run {
 
     // ---- ydrop_one_sided_align ----
 
+    // The bounds' start (LASTZ's L and R before the first row, with the swap of its note 14).
+    static void initial_LR(const AlignIo &io, bool reversed, unspos N, sgnpos *L_, sgnpos *R_) {
+        sgnpos L = 0, R = (sgnpos)(N + 1);
+        const unspos anchor1 = io.anchor1, anchor2 = io.anchor2;
+        const Seg *leftSeg = io.leftSeg, *rightSeg = io.rightSeg;
+        if (leftSeg != nullptr) {
+            L = sdiff(leftSeg->b2, anchor2);
+            if (leftSeg->type == kDiag) L -= sdiff(leftSeg->b1, anchor1);
+        }
+        if (rightSeg != nullptr) {
+            R = sdiff(rightSeg->b2, anchor2);
+            if (rightSeg->type == kDiag) R -= sdiff(rightSeg->b1, anchor1);
+        }
+        if (reversed) {  // LASTZ's swap of the bounds (its note 14)
+            sgnpos temp;
+            if (leftSeg == nullptr && rightSeg != nullptr) { L = -R + 1; R = (sgnpos)(N + 1); }
+            else if (leftSeg != nullptr && rightSeg == nullptr) { R = -L - 1; L = 0; }
+            else if (leftSeg != nullptr && rightSeg != nullptr) { temp = -L - 1; L = -R + 1; R = temp; }
+        }
+        *L_ = L;
+        *R_ = R;
+    }
+
+    // rec (the parallel scheme): record the rows swept and flag reads of cells not written here.
     int32_t one_sided(AlignIo &io, bool reversed, const uint8_t *A, const uint8_t *B, unspos M, unspos N,
-                      bool trimToPeak, Script &script, unspos *_end1, unspos *_end2) {
+                      bool trimToPeak, Script &script, unspos *_end1, unspos *_end2, SideRec *rec = nullptr) {
         if (N <= 0 || M <= 0) {
             *_end1 = *_end2 = 0;
             return 0;
@@ -331,23 +389,10 @@ struct Run {
             yDropTail = N < (unsigned)maxYDropTail ? (int)N + 1 : maxYDropTail;
         }
 
-        sgnpos L = 0, R = (sgnpos)(N + 1);
+        sgnpos L, R;
+        initial_LR(io, reversed, N, &L, &R);
         const unspos anchor1 = io.anchor1, anchor2 = io.anchor2;
         Seg *leftSeg = io.leftSeg, *rightSeg = io.rightSeg;
-        if (leftSeg != nullptr) {
-            L = sdiff(leftSeg->b2, anchor2);
-            if (leftSeg->type == kDiag) L -= sdiff(leftSeg->b1, anchor1);
-        }
-        if (rightSeg != nullptr) {
-            R = sdiff(rightSeg->b2, anchor2);
-            if (rightSeg->type == kDiag) R -= sdiff(rightSeg->b1, anchor1);
-        }
-        if (reversed) {  // LASTZ's swap of the bounds (its note 14)
-            sgnpos temp;
-            if (leftSeg == nullptr && rightSeg != nullptr) { L = -R + 1; R = (sgnpos)(N + 1); }
-            else if (leftSeg != nullptr && rightSeg == nullptr) { R = -L - 1; L = 0; }
-            else if (leftSeg != nullptr && rightSeg != nullptr) { temp = -L - 1; L = -R + 1; R = temp; }
-        }
 
         std::vector<ActiveSeg> active;
         Galign *rightAlign = io.rightAlign, *leftAlign = io.leftAlign;
@@ -389,15 +434,18 @@ struct Run {
         uint8_t link = 0;
         for (row = 1; row <= M; row++) {
             const unspos prevLY = LY;
+            if (rec != nullptr) rec->rows.push_back(RowRec{LY, RY, 0, 0});
             update_LR_bounds(reversed, &rightSeg, &leftSeg, &rightAlign, &leftAlign, row, anchor1, anchor2, &L, &R, &LY,
                              &RY);
-            update_active_segs(reversed, active, &alignList, dyn, prevLY, row, anchor1, anchor2, LY, RY);
+            auto mk = [&](unspos x) { mask(dyn, prevLY, x, row); };
+            update_active_segs(reversed, active, &alignList, mk, row, anchor1, anchor2, LY, RY);
 
             if ((size_t)row + 1 > tbRow.size()) tbRow.resize(std::max<size_t>(tbRow.size() * 2, (size_t)row + 2));
             if (RY < LY) RY = LY;  // (LASTZ's note 11)
             const int64_t tbNeeded = (int64_t)(int)(RY - LY + (unspos)yDropTail);
             if ((int64_t)tbp + tbNeeded >= tbLen) {  // LASTZ's traceback truncation
                 ws.truncations++;
+                if (rec != nullptr) rec->truncated = true;
                 goto dp_finished;
             }
             tbRow[row] = (uint32_t)tbp - LY;
@@ -470,9 +518,11 @@ struct Run {
 
             {
                 const sgnpos NN = (rightSeg != nullptr && R > 0) ? (R - 1) : (sgnpos)N;
+                uint8_t tailFlags = kTail;
                 if (RY > npCol + 1) {
                     RY = npCol + 1;
                 } else {
+                    tailFlags |= kTailLoop;
                     while (i >= bestScore - yDrop && (sgnpos)RY <= NN) {
                         if (dq >= dyn.p.size()) throw std::runtime_error("ydrop: DP row overrun");
                         dyn.p[dq].CC = i;
@@ -480,7 +530,13 @@ struct Run {
                         i = wsub(i, gapE);
                         tb_put(cFromI);
                         RY++;
+                        tailFlags |= kTailIter;
                     }
+                    if (!(i >= bestScore - yDrop)) tailFlags |= kTailIStop;
+                }
+                if (rec != nullptr) {
+                    rec->rows.back().Rw = RY;
+                    rec->rows.back().flags = tailFlags;
                 }
                 if ((sgnpos)RY <= NN) {
                     if (dq >= dyn.p.size()) throw std::runtime_error("ydrop: DP row overrun");
@@ -490,12 +546,14 @@ struct Run {
             }
         }
     dp_finished:
+        if (rec != nullptr) rec->cells = tbp;
         *_end1 = row = end1;
         *_end2 = col = end2;
 
         uint8_t op = 0, prevOp = 0;
         for (prevOp = 0; row >= 1 || col > 0; prevOp = op) {
             const size_t at = (size_t)(uint32_t)(tbRow[row] + col);
+            if (rec != nullptr && at >= tbp) rec->stale = true;
             link = at < tb.size() ? tb[at] : 0;  // (a cell never written: LASTZ's buffer is mostly zero)
             op = link & cidBits;
             if (prevOp == cFromI && (link & iExtend) != 0) op = cFromI;
@@ -571,20 +629,25 @@ struct Run {
     }
 
     // ydrop_align: left on the reversed sequences (the anchor base in this half), then right
-    // from the next base.
-    void ydrop_align(AlignIo &io) {
+    // from the next base. side computes one half, join makes the alignment of the two.
+    int32_t side(AlignIo &io, bool left, Script &script, unspos *end1, unspos *end2, SideRec *rec) {
         const unspos anchor1 = io.anchor1, anchor2 = io.anchor2;
-        unspos end1, end2;
-        Script left, right;
-        const int32_t scoreLeft = one_sided(io, true, io.rev1 + io.len1 - anchor1 - 2, io.rev2 + io.len2 - anchor2 - 2,
-                                            (anchor1 + 1) - io.low1, (anchor2 + 1) - io.low2, prm.trim_to_peak, left,
-                                            &end1, &end2);
-        io.start1 = anchor1 + 1 - end1;
-        io.start2 = anchor2 + 1 - end2;
-        const int32_t scoreRight = one_sided(io, false, io.seq1 + anchor1, io.seq2 + anchor2, io.high1 - (anchor1 + 1),
-                                             io.high2 - (anchor2 + 1), prm.trim_to_peak, right, &end1, &end2);
-        io.stop1 = anchor1 + end1;
-        io.stop2 = anchor2 + end2;
+        if (left)
+            return one_sided(io, true, io.rev1 + io.len1 - anchor1 - 2, io.rev2 + io.len2 - anchor2 - 2,
+                             (anchor1 + 1) - io.low1, side_N(io, true), prm.trim_to_peak, script, end1, end2, rec);
+        return one_sided(io, false, io.seq1 + anchor1, io.seq2 + anchor2, io.high1 - (anchor1 + 1), side_N(io, false),
+                         prm.trim_to_peak, script, end1, end2, rec);
+    }
+    static unspos side_N(const AlignIo &io, bool left) {
+        return left ? (io.anchor2 + 1) - io.low2 : io.high2 - (io.anchor2 + 1);
+    }
+
+    void join(AlignIo &io, int32_t scoreLeft, Script &left, unspos lend1, unspos lend2, int32_t scoreRight,
+              Script &right, unspos rend1, unspos rend2) {
+        io.start1 = io.anchor1 + 1 - lend1;
+        io.start2 = io.anchor2 + 1 - lend2;
+        io.stop1 = io.anchor1 + rend1;
+        io.stop2 = io.anchor2 + rend2;
         std::reverse(right.op.begin(), right.op.end());  // (edit_script_reverse keeps tailOp)
         script_append(left, right);
         io.s = wadd(scoreRight, scoreLeft);
@@ -593,6 +656,62 @@ struct Run {
             if (op_of(io.script.op[0]) != kYdropSub) lop_initial(io);
             if (op_of(io.script.op.back()) != kYdropSub) lop_final(io);
         }
+    }
+
+    void ydrop_align(AlignIo &io) {
+        Script left, right;
+        unspos lend1, lend2, rend1, rend2;
+        const int32_t scoreLeft = side(io, true, left, &lend1, &lend2, nullptr);
+        const int32_t scoreRight = side(io, false, right, &rend1, &rend2, nullptr);
+        join(io, scoreLeft, left, lend1, lend2, scoreRight, right, rend1, rend2);
+    }
+
+    // Phase 2's test (doc/ydrop.md, "Parallel extension"): does the one-sided extension with
+    // io's bounds (the alignments accepted so far) sweep exactly what rec's extension, computed
+    // without them, swept? It replays the bounds over rec's rows. By induction on the rows: if
+    // row r starts with the same LY and RY (and the same DP row and best score), the bounds
+    // leave LY and RY as they are, no mask falls on a cell the row computes ([LY, RY)), and the
+    // tail's bound NN stops the tail where N stopped it, then row r computes the same cells,
+    // values and traceback bytes and ends with the same LY, RY and best score. The bounds
+    // (L, R, the segments followed, the active segments) move with the row number alone, never
+    // with the DP, so the replay needs no DP. Masks at RY or outside [LY, RY) are never read.
+    static bool side_clean(const AlignIo &io, bool reversed, unspos N, const SideRec &rec) {
+        Galign *alignList = !reversed ? io.aboveList : io.belowList;
+        Seg *leftSeg = io.leftSeg, *rightSeg = io.rightSeg;
+        if (leftSeg == nullptr && rightSeg == nullptr && alignList == nullptr) return true;
+        sgnpos L, R;
+        initial_LR(io, reversed, N, &L, &R);
+        const unspos anchor1 = io.anchor1, anchor2 = io.anchor2;
+        Galign *rightAlign = io.rightAlign, *leftAlign = io.leftAlign;
+        std::vector<ActiveSeg> active;
+        for (size_t k = 0; k < rec.rows.size(); ++k) {
+            // no bound left and none to come (a null segment or list stays null)
+            if (leftSeg == nullptr && rightSeg == nullptr && alignList == nullptr && active.empty()) return true;
+            const RowRec &rr = rec.rows[k];
+            const unspos row = (unspos)(k + 1);
+            unspos LY = rr.LY, RY = rr.RY;
+            update_LR_bounds(reversed, &rightSeg, &leftSeg, &rightAlign, &leftAlign, row, anchor1, anchor2, &L, &R, &LY,
+                             &RY);
+            if (LY != rr.LY || RY != rr.RY) return false;
+            bool hit = false;
+            auto mk = [&](unspos x) {
+                if (x >= LY && x < RY) hit = true;
+            };
+            update_active_segs(reversed, active, &alignList, mk, row, anchor1, anchor2, LY, RY);
+            if (hit) return false;
+            if ((rr.flags & kTail) != 0 && rightSeg != nullptr && R > 0) {
+                const sgnpos NN = R - 1, Nn = (sgnpos)N, Rw = (sgnpos)rr.Rw;
+                if (NN != Nn) {
+                    if ((rr.flags & kTailLoop) != 0) {
+                        // every prolongation passed RY <= NN, and the loop stops at Rw with NN too
+                        if ((rr.flags & kTailIter) != 0 && Rw - 1 > NN) return false;
+                        if ((rr.flags & kTailIStop) == 0 && !(Rw > NN)) return false;
+                    }
+                    if ((Rw <= Nn) != (Rw <= NN)) return false;  // the -infinity cell past the row
+                }
+            }
+        }
+        return true;
     }
 
     // ---- alignment lists ----
@@ -798,10 +917,21 @@ int32_t ydrop_score_script(const YdropScoring &scoring, const uint8_t *seq1, uin
     return run.score_script(seq1, pos1, seq2, pos2, s);
 }
 
-std::vector<YdropAlignment> ydrop_gapped_extend(const uint8_t *target, uint32_t target_len, const uint8_t *query,
-                                                uint32_t query_len, std::vector<YdropAnchor> anchors,
-                                                const YdropScoring &scoring, const YdropParams &params,
-                                                YdropWorkspace &ws) {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+// the process's CPU time (all threads), for the phases' figures on a shared machine
+double cpu_seconds() { return (double)std::clock() / CLOCKS_PER_SEC; }
+
+// The walk of gapped_extend over the anchors; two_phase: phase 1 first, then the walk takes
+// each precomputed one-sided extension it can prove equal to its own (Run::side_clean) and
+// redoes the others. Returns false (nothing to use) where the two-phase path cannot be exact:
+// an extension the walk needs read a traceback cell it had not written (LASTZ's shared buffer
+// then holds what the extensions before it left, which phase 1 does not have).
+bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, uint32_t query_len,
+            std::vector<YdropAnchor> &anchors, const YdropScoring &scoring, const YdropParams &params,
+            YdropWorkspace &ws, bool two_phase, std::vector<YdropAlignment> &out) {
     Run run(scoring, params, ws);
 
     // LASTZ's sequences end in a 0 byte and its reversed copies too; one 0 byte before each
@@ -838,7 +968,7 @@ std::vector<YdropAlignment> ydrop_gapped_extend(const uint8_t *target, uint32_t 
         }
     }
 
-    AlignIo io;
+    AlignIo io{};
     io.seq1 = s1.data() + 1;
     io.seq2 = s2.data() + 1;
     io.rev1 = r1.data() + 1;
@@ -847,6 +977,94 @@ std::vector<YdropAlignment> ydrop_gapped_extend(const uint8_t *target, uint32_t 
     io.len1 = io.high1 = target_len;
     io.low2 = 0;
     io.len2 = io.high2 = query_len;
+
+    // Phase 1: both halves of the anchors, without bounds (no alignment yet), on the threads;
+    // each thread has its own traceback buffer (LASTZ restarts its buffer at every one-sided
+    // extension, so its truncation depends on the extension alone). Most anchors lie on the
+    // path of an earlier one's alignment and the walk skips them, so phase 1 goes in waves in
+    // LASTZ's order and leaves out an anchor on the path of an alignment an earlier wave
+    // predicts (its unbounded extension, when it reaches the threshold): a guess, which only
+    // decides what phase 1 computes; the walk computes what it finds missing.
+    std::vector<SideRec> pre;
+    if (two_phase) {
+        const Clock::time_point t1 = Clock::now();
+        const double c1 = cpu_seconds();
+        pre.resize(2 * anchors.size());
+        const int threads = std::max(1, params.threads);
+        std::vector<YdropWorkspace> tws((size_t)threads);
+        std::vector<uint64_t> cells((size_t)threads, 0);
+        std::vector<std::vector<unspos>> pred;  // query positions of predicted alignments by target position
+        auto on_pred = [&](unspos p1, unspos p2) {
+            return p1 < pred.size() && std::find(pred[p1].begin(), pred[p1].end(), p2) != pred[p1].end();
+        };
+        // A thread takes the next anchor in LASTZ's order as soon as it is free (no barrier:
+        // the extensions' costs differ by orders of magnitude), leaving out the anchors on a
+        // path already predicted, and adds its own prediction when done. Anchors in flight at
+        // once may lie on one alignment: the price of more threads (bench/RESULTS.md).
+        AlignIo base = io;
+        base.leftAlign = base.rightAlign = base.aboveList = base.belowList = nullptr;
+        base.leftSeg = base.rightSeg = nullptr;
+        std::mutex mu;
+        size_t next = 0;
+        uint64_t computed = 0;
+        parallel_for((size_t)threads, threads, 1, [&](size_t lo, size_t hi) {
+            for (size_t w = lo; w < hi; ++w) {
+                Run r(scoring, params, tws[w]);
+                AlignIo lio = base;
+                std::vector<uint64_t> path;
+                for (;;) {
+                    size_t j;
+                    {
+                        std::lock_guard<std::mutex> lock(mu);
+                        while (next < anchors.size() && on_pred(anchors[next].pos1, anchors[next].pos2)) {
+                            pre[2 * next].absent = pre[2 * next + 1].absent = true;
+                            ++next;
+                        }
+                        if (next == anchors.size()) break;
+                        j = next++;
+                        ++computed;
+                    }
+                    lio.anchor1 = anchors[j].pos1;
+                    lio.anchor2 = anchors[j].pos2;
+                    for (int h = 0; h < 2; ++h) {
+                        SideRec &sr = pre[2 * j + (size_t)h];
+                        try {
+                            sr.score = r.side(lio, h == 0, sr.script, &sr.end1, &sr.end2, &sr);
+                            cells[w] += sr.cells;
+                        } catch (...) {  // the walk redoes it, and fails as LASTZ's order would
+                            sr = SideRec();
+                            sr.failed = true;
+                        }
+                    }
+                    const SideRec &l = pre[2 * j], &rr = pre[2 * j + 1];
+                    if (l.failed || rr.failed) continue;
+                    Script ls = l.script, rs = rr.script;
+                    r.join(lio, l.score, ls, l.end1, l.end2, rr.score, rs, rr.end1, rr.end2);
+                    if (lio.s < params.gapped_thresh && !params.all_bounds) continue;
+                    path.clear();
+                    unspos p1 = lio.start1, p2 = lio.start2;
+                    for (uint32_t e : lio.script.op) {
+                        const uint32_t n = rpt_of(e);
+                        if (op_of(e) == kYdropSub)
+                            for (uint32_t t = 0; t < n && p1 + t < io.len1; ++t)
+                                path.push_back((uint64_t)(p1 + t) << 32 | (p2 + t));
+                        if (op_of(e) != kYdropIns) p1 += n;
+                        if (op_of(e) != kYdropDel) p2 += n;
+                    }
+                    std::lock_guard<std::mutex> lock(mu);
+                    if (pred.empty()) pred.resize(io.len1);
+                    for (uint64_t c : path) pred[(size_t)(c >> 32)].push_back((unspos)c);
+                }
+            }
+        });
+        ws.stats.sides_phase1 += 2 * computed;
+        for (uint64_t c : cells) ws.stats.cells_phase1 += c;
+        ws.stats.cells_phase1_busiest += *std::max_element(cells.begin(), cells.end());
+        ws.stats.phase1_s += seconds_since(t1);
+        ws.stats.phase1_cpu_s += cpu_seconds() - c1;
+    }
+    const Clock::time_point t2 = Clock::now();
+    const double c2 = cpu_seconds();
 
     Galign *obi = nullptr, *oed = nullptr;
 
@@ -883,7 +1101,15 @@ std::vector<YdropAlignment> ydrop_gapped_extend(const uint8_t *target, uint32_t 
 
     for (size_t k = 0; k < anchors.size(); ++k) {
         Galign *mp = &msp[k];
-        if (!Run::msp_left_right(obi, mp)) continue;  // on an earlier alignment's path
+        if (!Run::msp_left_right(obi, mp)) {  // on an earlier alignment's path
+            if (two_phase) {
+                ws.stats.anchors_skipped++;
+                ws.stats.cells_unused += pre[2 * k].cells + pre[2 * k + 1].cells;
+                pre[2 * k] = SideRec();
+                pre[2 * k + 1] = SideRec();
+            }
+            continue;
+        }
         io.leftAlign = mp->leftAlign1;
         io.rightAlign = mp->rightAlign1;
         io.leftSeg = mp->leftSeg1;
@@ -892,7 +1118,37 @@ std::vector<YdropAlignment> ydrop_gapped_extend(const uint8_t *target, uint32_t 
         io.anchor2 = mp->pos2;
         Run::get_above_below(io, obi, oed);
         io.script = Script();
-        run.ydrop_align(io);
+        if (!two_phase) {
+            run.ydrop_align(io);
+        } else {
+            Script half[2];
+            int32_t score[2];
+            unspos e1[2], e2[2];
+            for (int h = 0; h < 2; ++h) {
+                SideRec &p = pre[2 * k + (size_t)h];
+                ws.stats.sides_walked++;
+                const bool left = h == 0;
+                if (!p.failed && !p.absent && Run::side_clean(io, left, Run::side_N(io, left), p)) {
+                    if (p.stale) return false;  // the walk's extension reads the same foreign cells
+                    half[h] = std::move(p.script);
+                    score[h] = p.score;
+                    e1[h] = p.end1;
+                    e2[h] = p.end2;
+                    if (p.truncated) ws.truncations++;
+                    ws.stats.cells_kept += p.cells;
+                } else {
+                    ws.stats.sides_redone++;
+                    if (p.absent) ws.stats.sides_absent++;
+                    SideRec r;
+                    score[h] = run.side(io, left, half[h], &e1[h], &e2[h], &r);
+                    if (r.stale) return false;
+                    ws.stats.cells_unused += p.cells;
+                    ws.stats.cells_redone += r.cells;
+                }
+                p = SideRec();  // (frees its rows)
+            }
+            run.join(io, score[0], half[0], e1[0], e2[0], score[1], half[1], e1[1], e2[1]);
+        }
         YdropAlignment a = run.format_alignment(io, mp);
         mp->pos1 = io.start1;
         mp->pos2 = io.start2;
@@ -908,13 +1164,37 @@ std::vector<YdropAlignment> ydrop_gapped_extend(const uint8_t *target, uint32_t 
         run.aligns.push_back(std::move(a));
     }
 
-    std::vector<YdropAlignment> out;
+    out.clear();
     for (Galign *mp = obi; mp != nullptr; mp = mp->next) {
         YdropAlignment &a = run.aligns[(size_t)mp->align];
         if (a.score < params.gapped_thresh) continue;
         if (params.inhibit_trivial && mp == &msp[anchors.size()]) continue;
         out.push_back(std::move(a));
     }
+    if (two_phase) {
+        ws.stats.phase2_s += seconds_since(t2);
+        ws.stats.phase2_cpu_s += cpu_seconds() - c2;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::vector<YdropAlignment> ydrop_gapped_extend(const uint8_t *target, uint32_t target_len, const uint8_t *query,
+                                                uint32_t query_len, std::vector<YdropAnchor> anchors,
+                                                const YdropScoring &scoring, const YdropParams &params,
+                                                YdropWorkspace &ws) {
+    const char *env = std::getenv("GALE_LASTZ_SERIAL");
+    const bool serial = params.serial || (env != nullptr && *env != 0 && std::strcmp(env, "0") != 0);
+    std::vector<YdropAlignment> out;
+    if (!serial) {
+        const uint64_t truncations = ws.truncations;
+        std::vector<YdropAnchor> copy = anchors;
+        if (extend(target, target_len, query, query_len, copy, scoring, params, ws, true, out)) return out;
+        ws.truncations = truncations;
+        ws.stats.serial_reruns++;
+    }
+    extend(target, target_len, query, query_len, anchors, scoring, params, ws, false, out);
     return out;
 }
 

@@ -7,6 +7,7 @@
 //        [--noytrim] [--allgappedbounds] [--allocate:traceback=BYTES] [--notrivial]
 // One record per FASTA file (the oracle's pairs); the segments file in LASTZ's format
 // (+ strand lines first, as lastz --format=segments writes them).
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -67,7 +68,7 @@ int main(int argc, char **argv) {
     }
     gale::YdropParams prm;
     int32_t gap_open = gale::kHoxd70Open, gap_extend = gale::kHoxd70Extend;
-    bool have_ydrop = false;
+    bool have_ydrop = false, stats = false;
     for (int k = 4; k < argc; ++k) {
         const char *a = argv[k];
         if (!std::strncmp(a, "--ydrop=", 8)) { prm.ydrop = std::atoi(a + 8); have_ydrop = true; }
@@ -77,6 +78,10 @@ int main(int argc, char **argv) {
         else if (!std::strcmp(a, "--allgappedbounds")) prm.all_bounds = true;
         else if (!std::strcmp(a, "--notrivial")) prm.inhibit_trivial = true;
         else if (!std::strncmp(a, "--allocate:traceback=", 21)) prm.traceback_bytes = std::strtoull(a + 21, nullptr, 10);
+        // gale's own: the parallel scheme's threads, the serial path, the phases' figures on stderr
+        else if (!std::strncmp(a, "--gale-threads=", 15)) prm.threads = std::atoi(a + 15);
+        else if (!std::strcmp(a, "--gale-serial")) prm.serial = true;
+        else if (!std::strcmp(a, "--gale-stats")) stats = true;
         else { std::fprintf(stderr, "ydrop_lastz: unknown option %s\n", a); return 2; }
     }
     if (!have_ydrop) prm.ydrop = gap_open + 300 * gap_extend;  // LASTZ's default
@@ -101,12 +106,15 @@ int main(int argc, char **argv) {
         ++id;
     }
     gale::YdropWorkspace ws;
+    const auto t0 = std::chrono::steady_clock::now();
+    double total_s = 0;
     for (int strand = 0; strand < 2; ++strand) {
         const std::string qs = strand == 0 ? q : revcomp(q);
         prm.same_strand = strand == 0;
         const auto out = gale::ydrop_gapped_extend((const uint8_t *)t.data(), (uint32_t)t.size(),
                                                    (const uint8_t *)qs.data(), (uint32_t)qs.size(),
                                                    strand == 0 ? plus : minus, sc, prm, ws);
+        total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         for (const auto &a : out) {
             std::string cigar;
             for (uint32_t e : a.script) {
@@ -118,6 +126,24 @@ int main(int argc, char **argv) {
                         a.beg1 - 1, a.end1, qname.c_str(), strand == 0 ? '+' : '-', q.size(), a.beg2 - 1, a.end2,
                         cigar.c_str());
         }
+    }
+    if (stats) {
+        const auto &st = ws.stats;
+        std::fprintf(stderr,
+                     "ydrop_lastz: %s, %d threads: %.3f s in all; phase 1 %.3f s (%llu one-sided extensions), phase 2 "
+                     "%.3f s (%llu walked, %llu redone, %.2f%%, %llu of them left out of phase 1; %llu anchors skipped; %llu "
+                     "serial reruns)\n",
+                     prm.serial ? "serial" : "two-phase", prm.threads, total_s, st.phase1_s,
+                     (unsigned long long)st.sides_phase1, st.phase2_s, (unsigned long long)st.sides_walked,
+                     (unsigned long long)st.sides_redone,
+                     st.sides_walked ? 100.0 * (double)st.sides_redone / (double)st.sides_walked : 0.0,
+                     (unsigned long long)st.sides_absent,
+                     (unsigned long long)st.anchors_skipped, (unsigned long long)st.serial_reruns);
+        std::fprintf(stderr, "ydrop_lastz: CPU time: phase 1 %.3f s, phase 2 %.3f s\n", st.phase1_cpu_s, st.phase2_cpu_s);
+        std::fprintf(stderr, "ydrop_lastz: cells: phase 1 %llu (kept %llu, unused %llu; busiest thread %llu), redone in phase 2 %llu\n",
+                     (unsigned long long)st.cells_phase1, (unsigned long long)st.cells_kept,
+                     (unsigned long long)st.cells_unused, (unsigned long long)st.cells_phase1_busiest,
+                     (unsigned long long)st.cells_redone);
     }
     if (ws.truncations) std::fprintf(stderr, "ydrop_lastz: %llu truncated extensions\n", (unsigned long long)ws.truncations);
     return 0;
