@@ -621,6 +621,10 @@ GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_
         yp.traceback_bytes = p.traceback_bytes;
         // phase 1 of the parallel scheme (doc/ydrop.md) on as many threads as the context has
         yp.threads = live(ctx, "context")->pool->size();
+        // One thread: LASTZ's walk alone. The two-phase path pays for itself only in
+        // parallel (on one thread it cost 1.2x the walk's time and twice its memory on a
+        // 2 Mbp pair: bench/RESULTS.md, doc/ydrop.md "Parallel extension").
+        yp.serial = yp.threads <= 1;
         gale::YdropWorkspace ws;
         auto r = std::make_unique<gale_lastz_result>();
         r->aligns = gale::ydrop_gapped_extend((const uint8_t *)target, (uint32_t)target_len, (const uint8_t *)query,
