@@ -319,8 +319,9 @@ void zdrop_preload(Device *dev) noexcept {
 
 }  // namespace
 
-// experimental: it has not yet passed zdrop_gpu on a GPU (doc/zdrop.md, "GPU status").
-const GpuKind kZdropGpu = {zdrop_run, zdrop_preload, true};
+// Not experimental since zdrop_gpu and the AGAThA benchmark passed on an H200 (2026-11-29,
+// doc/zdrop.md, "GPU status").
+const GpuKind kZdropGpu = {zdrop_run, zdrop_preload, false};
 
 }  // namespace cuda
 }  // namespace gale

@@ -18,9 +18,8 @@
  * GALE_RF_RESCUED, and stats.rescued counts them. GPU batch timings are printed
  * (informational).
  *
- * The Z-drop kernel is experimental (doc/zdrop.md, "GPU status"): the CUDA backend runs it
- * only under GALE_EXPERIMENTAL_GPU=1, which this program sets for itself; every GPU
- * result must then come from the GPU (no GALE_RF_CPU).
+ * GALE_EXPERIMENTAL_GPU=1 is set here (harmless since the kernel is no longer experimental:
+ * doc/zdrop.md, "GPU status"); every GPU result must come from the GPU (no GALE_RF_CPU).
  *
  * GALE_GPU_TEST_FAKE=1 replaces the CUDA contexts by CPU contexts: a self-check of this
  * harness without a GPU (never used by meson; the rescue assertions are skipped).

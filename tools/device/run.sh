@@ -369,7 +369,7 @@ if [ "$mode" = zdrop ]; then
   # (extd2), each byte-compared with the CPU backend (all cores) on the same pairs; the whole
   # process timed (wall, peak RSS: timed.py); the summary line gives the kernels' time.
   echo "== Z-drop benchmark"
-  export GALE_EXPERIMENTAL_GPU=1  # the kernel is experimental (doc/zdrop.md, "GPU status")
+  export GALE_EXPERIMENTAL_GPU=1  # (no longer needed: doc/zdrop.md, "GPU status"; kept for older commits)
   g="$build/tools/gale/gale"
   gen=${GALE_GEN_PAIRS:-.sharedbench/gen_pairs.py}
   zp=/tmp/zdrop-P; zn=${GALE_ZDROP_PAIRS:-50000}
