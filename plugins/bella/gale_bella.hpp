@@ -24,6 +24,9 @@
 // with n_threads worker threads, 0 = one per core).
 //
 // Differences a LOGAN caller may notice:
+//   - target, query and penalties are taken by const reference (LOGAN: non-const
+//     references, which it does not modify): every LOGAN call compiles unchanged,
+//     only a function pointer spelled with LOGAN's exact type would not match;
 //   - errors throw std::runtime_error (message from gale) instead of printing
 //     and exiting; on error res and seeds are left untouched;
 //   - ScoringSchemeL must have gap_open == gap_extend (linear gaps; LOGAN
