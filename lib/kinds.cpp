@@ -616,12 +616,14 @@ int64_t encode_poa(const void *, const char *in, int64_t n, uint8_t *out) {
     return -1;
 }
 
-// Each sequence is aligned to a graph about as large as the bases before it.
-uint64_t poa_estimate(const PairTask &t, const void *) {
+// Each sequence is aligned to a graph about as large as the bases before it (twice
+// under spoa -s: both strands).
+uint64_t poa_estimate(const PairTask &t, const void *params) {
     const GroupSeq *gs = group_seqs(t);
+    const uint64_t strands = as<poa::KindParams>(params).strand_ambiguous ? 2 : 1;
     uint64_t cells = 1, before = 0;
     for (int64_t i = 0; i < t.h_len; ++i) {
-        cells += (uint64_t)gs[i].len * (before < 1 ? 1 : before);
+        cells += strands * (uint64_t)gs[i].len * (before < 1 ? 1 : before);
         before += (uint64_t)gs[i].len;
         if (before > ((uint64_t)1 << 31)) before = (uint64_t)1 << 31;
     }
