@@ -385,7 +385,14 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
 #define GALE_P_POA_GAP_EXTEND  602 /* e; default -6; [-128, 0] */
 #define GALE_P_POA_GAP_OPEN2   603 /* q; default -10; [-128, 0] */
 #define GALE_P_POA_GAP_EXTEND2 604 /* c; default -4; [-128, 0] */
-#define GALE_P_POA_OUTPUT      605 /* GALE_POA_OUT_* bits; default CONSENSUS | MSA; [0, 7] */
+#define GALE_P_POA_OUTPUT      605 /* GALE_POA_OUT_* bits; default CONSENSUS | MSA; [0, 15] (DOT since 0.7) */
+/* spoa -s (since 0.7): 1 aligns each sequence and its reverse complement (biosoup's:
+ * A<->T, C<->G, U->A, R<->Y, K<->M, B<->V, D<->H on the upper-cased byte, other bytes
+ * kept, qualities reversed) and adds the better-scoring one, the forward one on a tie;
+ * default 0; [0, 1]. As SPOA does, a sequence kept forward is added complemented twice
+ * (lower-case acgtu and rykmbdhv upper-cased, U and u as T). A CUDA context computes
+ * such batches on its CPU threads (GALE_RF_CPU). */
+#define GALE_P_POA_STRAND_AMBIGUOUS 606
 
 #define GALE_POA_LOCAL       0 /* SPOA's kSW */
 #define GALE_POA_GLOBAL      1 /* kNW */
@@ -394,6 +401,7 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
 #define GALE_POA_OUT_CONSENSUS 1 /* the consensus (heaviest bundle) */
 #define GALE_POA_OUT_MSA       2 /* the MSA rows, and the consensus row */
 #define GALE_POA_OUT_GFA       4 /* the graph as GFA, as the `spoa` program writes it */
+#define GALE_POA_OUT_DOT       8 /* the graph as DOT, as `spoa -d` writes it after its consensus (since 0.7) */
 
 #define GALE_SCOPE_SCORE     0 /* score and end coordinates only; no CIGAR */
 #define GALE_SCOPE_ALIGNMENT 1 /* score, coordinates and CIGAR */
@@ -800,7 +808,15 @@ GALE_API gale_status gale_result_zdrop(const gale_batch *batch, size_t i, gale_z
  *     msa + r * row_len: the non-empty sequences in order, then the consensus row
  *     (SPOA's GenerateMultipleSequenceAlignment(true));
  *   gfa (GALE_POA_OUT_GFA): gfa_len bytes, what `spoa -r 4` writes, the paths named
- *     0, 1, ... in the order of the MSA rows, and the consensus path ("Consensus") last.
+ *     0, 1, ... in the order of the MSA rows, and the consensus path ("Consensus") last;
+ *     under GALE_P_POA_STRAND_AMBIGUOUS a reversed sequence's path is written backwards,
+ *     its nodes marked '-', as `spoa -s` does;
+ *   reversed (since 0.7; GALE_P_POA_STRAND_AMBIGUOUS 1, else NULL): n_seqs bytes, 1 where
+ *     the sequence's reverse complement was added (its MSA row is the reverse complement);
+ *   dot (GALE_POA_OUT_DOT, since 0.7): dot_len bytes, what `spoa -d FILE` writes to FILE
+ *     (the consensus nodes and edges coloured: spoa draws the consensus for -r 0, 2, 3, 4).
+ * The caller's size may be that of 0.6's struct (up to `user`): the fields past it are
+ * then not written.
  * Same errors as gale_result_get; GALE_E_RANGE for a batch of another kind. A
  * cancelled task: GALE_E_CANCELED, *out written with flags GALE_RF_CANCELED only. */
 typedef struct gale_poa_result {
@@ -818,6 +834,9 @@ typedef struct gale_poa_result {
     int64_t gfa_len;
     uint64_t cells;
     uint64_t user;
+    const uint8_t *reversed; /* since 0.7 */
+    const char *dot;         /* since 0.7 */
+    int64_t dot_len;         /* since 0.7 */
 } gale_poa_result;
 GALE_API gale_status gale_result_poa(const gale_batch *batch, size_t i, gale_poa_result *out);
 

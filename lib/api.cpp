@@ -470,7 +470,13 @@ GALE_API gale_status gale_result_zdrop(const gale_batch *b, size_t i, gale_zdrop
 GALE_API gale_status gale_result_poa(const gale_batch *b, size_t i, gale_poa_result *out) {
     return guarded([&] {
         live(b, "batch");
-        need_out_struct(out, "poa result");
+        // 0.6's struct ended at `user`; its callers get the fields they know (gale.h).
+        need(out, "poa result");
+        need_plausible_size(out);
+        constexpr size_t kPoaResult06 = offsetof(gale_poa_result, user) + sizeof(uint64_t);
+        if (out->size < kPoaResult06)
+            fail(GALE_E_INVALID, "gale_poa_result.size is %zu, expected at least %zu (0.6's struct)", out->size,
+                 kPoaResult06);
         try {
             batch_poa_result(b, i, out);  // keeps out->size
         } catch (const Error &e) {

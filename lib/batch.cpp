@@ -686,7 +686,7 @@ void batch_poa_result(const gale_batch *b, size_t i, gale_poa_result *out) {
         o.flags = GALE_RF_CANCELED;
     }
     o.user = b->tasks[i].user;
-    std::memcpy(out, &o, sizeof o);
+    std::memcpy(out, &o, size < sizeof o ? size : sizeof o);  // an older caller's struct is shorter
     out->size = size;
     if (!done) fail(GALE_E_CANCELED, "batch was cancelled before task %zu finished", i);
 }

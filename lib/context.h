@@ -129,7 +129,7 @@ void batch_cigar(const gale_batch *b, size_t i, const uint32_t **cigar, size_t *
 // gale_result_zdrop: *out's size is the caller's, at least sizeof(gale_zdrop_result).
 void batch_result_zdrop(const gale_batch *b, size_t i, gale_zdrop_result *out);
 void batch_stats(const gale_batch *b, gale_stats *out);
-void batch_poa_result(const gale_batch *b, size_t i, gale_poa_result *out);  // fills sizeof(gale_poa_result)
+void batch_poa_result(const gale_batch *b, size_t i, gale_poa_result *out);  // fills up to out->size
 
 }  // namespace gale
 

@@ -584,7 +584,8 @@ const ParamSpec kPoaParams[] = {
     {GALE_P_POA_GAP_EXTEND, "gap_extend", -6, -128, 0},
     {GALE_P_POA_GAP_OPEN2, "gap_open2", -10, -128, 0},
     {GALE_P_POA_GAP_EXTEND2, "gap_extend2", -4, -128, 0},
-    {GALE_P_POA_OUTPUT, "output", GALE_POA_OUT_CONSENSUS | GALE_POA_OUT_MSA, 0, 7},
+    {GALE_P_POA_OUTPUT, "output", GALE_POA_OUT_CONSENSUS | GALE_POA_OUT_MSA, 0, 15},
+    {GALE_P_POA_STRAND_AMBIGUOUS, "strand_ambiguous", 0, 0, 1},
 };
 
 using PoaKindParams = poa::KindParams;
@@ -596,10 +597,14 @@ void poa_configure(const int64_t *v, void *out) {
     poa::make_params((int)v[2], (int8_t)v[0], (int8_t)v[1], (int8_t)v[3], (int8_t)v[4], (int8_t)v[5], (int8_t)v[6],
                      &k.p, &why);
     k.output = (int32_t)v[7];
+    k.strand_ambiguous = (int32_t)v[8];
     new (out) PoaKindParams(k);
 }
 
 void poa_validate(const PairTask &, const void *, size_t) {}
+
+// The CUDA kernel aligns one strand; spoa -s batches run on a CUDA context's CPU threads.
+bool poa_cpu_only(const void *params) { return as<poa::KindParams>(params).strand_ambiguous != 0; }
 
 // SPOA compares bytes as they are; its coder indexes a table by (signed) char, so only
 // printable ASCII is taken.
@@ -611,12 +616,14 @@ int64_t encode_poa(const void *, const char *in, int64_t n, uint8_t *out) {
     return -1;
 }
 
-// Each sequence is aligned to a graph about as large as the bases before it.
-uint64_t poa_estimate(const PairTask &t, const void *) {
+// Each sequence is aligned to a graph about as large as the bases before it (twice
+// under spoa -s: both strands).
+uint64_t poa_estimate(const PairTask &t, const void *params) {
     const GroupSeq *gs = group_seqs(t);
+    const uint64_t strands = as<poa::KindParams>(params).strand_ambiguous ? 2 : 1;
     uint64_t cells = 1, before = 0;
     for (int64_t i = 0; i < t.h_len; ++i) {
-        cells += (uint64_t)gs[i].len * (before < 1 ? 1 : before);
+        cells += strands * (uint64_t)gs[i].len * (before < 1 ? 1 : before);
         before += (uint64_t)gs[i].len;
         if (before > ((uint64_t)1 << 31)) before = (uint64_t)1 << 31;
     }
@@ -629,7 +636,9 @@ struct PoaScratch {
     poa::Engine engine{poa::Params{}};
     std::vector<uint32_t> words;
     std::vector<uint32_t> weights;
-    poa::Graph::Alignment aln;
+    poa::Graph::Alignment aln, aln_rev;
+    std::string rc, fwd;
+    std::vector<uint8_t> qual;
 };
 
 VarSpan put_bytes(ResultArena &var, std::vector<uint32_t> &words, const char *p, size_t n) {
@@ -649,22 +658,47 @@ bool poa_cpu(const PairTask &t, const void *params, void *result, void *&scratch
     const GroupSeq *gs = group_seqs(t);
     const size_t n = (size_t)t.h_len;
     std::vector<int32_t> scores(n, 0);
+    std::vector<uint8_t> reversed(k.strand_ambiguous ? n : 0, 0);
     poa::Graph graph;
+    auto align = [&](const char *seq, uint32_t len, int32_t *score, poa::Graph::Alignment *aln, size_t i) {
+        if (s.engine.align(seq, len, graph, score, aln, cancel.flag)) return true;
+        if (s.engine.cancelled()) return false;
+        if (s.engine.overflowed())
+            fail(GALE_E_LIMIT, "sequence %zu of the group: SPOA refuses it (its worst-case score overflows 32 bits)", i);
+        fail(GALE_E_INTERNAL, "sequence %zu of the group: the backtrack found no predecessor (SPOA would loop)", i);
+    };
     for (size_t i = 0; i < n; ++i) {
         if (cancel.raised()) return false;
         const char *seq = reinterpret_cast<const char *>(gs[i].bases);
+        const uint8_t *qual = gs[i].qual;
         const uint32_t len = (uint32_t)gs[i].len;
-        if (!s.engine.align(seq, len, graph, &scores[i], &s.aln, cancel.flag)) {
-            if (s.engine.cancelled()) return false;
-            if (s.engine.overflowed())
-                fail(GALE_E_LIMIT, "sequence %zu of the group: SPOA refuses it (its worst-case score overflows 32 bits)",
-                     i);
-            fail(GALE_E_INTERNAL, "sequence %zu of the group: the backtrack found no predecessor (SPOA would loop)", i);
+        if (!align(seq, len, &scores[i], &s.aln, i)) return false;
+        const poa::Graph::Alignment *aln = &s.aln;
+        if (k.strand_ambiguous) {
+            // spoa -s: the reverse complement, kept only if it scores strictly better;
+            // else spoa complements it back, which leaves the bytes complemented twice.
+            int32_t score_rev = 0;
+            poa::reverse_complement(seq, len, s.rc);
+            if (!align(s.rc.data(), len, &score_rev, &s.aln_rev, i)) return false;
+            if (scores[i] >= score_rev) {
+                poa::reverse_complement(s.rc.data(), len, s.fwd);
+                seq = s.fwd.data();
+            } else {
+                seq = s.rc.data();
+                scores[i] = score_rev;
+                aln = &s.aln_rev;
+                reversed[i] = 1;
+                if (qual) {
+                    s.qual.assign(qual, qual + len);
+                    std::reverse(s.qual.begin(), s.qual.end());
+                    qual = s.qual.data();
+                }
+            }
         }
-        poa::weights_of(gs[i].qual, gs[i].weight, len, s.weights);
-        graph.add_alignment(s.aln, seq, len, s.weights);
+        poa::weights_of(qual, gs[i].weight, len, s.weights);
+        graph.add_alignment(*aln, seq, len, s.weights);
     }
-    poa::finish(graph, scores, k.output, r, var, s.words);
+    poa::finish(graph, scores, k.strand_ambiguous ? &reversed : nullptr, k.output, r, var, s.words);
     r.cells = s.engine.cells() - cells0;
     return true;
 }
@@ -694,6 +728,9 @@ void poa_result_fill(const void *result, gale_poa_result &o) {
     o.gfa = reinterpret_cast<const char *>(r.gfa.data);
     o.gfa_len = r.gfa_len;
     o.cells = r.cells;
+    o.reversed = r.reversed.n ? reinterpret_cast<const uint8_t *>(r.reversed.data) : nullptr;
+    o.dot = reinterpret_cast<const char *>(r.dot.data);
+    o.dot_len = r.dot_len;
 }
 
 static_assert(result_ok<PoaResult>(), "PoaResult must be trivially copyable, a multiple of 8 bytes");
@@ -705,7 +742,7 @@ const KindDef kPoa = {
     sizeof(PoaResult), offsetof(PoaResult, flags), offsetof(PoaResult, cells),
     poa_cpu, poa_scratch_free, poa_fill, nullptr,
     GALE_GPU_KIND(kPoaGpu),  // experimental until poa_gpu passes on a GPU (doc/poa.md, "GPU status")
-    nullptr, poa_result_fill,
+    nullptr, poa_result_fill, false, poa_cpu_only,
 };
 
 // ---- the table ---------------------------------------------------------------------
@@ -746,6 +783,11 @@ namespace poa {
 
 void finish(Graph &graph, const std::vector<int32_t> &scores, int32_t output, Result &r, ResultArena &var,
             std::vector<uint32_t> &words) {
+    finish(graph, scores, nullptr, output, r, var, words);
+}
+
+void finish(Graph &graph, const std::vector<int32_t> &scores, const std::vector<uint8_t> *reversed, int32_t output,
+            Result &r, ResultArena &var, std::vector<uint32_t> &words) {
     std::string consensus;
     if (output) consensus = graph.generate_consensus();
     const size_t n = scores.size();
@@ -765,9 +807,17 @@ void finish(Graph &graph, const std::vector<int32_t> &scores, int32_t output, Re
         r.row_len = rows.empty() ? 0 : (int64_t)rows[0].size();
     }
     if (output & GALE_POA_OUT_GFA) {
-        const std::string g = graph.gfa();
+        const std::string g = graph.gfa(reversed);
         r.gfa = put_bytes(var, words, g.data(), g.size());
         r.gfa_len = (int64_t)g.size();
+    }
+    if (output & GALE_POA_OUT_DOT) {
+        const std::string d = graph.dot();
+        r.dot = put_bytes(var, words, d.data(), d.size());
+        r.dot_len = (int64_t)d.size();
+    }
+    if (reversed) {
+        r.reversed = put_bytes(var, words, reinterpret_cast<const char *>(reversed->data()), reversed->size());
     }
 }
 

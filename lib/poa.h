@@ -100,7 +100,9 @@ struct Graph {
     // The graph as the `spoa` program's PrintGfa writes it after GenerateConsensus
     // (call generate_consensus first), paths named 0, 1, ... and the consensus path
     // ("Consensus") last.
-    std::string gfa() const;
+    std::string gfa(const std::vector<uint8_t> *reversed = nullptr) const;
+    // The graph as spoa's Graph::PrintDot writes it (consensus as last drawn).
+    std::string dot() const;
     // Sequence-to-graph alignment: an empty graph built from segments (each segment's
     // bytes a chain of single-byte nodes, in segment order, codes by first appearance)
     // and links (2 * n_links segment indices, tail then head: the tail's last node to
@@ -148,6 +150,8 @@ class Engine {
 struct KindParams {
     Params p;
     int32_t output;  // GALE_POA_OUT_* bits
+    int32_t strand_ambiguous;  // GALE_P_POA_STRAND_AMBIGUOUS (CPU only: KindDef::cpu_only)
+    int32_t pad;
 };
 struct Result {
     uint32_t flags;
@@ -155,11 +159,19 @@ struct Result {
     uint64_t cells;
     VarSpan scores, consensus, msa, gfa;
     int64_t n_seqs, consensus_len, n_rows, row_len, gfa_len;
+    VarSpan reversed, dot;  // since 0.7 (empty unless asked)
+    int64_t dot_len;
 };
 // A window's result from its graph (all reads added) and per-read scores: consensus,
 // MSA and GFA as `output` asks (lib/kinds.cpp). Sets neither flags nor cells.
 void finish(Graph &graph, const std::vector<int32_t> &scores, int32_t output, Result &r, ResultArena &var,
             std::vector<uint32_t> &words);
+// The same under spoa -s: reversed[i] is 1 where input sequence i was added reverse
+// complemented (nullptr: none; the GFA reads it by graph sequence index, as spoa).
+void finish(Graph &graph, const std::vector<int32_t> &scores, const std::vector<uint8_t> *reversed, int32_t output,
+            Result &r, ResultArena &var, std::vector<uint32_t> &words);
+// biosoup's Sequence::ReverseAndComplement on bytes (spoa -s).
+void reverse_complement(const char *in, uint32_t n, std::string &out);
 // The per-base weights SPOA takes for a sequence: quality - 33, or the sequence's weight.
 void weights_of(const uint8_t *qual, int64_t weight, uint32_t len, std::vector<uint32_t> &out);
 

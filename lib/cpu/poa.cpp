@@ -3,6 +3,7 @@
 // which engine and why). The matrices hold one int32 per (graph row, read column),
 // column j = read position j (0-based, as the SIMD engine counts), and the first
 // column (before the read) apart, as SPOA's first_column.
+#include <cctype>
 #include "poa.h"
 
 #include <algorithm>
@@ -351,7 +352,7 @@ std::vector<std::string> Graph::generate_msa(bool include_consensus) {
     return dst;
 }
 
-std::string Graph::gfa() const {
+std::string Graph::gfa(const std::vector<uint8_t> *reversed) const {
     std::vector<uint8_t> in_cons(nodes.size(), 0);
     for (uint32_t it : consensus) in_cons[it] = 1;
     std::string o = "H\tVN:Z:1.0\n";
@@ -369,11 +370,15 @@ std::string Graph::gfa() const {
     }
     for (uint32_t i = 0; i < sequences.size(); ++i) {
         o += "P\t" + std::to_string(i) + "\t";
-        bool first = true;
-        for (int64_t it = sequences[i]; it >= 0; it = successor(static_cast<uint32_t>(it), i)) {
-            if (!first) o += ",";
-            first = false;
-            o += std::to_string(it + 1) + "+";
+        std::vector<uint32_t> path;
+        for (int64_t it = sequences[i]; it >= 0; it = successor(static_cast<uint32_t>(it), i))
+            path.push_back(static_cast<uint32_t>(it) + 1);
+        // spoa -s: is_reversed is indexed by graph sequence here, as PrintGfa does.
+        const bool ir = reversed && i < reversed->size() && (*reversed)[i];
+        if (ir) std::reverse(path.begin(), path.end());
+        for (size_t j = 0; j < path.size(); ++j) {
+            if (j != 0) o += ",";
+            o += std::to_string(path[j]) + (ir ? "-" : "+");
         }
         o += "\t*\n";
     }
@@ -384,6 +389,53 @@ std::string Graph::gfa() const {
     }
     o += "\t*\n";
     return o;
+}
+
+std::string Graph::dot() const {
+    std::vector<int64_t> rank(nodes.size(), -1);
+    int64_t r = 0;
+    for (uint32_t it : consensus) rank[it] = r++;
+    std::string o = "digraph " + std::to_string(sequences.size()) + " {\n  graph [rankdir = LR]\n";
+    for (const Node &nd : nodes) {
+        const std::string id = std::to_string(nd.id);
+        o += "  " + id + "[label = \"" + id + " - " + static_cast<char>(decoder[nd.code]) + "\"";
+        if (rank[nd.id] != -1) o += ", style = filled, fillcolor = goldenrod1";
+        o += "]\n";
+        for (uint32_t ei : nd.out) {
+            const Edge &ed = edges[ei];
+            o += "  " + id + " -> " + std::to_string(ed.head) + " [label = \"" + std::to_string(ed.weight) + "\"";
+            // As PrintDot: also true from a node off the consensus to its first node.
+            if (rank[nd.id] + 1 == rank[ed.head]) o += ", color = goldenrod1";
+            o += "]\n";
+        }
+        for (uint32_t a : nd.aligned)
+            if (a > nd.id) o += "  " + id + " -> " + std::to_string(a) + " [style = dotted, arrowhead = none]\n";
+    }
+    o += "}\n";
+    return o;
+}
+
+void reverse_complement(const char *in, uint32_t n, std::string &out) {
+    out.resize(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        char c = in[n - 1 - i];
+        switch (static_cast<char>(std::toupper(static_cast<unsigned char>(c)))) {
+        case 'A': c = 'T'; break;
+        case 'C': c = 'G'; break;
+        case 'G': c = 'C'; break;
+        case 'T': case 'U': c = 'A'; break;
+        case 'R': c = 'Y'; break;
+        case 'Y': c = 'R'; break;
+        case 'K': c = 'M'; break;
+        case 'M': c = 'K'; break;
+        case 'B': c = 'V'; break;
+        case 'D': c = 'H'; break;
+        case 'H': c = 'D'; break;
+        case 'V': c = 'B'; break;
+        default: break;  // S, W, N, ... kept as they are
+        }
+        out[i] = c;
+    }
 }
 
 // ---------------------------------------------------------------- alignment engine

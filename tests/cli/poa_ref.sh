@@ -8,7 +8,8 @@
 # from it at 1-20%, written as FASTA (names with descriptions), FASTQ (random
 # qualities, which weigh the bases) and gzipped FASTA. Every window is compared
 # with spoa under several option sets (-l 0/1/2, -r 0..4 and repeated -r,
-# linear/affine/convex scores); then all windows in one run, three ways (one file
+# linear/affine/convex scores); -s and -d on windows whose reads are on both
+# strands (the DOT files byte for byte, one window and several); then all windows in one run, three ways (one file
 # per window, '=' separators, cudapoa's count format) against spoa's outputs
 # concatenated.
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -54,6 +55,17 @@ with open(f"{d}/all.cudapoa", "w") as cp, open(f"{d}/all_sep.fa", "w") as sep:
             sep.write(fa.read())
         with open(f"{d}/w{w}.fa", "rb") as fa, gzip.open(f"{d}/w{w}.fa.gz", "wb") as gz:
             gz.write(fa.read())
+        # Both strands (spoa -s): each read reverse-complemented with probability 1/2,
+        # with a few lower-case and IUPAC bytes (biosoup's complement table upper-cases
+        # them, and spoa leaves a read kept forward complemented twice).
+        comp = {"A": "T", "C": "G", "G": "C", "T": "A"}
+        with open(f"{d}/s{w}.fa", "w") as sf, open(f"{d}/s{w}.fq", "w") as sq:
+            for i, r in enumerate(reads):
+                if rng.random() < 0.5: r = "".join(comp[b] for b in reversed(r))
+                r = "".join(rng.choice("acgtuNRYKMSWBDHVn") if rng.random() < 0.01 else b for b in r)
+                sf.write(f">s{i} strand test\n{r}\n")
+                q = "".join(chr(33 + rng.randint(0, 40)) for _ in r)
+                sq.write(f"@s{i}\n{r}\n+\n{q}\n")
 PY
 
 OPTSETS=(
@@ -76,6 +88,49 @@ for w in $(seq 0 $((NW - 1))); do
             same_file "$TMP/spoa.out" "$TMP/gale.out" "window $w ($f), options '$o'"
         done
     done
+done
+
+# -s and -d (the DOT file, byte for byte too) on reads of both strands. -r 1 alone:
+# spoa draws no consensus, its DOT has no colours.
+SOPTS=(
+    "-s"
+    "-s -r 2"
+    "-s -l 1 -r 4"
+    "-s -l 2 -r 0 -r 1 -r 3"
+    "-s -l 0 -m 2 -n -4 -g -4 -e -2 -q -24 -c -1 -r 2"
+    "-d DOT"
+    "-d DOT -r 1"
+    "-s -d DOT -r 1 -r 3"
+    "-s -d DOT -l 1 -r 4"
+)
+for w in $(seq 0 $((NW - 1))); do
+    for o in "${SOPTS[@]}"; do
+        for f in "s$w.fa" "s$w.fq"; do
+            rm -f "$TMP/spoa.dot" "$TMP/gale.dot"
+            # shellcheck disable=SC2086
+            "$SPOA" ${o//DOT/$TMP/spoa.dot} "$TMP/$f" > "$TMP/spoa.out" || fail "spoa $o $f failed"
+            # shellcheck disable=SC2086
+            "$GALE" poa ${o//DOT/$TMP/gale.dot} "$TMP/$f" > "$TMP/gale.out" || fail "gale poa $o $f failed"
+            same_file "$TMP/spoa.out" "$TMP/gale.out" "window $w ($f), options '$o'"
+            if [[ $o == *DOT* ]]; then
+                same_file "$TMP/spoa.dot" "$TMP/gale.dot" "window $w ($f), options '$o': the DOT file"
+            fi
+        done
+    done
+done
+# -d with several windows: FILE for the first, FILE.N for window N >= 2.
+files=()
+: > "$TMP/spoa_s.out"
+for w in $(seq 0 $((NW - 1))); do
+    "$SPOA" -s -r 2 -d "$TMP/spoa_w$w.dot" "$TMP/s$w.fa" >> "$TMP/spoa_s.out" || fail "spoa failed"
+    files+=("$TMP/s$w.fa")
+done
+"$GALE" poa -s -r 2 -d "$TMP/gale_all.dot" --batch-size 3 "${files[@]}" > "$TMP/gale.out" ||
+    fail "gale poa -s -d (files) failed"
+same_file "$TMP/spoa_s.out" "$TMP/gale.out" "$NW windows, -s -r 2 -d"
+same_file "$TMP/spoa_w0.dot" "$TMP/gale_all.dot" "$NW windows, -d: window 1's DOT"
+for w in $(seq 1 $((NW - 1))); do
+    same_file "$TMP/spoa_w$w.dot" "$TMP/gale_all.dot.$((w + 1))" "$NW windows, -d: window $((w + 1))'s DOT"
 done
 
 # Many windows in one run.
@@ -113,4 +168,5 @@ expect 1 "not a known format" poa "$TMP/bad2.fa"
 printf '2\nACGT\n' > "$TMP/short.txt"
 expect 1 "cudapoa window cut short" poa "$TMP/short.txt"
 expect 1 "missing file" poa "$TMP/none.fa"
+expect 1 "DOT file not writable" poa -d "$TMP/no/such/dir.dot" "$TMP/w0.fa"
 done_checks

@@ -11,11 +11,17 @@
 // GALE_TEST_SCALE scales the number of windows and the largest window's size.
 #include <spoa/spoa.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "gale.h"
 #include "poa.h"
@@ -25,6 +31,40 @@
 namespace {
 
 gale_ctx *ctx = nullptr;
+
+// What spoa::Graph::PrintDot writes, read back from a scratch file.
+std::string spoa_dot(const spoa::Graph &g) {
+    const std::string path = "/tmp/gale_poa_spoa_" + std::to_string((long)getpid()) + ".dot";
+    g.PrintDot(path);
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::remove(path.c_str());
+    return ss.str();
+}
+
+// biosoup 0.10's Sequence::ReverseAndComplement (what `spoa -s` calls), restated.
+std::string biosoup_rc(const std::string &s) {
+    std::string o(s.rbegin(), s.rend());
+    for (char &c : o) {
+        switch (std::toupper(static_cast<unsigned char>(c))) {
+        case 'A': c = 'T'; break;
+        case 'C': c = 'G'; break;
+        case 'G': c = 'C'; break;
+        case 'T': case 'U': c = 'A'; break;
+        case 'R': c = 'Y'; break;
+        case 'Y': c = 'R'; break;
+        case 'K': c = 'M'; break;
+        case 'M': c = 'K'; break;
+        case 'B': c = 'V'; break;
+        case 'D': c = 'H'; break;
+        case 'H': c = 'D'; break;
+        case 'V': c = 'B'; break;
+        default: break;
+        }
+    }
+    return o;
+}
 
 struct Window {
     std::vector<std::string> seqs, quals;  // quals empty: weights (or 1)
@@ -115,7 +155,8 @@ bool run_window(const char *what, int type, const Pen &pn, const Window &w) {
     const int64_t vals[][2] = {{GALE_P_MATCH, pn.m}, {GALE_P_MISMATCH, pn.n}, {GALE_P_POA_ALGORITHM, type},
                                {GALE_P_POA_GAP_OPEN, pn.g}, {GALE_P_POA_GAP_EXTEND, pn.e}, {GALE_P_POA_GAP_OPEN2, pn.q},
                                {GALE_P_POA_GAP_EXTEND2, pn.c},
-                               {GALE_P_POA_OUTPUT, GALE_POA_OUT_CONSENSUS | GALE_POA_OUT_MSA | GALE_POA_OUT_GFA}};
+                               {GALE_P_POA_OUTPUT,
+                                GALE_POA_OUT_CONSENSUS | GALE_POA_OUT_MSA | GALE_POA_OUT_GFA | GALE_POA_OUT_DOT}};
     for (const auto &v : vals)
         CHECK(gale_batch_set(b, (int)v[0], v[1]) == GALE_OK, "%s: set %d: %s", what, (int)v[0], gale_last_error());
     std::vector<const char *> ptrs, qptrs;
@@ -150,6 +191,89 @@ bool run_window(const char *what, int type, const Pen &pn, const Window &w) {
     for (size_t r = 0; r < sm.size(); ++r)
         CHECK(std::string(pr.msa + r * pr.row_len, (size_t)pr.row_len) == sm[r], "%s: API MSA row %zu differs", what, r);
     CHECK(std::string(pr.gfa, (size_t)pr.gfa_len) == gg.gfa(), "%s: API GFA differs from the kernel's", what);
+    CHECK(std::string(pr.dot, (size_t)pr.dot_len) == spoa_dot(sg), "%s: API DOT differs from SPOA's PrintDot", what);
+    CHECK(pr.reversed == nullptr, "%s: reversed flags without GALE_P_POA_STRAND_AMBIGUOUS", what);
+    gale_batch_destroy(b);
+    return true;
+}
+
+// `spoa -s` (SPOA 4.0.8's main.cpp) with libspoa, against GALE_POA with
+// GALE_P_POA_STRAND_AMBIGUOUS: each read aligned as it is and reverse complemented,
+// the reverse complement added only when strictly better (else the read complemented
+// twice, as spoa leaves it); scores, strands, consensus, MSA and DOT compared.
+bool run_strands(const char *what, int type, const Pen &pn, const Window &w) {
+    std::unique_ptr<spoa::AlignmentEngine> eng;
+    try {
+        eng = spoa::AlignmentEngine::Create(static_cast<spoa::AlignmentType>(type), pn.m, pn.n, pn.g, pn.e, pn.q, pn.c);
+    } catch (const std::invalid_argument &) {
+        return true;  // run_window checked the refusal
+    }
+    spoa::Graph sg;
+    std::vector<int32_t> scores;
+    std::vector<uint8_t> rev;
+    for (size_t r = 0; r < w.seqs.size(); ++r) {
+        std::string s = w.seqs[r], q = w.quals.empty() ? std::string() : w.quals[r];
+        int32_t sf = 0, sr = 0;
+        spoa::Alignment a = eng->Align(s, sg, &sf);
+        s = biosoup_rc(s);
+        std::reverse(q.begin(), q.end());
+        spoa::Alignment ar = eng->Align(s, sg, &sr);
+        if (sf >= sr) {
+            s = biosoup_rc(s);
+            std::reverse(q.begin(), q.end());
+            rev.push_back(0);
+            scores.push_back(sf);
+        } else {
+            a = ar;
+            rev.push_back(1);
+            scores.push_back(sr);
+        }
+        if (!q.empty()) sg.AddAlignment(a, s, q);
+        else sg.AddAlignment(a, s, w.weights.empty() ? 1u : w.weights[r]);
+    }
+    const std::string sc = sg.GenerateConsensus();
+    const auto sm = sg.GenerateMultipleSequenceAlignment(true);
+    const std::string sd = spoa_dot(sg);
+
+    gale_batch *b = nullptr;
+    CHECK(gale_batch_create(ctx, GALE_POA, &b) == GALE_OK, "%s: batch: %s", what, gale_last_error());
+    const int64_t vals[][2] = {{GALE_P_MATCH, pn.m}, {GALE_P_MISMATCH, pn.n}, {GALE_P_POA_ALGORITHM, type},
+                               {GALE_P_POA_GAP_OPEN, pn.g}, {GALE_P_POA_GAP_EXTEND, pn.e}, {GALE_P_POA_GAP_OPEN2, pn.q},
+                               {GALE_P_POA_GAP_EXTEND2, pn.c}, {GALE_P_POA_STRAND_AMBIGUOUS, 1},
+                               {GALE_P_POA_OUTPUT, GALE_POA_OUT_CONSENSUS | GALE_POA_OUT_MSA | GALE_POA_OUT_DOT}};
+    for (const auto &v : vals)
+        CHECK(gale_batch_set(b, (int)v[0], v[1]) == GALE_OK, "%s: set %d: %s", what, (int)v[0], gale_last_error());
+    std::vector<const char *> ptrs, qptrs;
+    std::vector<int64_t> lens;
+    std::vector<int32_t> wts;
+    for (size_t r = 0; r < w.seqs.size(); ++r) {
+        ptrs.push_back(w.seqs[r].data());
+        lens.push_back((int64_t)w.seqs[r].size());
+        if (!w.quals.empty()) qptrs.push_back(w.quals[r].data());
+        if (!w.weights.empty()) wts.push_back((int32_t)w.weights[r]);
+    }
+    gale_group grp;
+    gale_group_init(&grp);
+    grp.n = w.seqs.size();
+    grp.seqs = ptrs.data();
+    grp.lens = lens.data();
+    grp.weights = wts.empty() ? nullptr : wts.data();
+    grp.quals = qptrs.empty() ? nullptr : qptrs.data();
+    CHECK(gale_batch_add_group(b, &grp) == GALE_OK, "%s: add_group: %s", what, gale_last_error());
+    CHECK(gale_submit(b) == GALE_OK && gale_wait(b) == GALE_OK, "%s: run: %s", what, gale_last_error());
+    gale_poa_result pr;
+    std::memset(&pr, 0, sizeof pr);
+    pr.size = sizeof pr;
+    CHECK(gale_result_poa(b, 0, &pr) == GALE_OK, "%s: result: %s", what, gale_last_error());
+    CHECK(pr.n_seqs == w.seqs.size() && pr.reversed != nullptr, "%s: -s: n_seqs / reversed", what);
+    for (size_t r = 0; r < w.seqs.size(); ++r)
+        CHECK(pr.scores[r] == scores[r] && pr.reversed[r] == rev[r], "%s: -s: read %zu: gale %d/%d, spoa %d/%d", what,
+              r, pr.scores[r], pr.reversed[r], scores[r], rev[r]);
+    CHECK(std::string(pr.consensus, (size_t)pr.consensus_len) == sc, "%s: -s: consensus differs", what);
+    CHECK(pr.n_rows == sm.size(), "%s: -s: MSA rows %zu, SPOA %zu", what, pr.n_rows, sm.size());
+    for (size_t r = 0; r < sm.size(); ++r)
+        CHECK(std::string(pr.msa + r * pr.row_len, (size_t)pr.row_len) == sm[r], "%s: -s: MSA row %zu differs", what, r);
+    CHECK(std::string(pr.dot, (size_t)pr.dot_len) == sd, "%s: -s: DOT differs", what);
     gale_batch_destroy(b);
     return true;
 }
@@ -241,6 +365,17 @@ int main() {
         std::snprintf(what, sizeof what, "window %ld (%ld reads of ~%ld bp, %.1f%%, %s, m%d n%d g%d e%d q%d c%d, w%d)", k,
                       n_reads, len, 100 * rate, kTypeName[type], pn.m, pn.n, pn.g, pn.e, pn.q, pn.c, wmode);
         cases += run_window(what, type, pn, w);
+        // Both strands: half the reads reverse-complemented, a few IUPAC / lower-case bytes.
+        if (w.seqs.size() <= 40 && len <= 1000) {
+            for (std::string &s : w.seqs) {
+                if (tu_chance(r.c(), 0.5)) s = biosoup_rc(s);
+                for (char &c : s)
+                    if (tu_chance(r.c(), 0.01)) c = "acgtuNRYKMSWBDHVn"[tu_below(r.c(), 17)];
+            }
+            for (std::string &q : w.quals) std::reverse(q.begin(), q.end());
+            std::string sw = std::string(what) + " -s";
+            cases += run_strands(sw.c_str(), type, pn, w);
+        }
     }
     gale_ctx_destroy(ctx);
     std::printf("poa_spoa: %d windows, %d failures (scale %.2f)\n", cases, failures, scale);

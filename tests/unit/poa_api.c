@@ -112,6 +112,61 @@ static void test_registered_and_old_size(gale_ctx *ctx)
     CHECK_ST(gale_batch_destroy(b), GALE_OK);
 }
 
+/* GALE_P_POA_STRAND_AMBIGUOUS (spoa -s), GALE_POA_OUT_DOT and 0.6's struct size. The
+ * expected values follow from spoa's main.cpp by hand: the first read meets an empty
+ * graph (0 = 0: kept forward, so complemented twice: "aacCG" is added as "AACCG"); the
+ * second, CGGTT, is AACCG's reverse complement (5 matches: 25 beats its forward
+ * score); the third matches as it is. */
+static void test_strands(gale_ctx *ctx)
+{
+    static const char *seqs[3] = {"aacCG", "CGGTT", "AACCG"};
+    static const int64_t lens[3] = {5, 5, 5};
+    static const char dot0[] = "digraph 3 {\n  graph [rankdir = LR]\n"
+                               "  0[label = \"0 - A\", style = filled, fillcolor = goldenrod1]\n"
+                               "  0 -> 1 [label = \"6\", color = goldenrod1]\n"; /* weight: both ends, 1 + 1 per read */
+    gale_batch *b = NULL;
+    gale_group g;
+    unsigned char buf[sizeof(gale_poa_result) + 16];
+    gale_poa_result *r = (gale_poa_result *)buf;
+    const size_t size06 = offsetof(gale_poa_result, user) + sizeof(uint64_t);
+    size_t i;
+
+    REQUIRE_OK(gale_batch_create(ctx, GALE_POA, &b));
+    CHECK(gale_batch_set(b, GALE_P_POA_STRAND_AMBIGUOUS, 2) != GALE_OK);
+    CHECK(gale_batch_set(b, GALE_P_POA_OUTPUT, 16) != GALE_OK);
+    REQUIRE_OK(gale_batch_set(b, GALE_P_POA_STRAND_AMBIGUOUS, 1));
+    REQUIRE_OK(gale_batch_set(b, GALE_P_POA_OUTPUT, GALE_POA_OUT_CONSENSUS | GALE_POA_OUT_MSA | GALE_POA_OUT_DOT));
+    gale_group_init(&g);
+    g.n = 3;
+    g.seqs = seqs;
+    g.lens = lens;
+    REQUIRE_OK(gale_batch_add_group(b, &g));
+    REQUIRE_OK(gale_submit(b));
+    REQUIRE_OK(gale_wait(b));
+    memset(buf, 0, sizeof buf);
+    r->size = sizeof(gale_poa_result);
+    REQUIRE_OK(gale_result_poa(b, 0, r));
+    CHECK(r->reversed != NULL);
+    if (r->reversed) CHECK(r->reversed[0] == 0 && r->reversed[1] == 1 && r->reversed[2] == 0);
+    CHECK_EQ_I64(r->scores[0], 0);
+    CHECK_EQ_I64(r->scores[1], 25);
+    CHECK_EQ_I64(r->scores[2], 25);
+    CHECK(r->n_rows == 4 && r->row_len == 5);
+    for (i = 0; i < r->n_rows && r->row_len == 5; i++) CHECK(memcmp(r->msa + i * 5, "AACCG", 5) == 0);
+    CHECK(r->consensus_len == 5 && memcmp(r->consensus, "AACCG", 5) == 0);
+    CHECK(r->dot_len > (int64_t)sizeof dot0 && memcmp(r->dot, dot0, sizeof dot0 - 1) == 0);
+    CHECK(r->dot_len > 2 && memcmp(r->dot + r->dot_len - 2, "}\n", 2) == 0);
+    /* A caller built against 0.6: the fields past `user` are not written. */
+    memset(buf, 0xA5, sizeof buf);
+    r->size = size06;
+    REQUIRE_OK(gale_result_poa(b, 0, r));
+    CHECK(r->n_seqs == 3 && r->size == size06);
+    for (i = size06; i < sizeof buf; i++) CHECK(buf[i] == 0xA5);
+    r->size = size06 - 1;
+    CHECK_ST(gale_result_poa(b, 0, r), GALE_E_INVALID);
+    CHECK_ST(gale_batch_destroy(b), GALE_OK);
+}
+
 static void test_refusals(gale_ctx *ctx)
 {
     const char *bad[2] = {"ACGT", "AC GT"};
@@ -270,6 +325,7 @@ int main(void)
     test_identical_reads(ctx);
     test_registered_and_old_size(ctx);
     test_refusals(ctx);
+    test_strands(ctx);
     test_graph();
     gale_ctx_destroy(ctx);
     return tu_finish("poa_api");

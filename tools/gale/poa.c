@@ -12,6 +12,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -40,7 +41,11 @@ void usage_poa(FILE *out)
         "Options (spoa's):\n");
     usage_poa_scores(out,
         "  -r, --result N       0 consensus (FASTA, default), 1 MSA (FASTA), 2 both,\n"
-        "                       3 graph (GFA), 4 consensus and graph (GFA); repeatable\n");
+        "                       3 graph (GFA), 4 consensus and graph (GFA); repeatable\n"
+        "  -d, --dot FILE       also write the graph as DOT to FILE (the first window's;\n"
+        "                       window N >= 2 goes to FILE.N)\n"
+        "  -s, --strand-ambiguous\n"
+        "                       for each sequence pick the strand with the better alignment\n");
     fprintf(out,
         "\n"
         "gale's:\n"
@@ -51,8 +56,7 @@ void usage_poa(FILE *out)
         "  -h, --help           show this help\n"
         "  --version            show the versions\n"
         "\n"
-        "Scores must fit in [-128, 127] (spoa truncates to 8 bits). spoa's -s and -d are\n"
-        "not supported yet.\n",
+        "Scores must fit in [-128, 127] (spoa truncates to 8 bits).\n",
         DEFAULT_BATCH_WINDOWS);
 }
 
@@ -371,10 +375,58 @@ static int write_window(FILE *out, const window *w, const gale_poa_result *r, co
     return 0;
 }
 
-static int run_batch(gale_ctx *ctx, const int64_t *params, window *ws, size_t nw, const int *results, size_t nres)
+/* spoa -d: the graph as PrintDot writes it to the window's file (FILE for the first
+ * window, FILE.N for window N >= 2). colored: whether spoa would have drawn the
+ * consensus before (-r 0, 2, 3 or 4); the library's DOT colours it, spoa's -r 1 alone
+ * leaves it uncoloured. 0, or EXIT_FAIL after a message. */
+static int write_dot(const char *path, size_t window_no, const gale_poa_result *r, int colored)
 {
-    static const int ids[] = {GALE_P_MATCH, GALE_P_MISMATCH, GALE_P_POA_GAP_OPEN, GALE_P_POA_GAP_EXTEND,
-                              GALE_P_POA_GAP_OPEN2, GALE_P_POA_GAP_EXTEND2, GALE_P_POA_ALGORITHM, GALE_P_POA_OUTPUT};
+    static const char node_col[] = ", style = filled, fillcolor = goldenrod1]";
+    static const char edge_col[] = ", color = goldenrod1]";
+    char *name = malloc(strlen(path) + 32);
+    FILE *f;
+    const char *p = r->dot, *end = r->dot + r->dot_len;
+    int bad;
+    if (!name) {
+        msg("out of memory");
+        return EXIT_FAIL;
+    }
+    if (window_no == 1) strcpy(name, path);
+    else sprintf(name, "%s.%zu", path, window_no);
+    if (!(f = fopen(name, "w"))) {
+        msg("-d: cannot write %s: %s", name, strerror(errno));
+        free(name);
+        return EXIT_FAIL;
+    }
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p), keep = len;
+        /* Lines end in "]\n" where a colour may stand; labels hold no ", ". */
+        if (!colored && len > sizeof node_col && memcmp(p + len - sizeof node_col, node_col, sizeof node_col - 1) == 0)
+            keep = len - sizeof node_col;
+        else if (!colored && len > sizeof edge_col &&
+                 memcmp(p + len - sizeof edge_col, edge_col, sizeof edge_col - 1) == 0)
+            keep = len - sizeof edge_col;
+        fwrite(p, 1, keep, f);
+        if (keep != len) fputs("]\n", f);
+        p += len;
+    }
+    bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        msg("-d: cannot write %s: %s", name, strerror(errno));
+        free(name);
+        return EXIT_FAIL;
+    }
+    free(name);
+    return 0;
+}
+
+static int run_batch(gale_ctx *ctx, const int64_t *params, window *ws, size_t nw, const int *results, size_t nres,
+                     const char *dot_path, size_t first_no)
+{
+    static const int ids[] = {GALE_P_MATCH,         GALE_P_MISMATCH,       GALE_P_POA_GAP_OPEN,
+                              GALE_P_POA_GAP_EXTEND, GALE_P_POA_GAP_OPEN2, GALE_P_POA_GAP_EXTEND2,
+                              GALE_P_POA_ALGORITHM, GALE_P_POA_OUTPUT,    GALE_P_POA_STRAND_AMBIGUOUS};
     gale_batch *b = NULL;
     gale_status st;
     size_t i;
@@ -416,6 +468,13 @@ static int run_batch(gale_ctx *ctx, const int64_t *params, window *ws, size_t nw
             goto done;
         }
         write_window(stdout, &ws[i], &r, results, nres);
+        if (dot_path) {
+            size_t k;
+            int colored = 0;
+            for (k = 0; k < nres; k++) colored |= results[k] != 1;
+            /* spoa writes the DOT after its output: keep that order for a FIFO reader. */
+            if (fflush(stdout) != 0 || write_dot(dot_path, first_no + i, &r, colored)) goto done;
+        }
     }
     rc = 0;
 done:
@@ -437,8 +496,9 @@ int cmd_poa(int argc, char **argv)
         {"version", no_argument, NULL, 1003},
         {NULL, 0, NULL, 0},
     };
-    /* m n g e q c algorithm (poa_scores.h), output */
-    int64_t p[POA_N_SCORES + 1] = {0};
+    /* m n g e q c algorithm (poa_scores.h), output, strand-ambiguous */
+    int64_t p[POA_N_SCORES + 2] = {0};
+    const char *dot_path = NULL;
     int results[64];
     size_t nres = 0, i;
     int64_t threads = 0, batch = DEFAULT_BATCH_WINDOWS, v;
@@ -461,8 +521,8 @@ int cmd_poa(int argc, char **argv)
             if (nres == sizeof results / sizeof results[0]) return usage_error("poa", "too many -r options");
             results[nres++] = (int)v;
             break;
-        case 'd': return usage_error("poa", "-d (DOT output) is not supported yet");
-        case 's': return usage_error("poa", "-s (strand-ambiguous) is not supported yet");
+        case 'd': dot_path = optarg[0] ? optarg : NULL; break; /* spoa: an empty path writes nothing */
+        case 's': p[POA_N_SCORES + 1] = 1; break;
         case 1001:
             if (option_number("poa", "--threads", optarg, 0, GALE_THREADS_MAX, &threads)) return EXIT_USAGE;
             break;
@@ -491,7 +551,15 @@ int cmd_poa(int argc, char **argv)
         p[POA_N_SCORES] |= results[i] == 0 ? GALE_POA_OUT_CONSENSUS
               : results[i] <= 2 ? GALE_POA_OUT_MSA
                                 : GALE_POA_OUT_GFA | GALE_POA_OUT_CONSENSUS;
+    if (dot_path) p[POA_N_SCORES] |= GALE_POA_OUT_DOT;
 
+    if (dot_path) { /* an unwritable DOT file refused before any output (spoa ignores it) */
+        FILE *f = fopen(dot_path, "w");
+        if (!f || fclose(f) != 0) {
+            msg("-d: cannot write %s: %s", dot_path, strerror(errno));
+            return EXIT_FAIL;
+        }
+    }
     for (; optind < argc && rc == 0; optind++) rc = read_file(argv[optind], &l);
     if (rc == 0) {
         gale_ctx_opts_init(&o);
@@ -504,7 +572,7 @@ int cmd_poa(int argc, char **argv)
     }
     for (i = 0; rc == 0 && i < l.n; i += (size_t)batch) {
         size_t nw = l.n - i < (size_t)batch ? l.n - i : (size_t)batch;
-        rc = run_batch(ctx, p, l.w + i, nw, results, nres);
+        rc = run_batch(ctx, p, l.w + i, nw, results, nres, dot_path, i + 1);
     }
     gale_ctx_destroy(ctx);
     for (i = 0; i < l.n; i++) window_free(&l.w[i]);
