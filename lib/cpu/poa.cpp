@@ -88,18 +88,22 @@ void Graph::add_alignment(const Alignment &a, const char *seq, uint32_t len, con
             decoder[num_codes++] = b;
         }
     }
-    if (a.empty()) {
-        sequences.push_back(static_cast<uint32_t>(add_sequence(seq, w, 0, len)));
-        topological_sort();
-        return;
-    }
     int32_t vfront = -1, vback = -1;
     for (const auto &it : a)
         if (it.second != -1) {
             if (vfront == -1) vfront = it.second;
             vback = it.second;
         }
-    // (SPOA throws on an alignment without read positions; the engine never makes one.)
+    // An alignment without read positions is added as an empty one: the whole sequence
+    // unaligned. The engine makes one where the backtrack of a semi-global alignment
+    // reaches the first row by deletions only (seen with a one-base read, seed 2888484132);
+    // SPOA then takes the first of no read positions (undefined: spoa may crash), and the
+    // CUDA kernel's core does the same as here (cuda/common/poa_core.cuh, pg_add).
+    if (a.empty() || vfront == -1) {
+        sequences.push_back(static_cast<uint32_t>(add_sequence(seq, w, 0, len)));
+        topological_sort();
+        return;
+    }
     int64_t begin = add_sequence(seq, w, 0, static_cast<uint32_t>(vfront));
     int64_t prev = begin >= 0 ? static_cast<int64_t>(nodes.size() - 1) : -1;
     int64_t last = add_sequence(seq, w, static_cast<uint32_t>(vback + 1), len);
