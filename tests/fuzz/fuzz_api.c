@@ -620,6 +620,20 @@ static void op_set(fz_bytes *in)
      * wfa_metrics_wfa2, checks it) */
     if (id == GALE_P_PENALTY_MATCH)
         v = 0;
+    /* WFA2-lib's heuristics (since 0.7) give up optimality, which the DP check of
+     * fuzz_common.h asserts: a valid heuristic becomes 0 here (the oracle suite,
+     * wfa_heuristic_wfa2, checks them), and the refused values stay: bits that are not
+     * WFA2-lib's strategies, or a drop on edit or indel, within the bounds (gale.h) */
+    if (known && id == GALE_P_WFA_HEURISTIC && v >= lo && v <= hi) {
+        const int64_t strategies = GALE_WFA_H_BANDED_STATIC | GALE_WFA_H_BANDED_ADAPTIVE | GALE_WFA_H_WFADAPTIVE |
+                                   GALE_WFA_H_XDROP | GALE_WFA_H_ZDROP | GALE_WFA_H_WFMASH;
+        const int drop_refused = (s->kind == GALE_EDIT || s->kind == GALE_INDEL) &&
+                                 (v & (GALE_WFA_H_XDROP | GALE_WFA_H_ZDROP)) != 0;
+        if ((v & ~strategies) || drop_refused)
+            bad |= M(GALE_E_RANGE);
+        else
+            v = 0;
+    }
     if (s->state != S_OPEN)
         bad |= M(GALE_E_STATE);
     if (!known || v < lo || v > hi)
