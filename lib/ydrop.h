@@ -1,5 +1,5 @@
 // LASTZ 1.04.22's gapped extension (Y-drop with traceback), as Debian's lastz computes
-// it from anchors (`lastz T Q --segments=FILE`): the CPU kernel lib/cpu/ydrop.cpp.
+// it from anchors (`lastz T Q --segments=FILE`): the CPU kernel lib/cpu/ydrop.cpp, ydrop_run.h and ydrop_parallel.cpp.
 // ../shared/ORACLES.md ("Y-drop") and doc/ydrop.md list the rules it reproduces and
 // where; tests/oracle/ydrop_lastz.sh compares it with the Debian binary.
 //
