@@ -58,21 +58,7 @@ void find_begin_paid(Dir &b, int64_t pb, int64_t tb, int32_t a, int64_t score, i
 }
 
 // WFA2-lib's heuristic on the forward wavefronts (gale.h, GALE_P_WFA_HEURISTIC).
-void set_heuristic(Dir &d, const WfaParams &p) {
-    Heuristic &H = d.heur;
-    H.strategy = p.heuristic;
-    H.min_wavefront_length = p.h_min_wavefront_length;
-    H.max_distance_threshold = p.h_max_distance_threshold;
-    H.steps_between_cutoffs = p.h_steps_between_cutoffs;
-    H.xdrop = p.h_xdrop;
-    H.zdrop = p.h_zdrop;
-    H.min_k = p.h_band_min_k;
-    H.max_k = p.h_band_max_k;
-    H.match = p.match;
-    // WFA2-lib's penalties->gap_extension1: the (transformed) e of gap-affine and
-    // two-piece; gap-linear leaves it -1, so Z-drop takes 1.
-    H.gap_e = p.kind_metric == kKindAffine || p.kind_metric == kKindAffine2p ? p.e : 1;
-}
+void set_heuristic(Dir &d, const WfaParams &p) { d.heur = wfa_heuristic_of(p); }
 
 void align_task(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector<uint32_t> &cigar,
                 WfaWorkspace *ws) {

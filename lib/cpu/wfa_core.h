@@ -60,6 +60,7 @@
 #include <vector>
 
 #include "wfa.h"
+#include "wfa_heuristic.h"
 
 namespace gale {
 namespace wfacpu {
@@ -246,27 +247,9 @@ struct Penalties {
     bool linear = false;  // gap-linear or indel: WFA2-lib has no gap components (heuristic mode)
 };
 
-// WFA2-lib 2.3.3's heuristic (gale.h, GALE_P_WFA_HEURISTIC): its parameters and the
-// state its cut-offs keep between scores (wavefront_heuristic_t), reset per alignment.
-struct Heuristic {
-    int32_t strategy = 0;  // GALE_WFA_H_* bits; 0: none
-    int32_t min_wavefront_length = 0, max_distance_threshold = 0, steps_between_cutoffs = 0;
-    int32_t xdrop = 0, zdrop = 0, min_k = 0, max_k = 0;
-    int32_t match = 0;     // WFA2-lib's penalties->match (0 or the match score, < 0)
-    int32_t gap_e = 1;     // Z-drop's gap extension (WFA2-lib: gap_extension1, or 1 if not > 0)
-    // state
-    int32_t steps_wait = 0;
-    int64_t max_sw_score = 0;
-    int32_t max_sw_k = 0, max_sw_offset = 0;
-    bool max_sw_set = false;  // max_sw_score_k != DPMATRIX_DIAGONAL_NULL
-    void clear() {
-        steps_wait = steps_between_cutoffs;
-        max_sw_score = 0;
-        max_sw_k = 0;
-        max_sw_offset = kNull;
-        max_sw_set = false;
-    }
-};
+// WFA2-lib 2.3.3's heuristic (gale.h, GALE_P_WFA_HEURISTIC): its parameters and state,
+// shared with the CUDA kernel (lib/wfa_heuristic.h).
+using Heuristic = WfaHeuristic;
 
 // The wavefronts of one direction over one (sub)problem: pattern P (length m),
 // text T (length n), already in the direction's reading order.
@@ -290,7 +273,6 @@ public:
     int64_t null_steps = 0;    // consecutive scores computed from no source at all (heuristics only)
     bool unfeasible = false;   // every path was cut (heuristics only; run_to_end stops)
     bool inputs_null = false;  // the last step had no source at all (WFA2-lib's null step)
-    std::vector<int32_t> dist; // the cut-offs' distances (scratch)
 
     void setup(const uint8_t *P_, const uint8_t *T_, int32_t m_, int32_t n_, bool nmis_, const Penalties &pen_,
                int ring_len, int cs_, int64_t pb_, int64_t tb_, bool start_m_ = true) {
