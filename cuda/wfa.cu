@@ -83,6 +83,7 @@ struct KArgs {
     char *base_a, *base_b;
     uint64_t units_a, units;
     CancelWord cancel;  // the device's cancel word (common/cancel.cuh)
+    HeurArgs heur;      // heuristic mode (HEUR kernels): WFA2-lib's cut-offs
 };
 
 // The range ring (every thread reads it at every score, written by thread 0 of the
@@ -93,7 +94,7 @@ struct KArgs {
 constexpr int kSharedRingScores = 32;
 constexpr int kSharedRingInts = kSharedRingScores * kComps * 2;
 
-template <int METRIC, int BT, class OFF, bool RRS, class G>
+template <int METRIC, int BT, class OFF, bool RRS, bool HEUR, class G>
 __device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem, Plan *plans) {
     char *base = unit < a.units_a ? a.base_a + unit * a.shape.bytes : a.base_b + (unit - a.units_a) * a.shape.bytes;
     Unit u = unit_at(base, a.shape);
@@ -115,60 +116,67 @@ __device__ void run_group(G &g, const KArgs &a, uint64_t unit, int32_t *rr_smem,
         const Seqs sq{a.code, a.mask, t.p0, t.t0, t.has_n, a.n_policy};
         // Cells per thread in flight: 4, or 2 for two-piece (more live values per cell; 4
         // spilled under the 64-register cap).
-        align<METRIC, BT, OFF, METRIC == kMetricAffine2p ? 2 : 4>(g, a.pen, t, sq, a.shape, u, a.outs + i,
-                                                                  a.ops + t.ops_at, plans, cancel);
+        if constexpr (HEUR)
+            align_heuristic<METRIC, BT>(g, a.pen, a.heur, t, sq, a.shape, u, a.outs + i, a.ops + t.ops_at, cancel);
+        else
+            align<METRIC, BT, OFF, METRIC == kMetricAffine2p ? 2 : 4>(g, a.pen, t, sq, a.shape, u, a.outs + i,
+                                                                      a.ops + t.ops_at, plans, cancel);
     }
 }
 
 // Register caps (min blocks per SM): 64 registers a thread, so that 32 warps of an
 // SM are resident; the per-cell work is latency-bound (ring loads), and the
 // uncapped kernels took 74-108 registers (24 or fewer warps per SM).
-template <int METRIC, int BT, class OFF, bool RRS>
+template <int METRIC, int BT, class OFF, bool RRS, bool HEUR>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32, 8) wfa_warps(KArgs a) {
     __shared__ int32_t rr[RRS ? kWarpsPerBlock : 1][RRS ? kSharedRingInts : 1];
     __shared__ Plan plans[kWarpsPerBlock][2];
     Group<32> g;
     const uint64_t unit = (uint64_t)blockIdx.x * kWarpsPerBlock + (threadIdx.x >> 5);
     if (unit >= a.units) return;
-    run_group<METRIC, BT, OFF, RRS>(g, a, unit, rr[RRS ? threadIdx.x >> 5 : 0], plans[threadIdx.x >> 5]);
+    run_group<METRIC, BT, OFF, RRS, HEUR>(g, a, unit, rr[RRS ? threadIdx.x >> 5 : 0], plans[threadIdx.x >> 5]);
 }
 
-template <int METRIC, int BT, class OFF, bool RRS, int T>
+template <int METRIC, int BT, class OFF, bool RRS, bool HEUR, int T>
 __global__ void __launch_bounds__(T, 1024 / T) wfa_block(KArgs a) {
     __shared__ int32_t red[Group<T>::kRedInts];
     __shared__ int32_t rr[RRS ? kSharedRingInts : 1];
     __shared__ Plan plans[2];
     Group<T> g{red};
     if (blockIdx.x >= a.units) return;
-    run_group<METRIC, BT, OFF, RRS>(g, a, blockIdx.x, rr, plans);
+    run_group<METRIC, BT, OFF, RRS, HEUR>(g, a, blockIdx.x, rr, plans);
 }
 
 typedef void (*KernelFn)(KArgs);
 
 // threads: 32 (a warp per alignment, kWarpsPerBlock per block), 128 or 256.
-template <int M, int BT, class OFF, bool RRS>
+template <int M, int BT, class OFF, bool RRS, bool HEUR>
 KernelFn pick_threads(int threads) {
-    return threads == 32    ? wfa_warps<M, BT, OFF, RRS>
-           : threads == 256 ? wfa_block<M, BT, OFF, RRS, 256>
-                            : wfa_block<M, BT, OFF, RRS, 128>;
+    return threads == 32    ? wfa_warps<M, BT, OFF, RRS, HEUR>
+           : threads == 256 ? wfa_block<M, BT, OFF, RRS, HEUR, 256>
+                            : wfa_block<M, BT, OFF, RRS, HEUR, 128>;
 }
-template <int M, int BT, class OFF>
+template <int M, int BT, class OFF, bool HEUR>
 KernelFn pick_rrs(bool rrs, int threads) {
-    return rrs ? pick_threads<M, BT, OFF, true>(threads) : pick_threads<M, BT, OFF, false>(threads);
+    return rrs ? pick_threads<M, BT, OFF, true, HEUR>(threads) : pick_threads<M, BT, OFF, false, HEUR>(threads);
 }
+// Heuristic mode keeps int32 offsets (align_heuristic): off16 is false there.
 template <int M, int BT>
-KernelFn pick_off(bool off16, bool rrs, int threads) {
-    return off16 ? pick_rrs<M, BT, int16_t>(rrs, threads) : pick_rrs<M, BT, int32_t>(rrs, threads);
+KernelFn pick_off(bool off16, bool rrs, bool heur, int threads) {
+    if (heur) return pick_rrs<M, BT, int32_t, true>(rrs, threads);
+    return off16 ? pick_rrs<M, BT, int16_t, false>(rrs, threads) : pick_rrs<M, BT, int32_t, false>(rrs, threads);
 }
 template <int M>
-KernelFn pick_bt(int bt, bool off16, bool rrs, int threads) {
-    return bt == kBtCodes ? pick_off<M, kBtCodes>(off16, rrs, threads) : pick_off<M, kBtNone>(off16, rrs, threads);
+KernelFn pick_bt(int bt, bool off16, bool rrs, bool heur, int threads) {
+    return bt == kBtCodes ? pick_off<M, kBtCodes>(off16, rrs, heur, threads)
+                          : pick_off<M, kBtNone>(off16, rrs, heur, threads);
 }
-// rrs: the range ring fits shared memory (Pen::rm <= kSharedRingScores).
-KernelFn pick_kernel(int metric, int bt, bool off16, bool rrs, int threads) {
-    if (metric == kMetricAffine) return pick_bt<kMetricAffine>(bt, off16, rrs, threads);
-    if (metric == kMetricAffine2p) return pick_bt<kMetricAffine2p>(bt, off16, rrs, threads);
-    return pick_bt<kMetricEdit>(bt, off16, rrs, threads);
+// rrs: the range ring fits shared memory (Pen::rm <= kSharedRingScores). heur: a
+// heuristic (GALE_P_WFA_HEURISTIC), int32 offsets only.
+KernelFn pick_kernel(int metric, int bt, bool off16, bool rrs, bool heur, int threads) {
+    if (metric == kMetricAffine) return pick_bt<kMetricAffine>(bt, off16, rrs, heur, threads);
+    if (metric == kMetricAffine2p) return pick_bt<kMetricAffine2p>(bt, off16, rrs, heur, threads);
+    return pick_bt<kMetricEdit>(bt, off16, rrs, heur, threads);
 }
 
 // ---- host side ----------------------------------------------------------------------
@@ -222,7 +230,7 @@ public:
     WfaRun(Device *dev, GpuJob &job)
         : dev_(dev), job_(job), tasks_(job.tasks), results_(static_cast<WfaResult *>(job.results)),
           p_(*static_cast<const WfaParams *>(job.params)), q_(make_pen(p_)), trace_(p_.scope == 1),
-          bytes_(p_.n_policy == GALE_N_BYTES),
+          bytes_(p_.n_policy == GALE_N_BYTES), heur_(p_.heuristic != 0),
           bt_(trace_ ? kBtCodes : kBtNone) {}
 
     void run() {
@@ -287,6 +295,7 @@ private:
     const Pen q_;
     const bool trace_;  // GALE_SCOPE_ALIGNMENT: a backtrace (codes)
     const bool bytes_;  // GALE_N_BYTES: one byte per base on the device, no N mask (common/pack.cuh)
+    const bool heur_;   // a heuristic (GALE_P_WFA_HEURISTIC): align_heuristic's kernels, int32 offsets
     const int bt_;      // BtMode
     // configure
     WorkArea work_[kSlots]{};
@@ -329,7 +338,7 @@ void WfaRun::configure() {
             const int threads = ti == 0 ? 32 : ti == 1 ? 256 : 128;
             const bool warps = threads == 32;
             int per_sm = 0;
-            KernelFn k = pick_kernel(q_.metric, bt_, o16 != 0, rrs_, threads);
+            KernelFn k = pick_kernel(q_.metric, bt_, o16 != 0, rrs_, heur_, threads);
             GALE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                 &per_sm, (const void *)k, warps ? kWarpsPerBlock * 32 : threads, 0));
             res_groups_[o16][ti] = (uint64_t)std::max(1, per_sm) * sms * (warps ? kWarpsPerBlock : 1);
@@ -396,7 +405,7 @@ void WfaRun::estimate_shape(uint64_t key, std::vector<Range> &ring, Est &e, Est 
     t.h_len = (int64_t)(key & 0xffffffffu);
     const int64_t bases = pack_round(t.h_len) + pack_round(t.v_len);
     e = Est{};
-    e.off16 = t.v_len < kOff16Limit && t.h_len < kOff16Limit;
+    e.off16 = !heur_ && t.v_len < kOff16Limit && t.h_len < kOff16Limit;
     e1 = e;
     const WfaFree f = wfa_free(p_, t.v_len, t.h_len);
     const int64_t S = score_budget(q_, p_.expected_error, t.v_len, t.h_len);
@@ -598,7 +607,9 @@ void WfaRun::launch(Chunk &c, const Slot &s) {
     ka.units_a = c.units;
     ka.units = c.units;
     ka.cancel = dev_->cancel_dev;
-    KernelFn k = pick_kernel(q_.metric, bt_, c.off16, rrs_, c.threads);
+    ka.heur = HeurArgs{wfa_heuristic_of(p_), p_.kind_metric == kKindLinear || p_.kind_metric == kKindIndel,
+                       p_.kind_metric == kKindIndel};
+    KernelFn k = pick_kernel(q_.metric, bt_, c.off16, rrs_, heur_, c.threads);
     const bool warps = c.threads == 32;
     const unsigned blocks = warps ? (unsigned)((c.units + kWarpsPerBlock - 1) / kWarpsPerBlock) : (unsigned)c.units;
     k<<<blocks, warps ? kWarpsPerBlock * 32 : c.threads, 0, s.stream>>>(ka);
@@ -629,6 +640,13 @@ void WfaRun::collect(Chunk &c, const char *host, std::vector<size_t> &rescue) {
             const size_t ti = c.tasks[j];
             if (o.status == kOutCanceled) {  // 4: no result
                 bad[j] = 4;
+                continue;
+            }
+            if (o.status == kOutUnfeasible) {  // a heuristic cut every path (the CPU's result)
+                WfaResult &r = results_[ti];
+                r = WfaResult{};
+                r.cells = o.cells;
+                r.flags = GALE_RF_UNFEASIBLE | kResultDone;
                 continue;
             }
             if (o.status != kOutOk) {  // 2: run again in pass 2; 1: rescue on the CPU; 3: a bug
@@ -703,8 +721,10 @@ void wfa_preload(Device *dev) noexcept {
         for (int bt : {kBtCodes, kBtNone})
             for (int off16 = 0; off16 < 2; ++off16)
                 for (int rrs = 0; rrs < 2; ++rrs)
-                    for (int threads : {32, 128, 256})
-                        cudaFuncGetAttributes(&a, (const void *)pick_kernel(metric, bt, off16 != 0, rrs != 0, threads));
+                    for (int heur = 0; heur < 2; ++heur)
+                        for (int threads : {32, 128, 256})
+                            cudaFuncGetAttributes(&a, (const void *)pick_kernel(metric, bt, off16 != 0 && !heur,
+                                                                                rrs != 0, heur != 0, threads));
     cudaGetLastError();
 }
 

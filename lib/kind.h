@@ -134,7 +134,7 @@ struct KindDef {
     bool takes_junc = false;
     // Whether a batch with these parameters has no GPU side although the kind has one
     // (a CUDA context then runs it on its CPU threads, GALE_RF_CPU), or nullptr: never.
-    // The WFA kinds under a heuristic (GALE_P_WFA_HEURISTIC).
+    // GALE_POA with strand_ambiguous (spoa -s).
     bool (*cpu_only)(const void *params) = nullptr;
 
     uint32_t &flags(void *result) const { return *reinterpret_cast<uint32_t *>((char *)result + flags_offset); }

@@ -335,9 +335,6 @@ void wfa_fill(const PairTask &, const void *result, gale_result &o) {
 
 VarSpan wfa_cigar(const void *result) { return static_cast<const WfaResult *>(result)->cigar; }
 
-// WFA2-lib's heuristics run on the CPU only (gale.h): the CUDA kernel has no cut-offs.
-bool wfa_cpu_only(const void *params) { return as<WfaParams>(params).heuristic != 0; }
-
 static_assert(result_ok<WfaResult>(), "WfaResult must be trivially copyable, a multiple of 8 bytes");
 static_assert(sizeof(WfaParams) <= kParamsBytes, "WfaParams too large");
 
@@ -347,7 +344,7 @@ const KindDef kWfa = {
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
-    nullptr, nullptr, false, wfa_cpu_only,
+    nullptr, nullptr, false, nullptr,
 };
 
 const KindDef kEdit = {
@@ -356,7 +353,7 @@ const KindDef kEdit = {
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
-    nullptr, nullptr, false, wfa_cpu_only,
+    nullptr, nullptr, false, nullptr,
 };
 
 const KindDef kIndel = {
@@ -365,7 +362,7 @@ const KindDef kIndel = {
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
-    nullptr, nullptr, false, wfa_cpu_only,
+    nullptr, nullptr, false, nullptr,
 };
 
 const KindDef kWfaLinear = {
@@ -374,7 +371,7 @@ const KindDef kWfaLinear = {
     sizeof(WfaResult), offsetof(WfaResult, flags), offsetof(WfaResult, cells),
     wfa_cpu, wfa_scratch_free, wfa_fill, wfa_cigar,
     GALE_GPU_KIND(kWfaGpu),
-    nullptr, nullptr, false, wfa_cpu_only,
+    nullptr, nullptr, false, nullptr,
 };
 
 // ---- GALE_ZDROP_EXTZ2, _EXTD2, _EXTS2: ksw2's Z-drop extension (lib/cpu/zdrop.cpp) ------

@@ -37,6 +37,10 @@
 //           task over its budget (Out status 1) is skipped and counted, and more
 //           than 5% fails. One pair in 20 gets a tight budget (1..100 per mille) to
 //           run the overflow exit: there status 1 is allowed (counted apart).
+//   heuristic >= 1,200 pairs as the random ones, each batch with a random WFA2-lib
+//           heuristic (strategies combined, small parameters so that they cut): the
+//           kernel's heuristic mode (align_heuristic, int32 offsets) against the CPU's,
+//           an unfeasible alignment (GALE_RF_UNFEASIBLE) included.
 //   Status 2 (a broken backtrace) is always a failure.
 // The seed is printed; GALE_TEST_SEED reproduces a run.
 #include "testutil.h"
@@ -80,6 +84,10 @@ struct Setting {
     int npol = GALE_N_DNA5;
     int64_t x = 4, o = 6, e = 2, o2 = 0, e2 = 0;
     int64_t pb = 0, pe = 0, tb = 0, te = 0;
+    // WFA2-lib's heuristic (GALE_P_WFA_HEURISTIC; 0: none) and its parameters: the kernel
+    // then runs align_heuristic (int32 offsets).
+    int32_t heur = 0;
+    int32_t h_minwf = 10, h_maxd = 50, h_steps = 1, h_xdrop = 100, h_zdrop = 100, h_bmin = -100, h_bmax = 100;
 };
 
 std::string setting_text(const Setting &s) {
@@ -95,7 +103,13 @@ std::string setting_text(const Setting &s) {
     snprintf(b, sizeof b, ", scope %s, N %s, free pb %lld pe %lld tb %lld te %lld",
              s.scope == GALE_SCOPE_ALIGNMENT ? "alignment" : "score", s.npol == GALE_N_DNA5 ? "dna5" : s.npol == GALE_N_MISMATCH ? "mismatch" : "bytes",
              (long long)s.pb, (long long)s.pe, (long long)s.tb, (long long)s.te);
-    return t + b;
+    t += b;
+    if (s.heur) {
+        snprintf(b, sizeof b, ", heuristic 0x%x (%d %d %d x %d z %d band %d..%d)", (unsigned)s.heur, s.h_minwf,
+                 s.h_maxd, s.h_steps, s.h_xdrop, s.h_zdrop, s.h_bmin, s.h_bmax);
+        t += b;
+    }
+    return t;
 }
 
 // How one pair is laid out for the kernel (what a chunk may do to a task).
@@ -219,6 +233,24 @@ struct Block {
 typedef void (*AlignFn)(const Pen &, const Task &, const Seqs &, const Shape &, const Unit &, Out *, uint32_t *,
                         Plan *);
 
+// The heuristic of the task being emulated (align_heuristic's HeurArgs).
+HeurArgs g_heur{};
+
+template <int METRIC, int BT>
+void align_heuristic_host(const Pen &q, const Task &t, const Seqs &sq, const Shape &sh, const Unit &u, Out *out,
+                          uint32_t *ops, Plan *) {
+    HostGroup g;
+    cuda::CancelPoll cancel{{&g_cancel_word, nullptr}};
+    align_heuristic<METRIC, BT>(g, q, g_heur, t, sq, sh, u, out, ops, cancel);
+}
+AlignFn pick_heuristic(int metric, int bt) {
+    const bool c = bt == kBtCodes;
+    if (metric == kMetricAffine) return c ? align_heuristic_host<kMetricAffine, kBtCodes> : align_heuristic_host<kMetricAffine, kBtNone>;
+    if (metric == kMetricAffine2p)
+        return c ? align_heuristic_host<kMetricAffine2p, kBtCodes> : align_heuristic_host<kMetricAffine2p, kBtNone>;
+    return c ? align_heuristic_host<kMetricEdit, kBtCodes> : align_heuristic_host<kMetricEdit, kBtNone>;
+}
+
 template <int METRIC, int BT, class OFF, int U>
 void align_host(const Pen &q, const Task &t, const Seqs &sq, const Shape &sh, const Unit &u, Out *out,
                 uint32_t *ops, Plan *plans) {
@@ -262,6 +294,15 @@ WfaParams params_of(const Setting &s) {
     p.pattern_end_free = s.pe;
     p.text_begin_free = s.tb;
     p.text_end_free = s.te;
+    p.kind_metric = s.kind == GALE_EDIT ? kKindEdit : s.e2 > 0 ? kKindAffine2p : kKindAffine;
+    p.heuristic = s.heur;
+    p.h_min_wavefront_length = s.h_minwf;
+    p.h_max_distance_threshold = s.h_maxd;
+    p.h_steps_between_cutoffs = s.h_steps;
+    p.h_xdrop = s.h_xdrop;
+    p.h_zdrop = s.h_zdrop;
+    p.h_band_min_k = s.h_bmin;
+    p.h_band_max_k = s.h_bmax;
     return p;
 }
 
@@ -292,8 +333,10 @@ void check_layout(const Shape &sh, const Pen &q, uint64_t ring_row) {
 }
 
 // One task as the dispatcher sets it up and the kernel computes it, into e.
-void emulate(const Setting &st, const std::vector<uint8_t> &P, const std::vector<uint8_t> &T, const Layout &lo,
+void emulate(const Setting &st, const std::vector<uint8_t> &P, const std::vector<uint8_t> &T, const Layout &lo_in,
                tu_rng *r, Emu &e) {
+    Layout lo = lo_in;
+    if (st.heur) lo.off16 = false;  // heuristic mode keeps int32 offsets (cuda/wfa.cu)
     const int64_t m = (int64_t)P.size(), n = (int64_t)T.size();
     const WfaParams p = params_of(st);
     const Pen q = make_pen(p);
@@ -365,7 +408,8 @@ void emulate(const Setting &st, const std::vector<uint8_t> &P, const std::vector
     sh.cap = nd.khi - nd.klo + 1 + lo.cap_slack;
     sh.off_bytes = lo.off16 ? 2 : 4;
     const uint64_t ring_row = (uint64_t)sh.cap * (uint64_t)sh.off_bytes;
-    const AlignFn fn = pick(q.metric, bt, lo.off16, lo.u);
+    const AlignFn fn = p.heuristic ? pick_heuristic(q.metric, bt) : pick(q.metric, bt, lo.off16, lo.u);
+    g_heur = HeurArgs{wfa_heuristic_of(p), 0, 0};  // kinds GALE_WFA and GALE_EDIT: neither linear nor indel
     Out out;
     std::vector<uint32_t> path;  // the ops in path order, (len << 4) | op
     int64_t k0 = 0;
@@ -392,6 +436,7 @@ void emulate(const Setting &st, const std::vector<uint8_t> &P, const std::vector
     memset(&out, lo.junk, sizeof out);
     fn(q, t, sq, sh, u, &out, ops, plans);
     e.status = out.status;
+    if (out.status == kOutUnfeasible) e.cells = out.cells;
     if (out.status != kOutOk) return;
     if (codes) {
         if (out.n_ops < 0 || out.n_ops > t.max_ops) {
@@ -437,7 +482,7 @@ struct Pair {
 
 struct Counts {
     long emulated = 0, compared = 0, overflow = 0, tight = 0, tight_overflow = 0, differ = 0;
-    long off16 = 0, off32 = 0, u2 = 0, cells_total = 0;
+    long off16 = 0, off32 = 0, u2 = 0, cells_total = 0, unfeasible = 0;
     long by_metric[3][2] = {{0, 0}, {0, 0}, {0, 0}};  // [metric][codes]
 };
 
@@ -482,6 +527,16 @@ void run_batch(const Setting &st, const std::vector<Pair> &pairs, tu_rng *r, Cou
     REQUIRE_OK(gale_batch_create(g_ctx, st.kind, &b));
     tu_wfa_settings(b, st.kind, st.x, st.o, st.e, st.o2, st.e2, st.scope, st.npol,
                     st.pb, st.pe, st.tb, st.te);
+    if (st.heur) {
+        REQUIRE_OK(gale_batch_set(b, GALE_P_WFA_HEURISTIC, st.heur));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_WFA_MIN_WAVEFRONT_LENGTH, st.h_minwf));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_WFA_MAX_DISTANCE_THRESHOLD, st.h_maxd));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_WFA_STEPS_BETWEEN_CUTOFFS, st.h_steps));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_WFA_XDROP, st.h_xdrop));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_WFA_ZDROP, st.h_zdrop));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_WFA_BAND_MIN_K, st.h_bmin));
+        REQUIRE_OK(gale_batch_set(b, GALE_P_WFA_BAND_MAX_K, st.h_bmax));
+    }
     for (const Pair &pr : pairs) {
         gale_task t;
         tu_task_seqs(&t, pr.h.data(), (int64_t)pr.h.size(), pr.v.data(), (int64_t)pr.v.size());
@@ -514,7 +569,8 @@ void run_batch(const Setting &st, const std::vector<Pair> &pairs, tu_rng *r, Cou
         const uint32_t *cig = nullptr;
         size_t ncig = 0;
         REQUIRE_OK(tu_result_fetch_cigar(b, i, &res, &cig, &ncig));
-        CHECK_MSG(res.flags == 0, "%s: task %zu: the CPU result has flags %u", what, i, res.flags);
+        CHECK_MSG(res.flags == 0 || (st.heur && res.flags == GALE_RF_UNFEASIBLE),
+                  "%s: task %zu: the CPU result has flags %u", what, i, res.flags);
         for (size_t j = 0; j < pr.layouts.size(); ++j) {
             const Emu &e = emus[i][j];
             const Layout &lo = pr.layouts[j];
@@ -527,6 +583,19 @@ void run_batch(const Setting &st, const std::vector<Pair> &pairs, tu_rng *r, Cou
                 continue;
             }
             const char *why = nullptr;
+            if (e.status == kOutUnfeasible || res.flags == GALE_RF_UNFEASIBLE) {  // a heuristic cut every path
+                ++c.compared;
+                ++c.unfeasible;
+                if (e.status != kOutUnfeasible) why = "the CPU found it unfeasible, the kernel did not";
+                else if (res.flags != GALE_RF_UNFEASIBLE) why = "the kernel found it unfeasible, the CPU did not";
+                else if (e.cells != res.cells) why = "cells differ (unfeasible)";
+                if (why) {
+                    ++c.differ;
+                    if (c.differ <= 20) report(what, st, pr, lo, i, e, &res, cig, ncig, why);
+                    else ++tu_failures;
+                }
+                continue;
+            }
             if (e.status != kOutOk)
                 why = e.status == kOutBroken ? "status 2 (broken backtrace)" : "unknown status";
             else if (!e.error.empty())
@@ -796,6 +865,28 @@ Pair random_pair(tu_rng *r, int npol) {
     return pr;
 }
 
+// A heuristic for s (WFA2-lib's strategies, combined at random as the library combines
+// them; no drop on edit, which refuses it), with parameters small enough to cut.
+void random_heuristic(tu_rng *r, Setting &s) {
+    int32_t h = 0;
+    const int64_t a = tu_range(r, 0, 3), d = tu_range(r, 0, 3), b = tu_range(r, 0, 3);
+    h |= a == 1 ? GALE_WFA_H_WFADAPTIVE : a == 2 ? GALE_WFA_H_WFMASH : a == 3 ? GALE_WFA_H_WFADAPTIVE | GALE_WFA_H_WFMASH : 0;
+    if (s.kind != GALE_EDIT)
+        h |= d == 1 ? GALE_WFA_H_XDROP : d == 2 ? GALE_WFA_H_ZDROP : d == 3 ? GALE_WFA_H_XDROP | GALE_WFA_H_ZDROP : 0;
+    h |= b == 1   ? GALE_WFA_H_BANDED_STATIC
+         : b == 2 ? GALE_WFA_H_BANDED_ADAPTIVE
+         : b == 3 ? GALE_WFA_H_BANDED_STATIC | GALE_WFA_H_BANDED_ADAPTIVE
+                  : 0;
+    s.heur = h != 0 ? h : GALE_WFA_H_WFADAPTIVE;
+    s.h_minwf = tu_range(r, 0, 3) == 0 ? 10 : (int32_t)tu_range(r, 0, 40);
+    s.h_maxd = tu_range(r, 0, 3) == 0 ? 50 : (int32_t)tu_range(r, 0, 120);
+    s.h_steps = tu_range(r, 0, 2) == 0 ? 1 : (int32_t)tu_range(r, 0, 12);
+    s.h_xdrop = (int32_t)tu_range(r, 0, 250);
+    s.h_zdrop = (int32_t)tu_range(r, 0, 250);
+    s.h_bmin = -(int32_t)tu_range(r, 0, 150);
+    s.h_bmax = (int32_t)tu_range(r, -20, 150);
+}
+
 }  // namespace
 
 // The kernel's cancel exit (cuda/common/cancel.cuh), on the host: with the word raised,
@@ -851,6 +942,20 @@ int main() {
         run_batch(st, pairs, &rng, rnd, "random");
     }
     const double t2 = tu_now();
+    // Heuristic mode (align_heuristic): random settings and pairs with a random heuristic.
+    Counts heur;
+    const long want_h = tu_scaled(1200, 60);
+    long made_h = 0;
+    while (made_h < want_h) {
+        Setting st = random_setting(&rng);
+        random_heuristic(&rng, st);
+        std::vector<Pair> pairs;
+        const long nb = std::min<long>(want_h - made_h, tu_range(&rng, 8, 48));
+        for (long i = 0; i < nb; ++i) pairs.push_back(random_pair(&rng, st.npol));
+        made_h += nb;
+        run_batch(st, pairs, &rng, heur, "heuristic");
+    }
+    const double t3 = tu_now();
     REQUIRE_OK(gale_ctx_destroy(g_ctx));
 
     printf("edge:   %ld kernel runs, %ld compared, %ld overflowed, %ld differ (%.1f s)\n", edge.emulated,
@@ -864,6 +969,9 @@ int main() {
     printf("random by metric (score / alignment scope): affine %ld/%ld, affine2p %ld/%ld, edit %ld/%ld\n",
            rnd.by_metric[0][0], rnd.by_metric[0][1], rnd.by_metric[1][0], rnd.by_metric[1][1], rnd.by_metric[2][0],
            rnd.by_metric[2][1]);
+    printf("heuristic: %ld pairs, %ld compared (%ld unfeasible), %ld differ, overflow %ld (%.1f s)\n", made_h,
+           heur.compared, heur.unfeasible, heur.differ, heur.overflow + heur.tight_overflow, t3 - t2);
+    CHECK_MSG(heur.compared * 2 > made_h, "heuristic: only %ld of %ld pairs compared", heur.compared, made_h);
     CHECK_MSG(edge.overflow == 0, "edge cases overflowed their budgets: %ld", edge.overflow);
     CHECK_MSG(reach.overflow == 0, "reach cases overflowed their budgets: %ld", reach.overflow);
     const long generous = rnd.emulated - rnd.tight;
