@@ -355,8 +355,9 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  * wavefronts of 1,000 diagonals or more (wavefront_compute_edit_exact_prune), which
  * moves the ranges its heuristics then see: edit end-to-end with a heuristic may differ
  * there. There is no low-memory mode under a heuristic (WFA2-lib's heuristics run
- * unidirectionally): GALE_P_MEMORY_LIMIT does not apply. A CUDA context computes
- * heuristic batches on its CPU threads (GALE_RF_CPU). */
+ * unidirectionally): GALE_P_MEMORY_LIMIT does not apply. The CUDA backend computes
+ * heuristic batches on the GPU with the CPU backend's results, bit for bit; a task past
+ * its score budget is rescued on the CPU (GALE_RF_RESCUED). */
 #define GALE_P_WFA_HEURISTIC          408 /* GALE_WFA_H_* bits; default GALE_WFA_H_NONE; [0, 0x77] (edit, indel: 0x47) */
 #define GALE_P_WFA_MIN_WAVEFRONT_LENGTH 409 /* WF-adaptive, wfmash; default 10; [0, 2^30] */
 #define GALE_P_WFA_MAX_DISTANCE_THRESHOLD 410 /* WF-adaptive, wfmash; default 50; [0, 2^30] */

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa|zdrop|zdcheck|poa|sweep|cli|mpi|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
+#   tools/device/run.sh [all|test|bench|wfa|wfaheur|zdrop|zdcheck|poa|sweep|cli|mpi|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
 #   poa: `gale poa` on the issue's two cudapoa window sets, GPU against CPU (carry .sharedbench);
-#   wfa: the wavefront benchmark alone; zdcheck: zdrop_gpu from the normal and a bounds-checked build (doc/zdrop.md); zdrop: `gale zdrop` on AGAThA's workload, GPU against CPU (carry .hts, .sharedbench);
+#   wfa: the wavefront benchmark alone; wfaheur: WFA2-lib's heuristics on the GPU (wfa_gpu, then `gale wfa
+#     --wfa-heuristic` GPU against CPU, timed; carry .hts); zdcheck: zdrop_gpu from the normal and a bounds-checked build (doc/zdrop.md); zdrop: `gale zdrop` on AGAThA's workload, GPU against CPU (carry .hts, .sharedbench);
 #   cancel: prompt cancellation (issue 13): the tests cancel (unit suite, AUTO = the GPU here) and cancel_gpu
 #     (gpu suite), then tools/bench/cancel_latency on the CUDA and on the CPU backend (cancel-*.txt);
 #   sanitize: the gpu suite's programs (and the unit suite's API tests, which run on the GPU here) under
@@ -360,6 +361,42 @@ with gale.Context("cuda") as g, gale.Context("cpu") as c:
         print(kind, repr(a), "= CPU")
 PY
   ) || status=1
+fi
+if [ "$mode" = wfaheur ]; then
+  # WFA2-lib's heuristics on the GPU (issue 19): wfa_gpu at GALE_WFAHEUR_SCALE (default 1;
+  # its heuristic batches compare the kernel's heuristic mode with the CPU context), then
+  # `gale wfa --wfa-heuristic` on WFA-GPU's workloads (gen.py seq, 5% edits; x=2 o=3 e=1)
+  # with each strategy, --backend cuda against --backend cpu (all cores): same bytes, and
+  # the whole process timed (timed.py). Needs .hts for the CLI.
+  echo "== WFA heuristics"
+  GALE_TEST_SCALE=${GALE_WFAHEUR_SCALE:-1} "$build/tests/gpu/wfa_gpu" >"$out/wfa_gpu-heur.log" 2>&1 || status=1
+  grep -E "heuristics|passed|FAIL|differ from" "$out/wfa_gpu-heur.log" | tail -8
+  g="$build/tools/gale/gale"
+  if [ ! -x "$g" ]; then echo "no gale CLI built (carry .hts)"; status=1
+  else
+    {
+    for spec in ${GALE_WFAHEUR_DATA:-1000:100000 10000:10000}; do
+      len=${spec%%:*}; pairs=${spec##*:}
+      data=/tmp/wfa-$len.seq
+      [ -s "$data" ] || python3 tools/bench/gen.py seq "$data" "$pairs" "$len" 0.05 || exit 1
+      for h in ${GALE_WFAHEUR_STRATEGIES:-none wfa-adaptive xdrop zdrop banded-adaptive}; do
+        for be in cuda cpu; do
+          echo "-- $len bp x $pairs, --wfa-heuristic $h --backend $be: $(python3 tools/device/timed.py \
+            /tmp/h-$len-$h-$be.tsv "$g" wfa --quiet --affine-penalties 0,2,3,1 --wfa-heuristic "$h" --backend $be "$data" \
+            2>/tmp/h-$h-$be.err)"
+          tail -2 /tmp/h-$h-$be.err
+        done
+        if cmp -s /tmp/h-$len-$h-cuda.tsv /tmp/h-$len-$h-cpu.tsv; then
+          echo "   GPU output = CPU output ($(wc -l </tmp/h-$len-$h-cuda.tsv) lines)"
+        else
+          echo "   GPU output DIFFERS from CPU"; status=1
+          diff /tmp/h-$len-$h-cuda.tsv /tmp/h-$len-$h-cpu.tsv | head -4 | cut -c1-300
+        fi
+      done
+    done
+    } >"$out/wfaheur-bench.txt" 2>&1
+    cat "$out/wfaheur-bench.txt"
+  fi
 fi
 if [ "$mode" = zdrop ]; then
   # Z-drop (issue 14) on AGAThA's anchor workload (bench/ANCHORS.md): ../shared/bench/gen_pairs.py
