@@ -7,6 +7,11 @@
 #ifndef GALE_WFA2_ATTR_HPP
 #define GALE_WFA2_ATTR_HPP
 
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
 extern "C" {
 #include "utils/commons.h"
 #include "wavefront/wavefront_align.h"
@@ -37,6 +42,37 @@ inline wavefront_aligner_attr_t wfa2_attr(bool is_edit, bool two_piece, long lon
         a.affine_penalties.gap_extension = (int)e;
     }
     return a;
+}
+
+// Pairs (pattern, text) from a file in WFA2-lib's .seq format ('>' pattern, '<' text lines),
+// as tests/oracle/wfa_real_pairs.py writes them. Empty when the file cannot be read or holds
+// an unpaired line (the caller fails then).
+inline std::vector<std::pair<std::string, std::string>> read_seq_pairs(const char *path) {
+    std::vector<std::pair<std::string, std::string>> out;
+    FILE *f = std::fopen(path, "r");
+    if (!f) return out;
+    std::string line, pattern;
+    bool have_pattern = false, bad = false;
+    for (int c; (c = std::fgetc(f)) != EOF || !line.empty();) {
+        if (c != EOF && c != '\n') {
+            line.push_back((char)c);
+            continue;
+        }
+        if (!line.empty() && line[0] == '>' && !have_pattern) {
+            pattern = line.substr(1);
+            have_pattern = true;
+        } else if (!line.empty() && line[0] == '<' && have_pattern) {
+            out.emplace_back(pattern, line.substr(1));
+            have_pattern = false;
+        } else if (!line.empty()) {
+            bad = true;
+        }
+        line.clear();
+        if (c == EOF) break;
+    }
+    std::fclose(f);
+    if (bad || have_pattern) out.clear();
+    return out;
 }
 
 #endif

@@ -408,32 +408,98 @@ void set_random_free(Rng &r, Params &p, int64_t len) {
     p.te = r.range(0, len / 3);
 }
 
+// WFA2-lib's own test script's heuristic runs (tests/wfa.utest.sh at v2.3.3:
+// `-a gap-affine-wfa --wfa-heuristic=wfa-adaptive --wfa-heuristic-parameters=10,50,1`
+// and `...=10,50,10`, default penalties 4, 6, 2), with the alignment and score only.
+long utest_adaptive(const std::vector<Pair> &pairs, const char *what) {
+    long n = 0;
+    for (const int64_t steps : {1, 10})
+        for (const int scope : {GALE_SCOPE_ALIGNMENT, GALE_SCOPE_SCORE}) {
+            Params p;  // GALE_WFA 4, 6, 2, match 0, end-to-end
+            p.strategy = GALE_WFA_H_WFADAPTIVE;
+            p.min_len = 10;
+            p.max_dist = 50;
+            p.steps = steps;
+            p.scope = scope;
+            for (size_t i = 0; i < pairs.size(); i += 10) {
+                std::vector<Pair> b(pairs.begin() + (ptrdiff_t)i, pairs.begin() + (ptrdiff_t)std::min(pairs.size(), i + 10));
+                run_batch(p, b);
+                n += (long)b.size();
+            }
+        }
+    printf("wfa_heuristic_wfa2: wfa.utest.sh's wfa-adaptive runs (10,50,1 and 10,50,10, both scopes) on %s: %ld "
+           "alignments\n",
+           what, n);
+    return n;
+}
+
 }  // namespace
 
-int main() {
+// With --pairs FILE (WFA2-lib's .seq format: tests/oracle/wfa_real_pairs.py's real
+// homologous pairs, test wfa_heuristic_wfa2_real), the utest runs and random heuristics
+// on those pairs instead of generated ones.
+int main(int argc, char **argv) {
     Rng r(tu_seed("wfa_heuristic_wfa2"));
     REQUIRE_OK(tu_ctx_new(&g_ctx, GALE_BACKEND_CPU, 2));
-    const long target = tu_scaled(1500, 100);
+    const char *pairs_file = argc == 3 && std::string(argv[1]) == "--pairs" ? argv[2] : nullptr;
+    if (argc != 1 && !pairs_file) {
+        fprintf(stderr, "usage: wfa_heuristic_wfa2 [--pairs FILE.seq]\n");
+        return 2;
+    }
+    std::vector<Pair> given;
+    if (pairs_file) {
+        for (auto &q : read_seq_pairs(pairs_file)) given.push_back(Pair{q.first, q.second});
+        if (given.empty()) {
+            fprintf(stderr, "FAIL: no pairs read from %s\n", pairs_file);
+            return 1;
+        }
+    }
     long done = 0;
-    while (done < target) {
-        Params p = random_params(r);
-        const int64_t len = r.range(20, 600);
-        set_random_free(r, p, len);
-        std::vector<Pair> pairs;
-        for (int i = 0; i < 10; ++i) pairs.push_back(random_pair(r, r.range(len / 2 + 1, len), r.unit() * 0.3));
-        if (p.kind == GALE_EDIT)
-            for (Pair &q : pairs) {  // edit: the wavefronts stay under 1,000 diagonals
-                if (q.pattern.size() > 450) q.pattern.resize(450);
-                if (q.text.size() > 450) q.text.resize(450);
-            }
-        run_batch(p, pairs);
-        done += (long)pairs.size();
+    if (pairs_file) {
+        utest_adaptive(given, pairs_file);
+        // every strategy and combination with random parameters, 10 of the given pairs a batch
+        const long target = tu_scaled(400, 60);
+        while (done < target) {
+            Params p = random_params(r);
+            p.pb = p.pe = p.tb = p.te = 0;
+            std::vector<Pair> pairs;
+            for (int i = 0; i < 10; ++i) pairs.push_back(given[(size_t)r.range(0, (int64_t)given.size() - 1)]);
+            if (p.kind == GALE_EDIT)
+                for (Pair &q : pairs) {  // edit: the wavefronts stay under 1,000 diagonals
+                    if (q.pattern.size() > 450) q.pattern.resize(450);
+                    if (q.text.size() > 450) q.text.resize(450);
+                }
+            set_random_free(r, p, (int64_t)std::min(pairs[0].pattern.size(), pairs[0].text.size()));
+            run_batch(p, pairs);
+            done += (long)pairs.size();
+        }
+    } else {
+        // wfa.utest.seq's shape: a few hundred to a few thousand bases, a few percent apart
+        std::vector<Pair> utest;
+        for (int j = 0; j < (int)tu_scaled(30, 10); ++j)
+            utest.push_back(random_pair(r, j % 3 == 2 ? r.range(1500, 2500) : r.range(50, 1000), 0.1 * r.unit()));
+        utest_adaptive(utest, "generated pairs");
+        const long target = tu_scaled(1500, 100);
+        while (done < target) {
+            Params p = random_params(r);
+            const int64_t len = r.range(20, 600);
+            set_random_free(r, p, len);
+            std::vector<Pair> pairs;
+            for (int i = 0; i < 10; ++i) pairs.push_back(random_pair(r, r.range(len / 2 + 1, len), r.unit() * 0.3));
+            if (p.kind == GALE_EDIT)
+                for (Pair &q : pairs) {  // edit: the wavefronts stay under 1,000 diagonals
+                    if (q.pattern.size() > 450) q.pattern.resize(450);
+                    if (q.text.size() > 450) q.text.resize(450);
+                }
+            run_batch(p, pairs);
+            done += (long)pairs.size();
+        }
     }
     gale_ctx_destroy(g_ctx);
-    printf("wfa_heuristic_wfa2: %ld pairs, %ld checks, %ld CIGARs (%ld differ from WFA2-lib's in ties, %ld rescore above "
-           "the score: back-to-back gaps; WFA2-lib's too in %ld of the %ld end-to-end), %ld unfeasible, %ld without a "
-           "reference, %d failures\n",
-           done, checks, cigars_compared, cigars_differ, rescored_better, wfa2_rescored_better, e2e_rescored_better, unfeasible_seen, no_ref,
-           failures);
+    printf("wfa_heuristic_wfa2: %ld %s pairs, %ld checks, %ld CIGARs (%ld differ from WFA2-lib's in ties, %ld rescore "
+           "above the score: back-to-back gaps; WFA2-lib's too in %ld of the %ld end-to-end), %ld unfeasible, %ld "
+           "without a reference, %d failures\n",
+           done, pairs_file ? "real" : "random", checks, cigars_compared, cigars_differ, rescored_better,
+           wfa2_rescored_better, e2e_rescored_better, unfeasible_seen, no_ref, failures);
     return failures ? 1 : 0;
 }

@@ -15,8 +15,8 @@
 // says. WFA2-lib compares bytes: the pairs are upper-case ACGT.
 //
 // Cases: fixed edge pairs on every metric; WFA2-lib's own test script's
-// configurations (tests/wfa.utest.sh at v2.3.3, without its wfa-adaptive runs:
-// gale has no heuristics yet) on generated pairs: indel, edit, gap-affine,
+// configurations (tests/wfa.utest.sh at v2.3.3; its wfa-adaptive runs are in
+// wfa_heuristic_wfa2) on generated pairs: indel, edit, gap-affine,
 // two-piece and gap-affine penalties p0..p5 (match 0, -5, -2, -3), each in the
 // script's five modes (alignment, score only, memory mode med, BiWFA (ultralow)
 // with alignment and score only), WFA2-lib run in that mode and gale in the
@@ -362,7 +362,8 @@ void edge_cases() {
 
 // WFA2-lib 2.3.3's tests/wfa.utest.sh: its metrics and penalties (align_benchmark's
 // defaults where it gives none) in its five modes, on generated end-to-end pairs.
-void utest_configurations(Rng &r) {
+// given: pairs to draw from instead of generated ones (--pairs), twice as many a run.
+void utest_configurations(Rng &r, const std::vector<Pair> *given = nullptr) {
     struct Config {
         const char *name;
         int kind;
@@ -408,7 +409,8 @@ void utest_configurations(Rng &r) {
             p.scope = md.alignment ? GALE_SCOPE_ALIGNMENT : GALE_SCOPE_SCORE;
             if (md.biwfa && md.alignment) p.memory_limit = 1;
             std::vector<Pair> pairs;
-            for (int j = 0; j < per_run; ++j) {
+            for (int j = 0; given && j < 2 * per_run; ++j) pairs.push_back((*given)[(size_t)r.range(0, (int64_t)given->size() - 1)]);
+            for (int j = 0; j < per_run && !given; ++j) {
                 // wfa.utest.seq's shape: a few hundred to a few thousand bases, a few
                 // percent apart; every third pair long and noisy enough for BiWFA's
                 // recursion under the 1 MiB limit.
@@ -424,20 +426,55 @@ void utest_configurations(Rng &r) {
         }
     g_wfa2_memory = wavefront_memory_high;
     g_wfa2_alignment = false;
-    printf("wfa_metrics_wfa2: wfa.utest.sh configurations: %zu x %zu runs, %ld pairs\n",
-           sizeof configs / sizeof configs[0], sizeof modes / sizeof modes[0], n);
+    printf("wfa_metrics_wfa2: wfa.utest.sh configurations: %zu x %zu runs, %ld %s pairs\n",
+           sizeof configs / sizeof configs[0], sizeof modes / sizeof modes[0], n, given ? "given" : "generated");
 }
 
 }  // namespace
 
-int main() {
+// With --pairs FILE (WFA2-lib's .seq format: tests/oracle/wfa_real_pairs.py's real
+// homologous pairs, test wfa_metrics_wfa2_real): the utest configurations and random
+// settings on those pairs instead of generated ones.
+int main(int argc, char **argv) {
     setvbuf(stdout, nullptr, _IOLBF, 0);
     Rng r(tu_seed("wfa_metrics_wfa2"));
+    const char *pairs_file = argc == 3 && std::string(argv[1]) == "--pairs" ? argv[2] : nullptr;
+    if (argc != 1 && !pairs_file) {
+        fprintf(stderr, "usage: wfa_metrics_wfa2 [--pairs FILE.seq]\n");
+        return 2;
+    }
     REQUIRE_OK(tu_ctx_new(&g_ctx, GALE_BACKEND_CPU, 2));
+    long done = 0, batches = 0;
+    if (pairs_file) {
+        std::vector<Pair> given;
+        for (auto &q : read_seq_pairs(pairs_file)) given.push_back(Pair{q.first, q.second});
+        if (given.empty()) {
+            fprintf(stderr, "FAIL: no pairs read from %s\n", pairs_file);
+            return 1;
+        }
+        utest_configurations(r, &given);
+        const long target = tu_scaled(200, 50);
+        while (done < target) {
+            Params p = random_params(r);
+            std::vector<Pair> pairs;
+            int64_t maxlen = 1;
+            for (int j = 0; j < 10; ++j) {
+                pairs.push_back(given[(size_t)r.range(0, (int64_t)given.size() - 1)]);
+                maxlen = std::max<int64_t>(maxlen, (int64_t)pairs.back().pattern.size());
+            }
+            set_random_free(r, p, maxlen);
+            run_batch(p, pairs, "real");
+            done += (long)pairs.size();
+            ++batches;
+        }
+        printf("wfa_metrics_wfa2: %ld real pairs in %ld random batches, %ld checks, %d failures\n", done, batches,
+               checks, failures);
+        gale_ctx_destroy(g_ctx);
+        return failures ? 1 : 0;
+    }
     edge_cases();
     utest_configurations(r);
     const long target = tu_scaled(1000, 100);
-    long done = 0, batches = 0;
     while (done < target) {
         Params p = random_params(r);
         const bool tiny = batches % 10 == 5;
