@@ -607,8 +607,7 @@ void WfaRun::launch(Chunk &c, const Slot &s) {
     ka.units_a = c.units;
     ka.units = c.units;
     ka.cancel = dev_->cancel_dev;
-    ka.heur = HeurArgs{wfa_heuristic_of(p_), p_.kind_metric == kKindLinear || p_.kind_metric == kKindIndel,
-                       p_.kind_metric == kKindIndel};
+    ka.heur = wfa_heur_args(p_);
     KernelFn k = pick_kernel(q_.metric, bt_, c.off16, rrs_, heur_, c.threads);
     const bool warps = c.threads == 32;
     const unsigned blocks = warps ? (unsigned)((c.units + kWarpsPerBlock - 1) / kWarpsPerBlock) : (unsigned)c.units;

@@ -351,10 +351,9 @@ GALE_API gale_status gale_batch_reset(gale_batch *batch);
  * WFA2-lib's and need not be optimal; the CIGAR is an alignment of that score, breaking
  * ties as gale does without heuristics (not always as WFA2-lib), and since a pruned path
  * may take two gaps of one kind back to back, which a CIGAR shows as one gap, it may
- * rescore above the score. Not reproduced: WFA2-lib's exact prune of edit end-to-end
- * wavefronts of 1,000 diagonals or more (wavefront_compute_edit_exact_prune), which
- * moves the ranges its heuristics then see: edit end-to-end with a heuristic may differ
- * there. There is no low-memory mode under a heuristic (WFA2-lib's heuristics run
+ * rescore above the score. WFA2-lib's exact prune of edit end-to-end wavefronts of 1,000
+ * diagonals or more (wavefront_compute_edit_exact_prune), which moves the ranges its
+ * heuristics then see, is reproduced under a heuristic (since 0.7). There is no low-memory mode under a heuristic (WFA2-lib's heuristics run
  * unidirectionally): GALE_P_MEMORY_LIMIT does not apply. The CUDA backend computes
  * heuristic batches on the GPU with the CPU backend's results, bit for bit; a task past
  * its score budget is rescued on the CPU (GALE_RF_RESCUED). */

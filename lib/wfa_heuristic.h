@@ -252,6 +252,53 @@ GALE_HD void wfa_cutoff(WfaHeuristic &H, int64_t s, int32_t m, int32_t n, const 
     hi_ = hi;
 }
 
+// Whether WFA2-lib prunes p's wavefronts exactly (wfa_edit_exact_prune below): edit distance
+// with a heuristic, end-to-end (WFA2-lib's span is end-to-end when no free length is set at
+// all, whatever the lengths they are clamped to).
+GALE_HD bool wfa_edit_exact_prune_on(const WfaParams &p) {
+    return p.heuristic != 0 && p.kind_metric == kKindEdit && p.pattern_begin_free == 0 && p.pattern_end_free == 0 &&
+           p.text_begin_free == 0 && p.text_end_free == 0;
+}
+
+// wavefront_compute_edit_exact_prune (WFA2-lib 2.3.3, edit distance end-to-end; gale runs it
+// in heuristic mode, where it moves the ranges the cut-offs see): on M of a score just
+// computed (before its extension) and trimmed, [lo, hi], of 1,000 diagonals or more, the
+// diagonals from either end whose best case (the length difference left) is worse than
+// the best worst case (the longer rest) of any non-null cell are dropped. O(k): M's offset,
+// negative for a null (whose best case is |m - n + k| whatever the null's value).
+template <class Offset>
+GALE_HD void wfa_edit_exact_prune(int32_t m, int32_t n, const Offset &O, int32_t &lo_, int32_t &hi_) {
+    const int32_t lo = lo_, hi = hi_;
+    if (hi - lo + 1 < 1000) return;
+    const auto best = [&](int32_t k) {  // wf_compute_edit_best_score
+        const int64_t left_v = (int64_t)m - ((int64_t)O(k) - k), left_h = (int64_t)n - O(k);
+        return left_v >= left_h ? left_v - left_h : left_h - left_v;
+    };
+    const auto worst = [&](int32_t k) {  // wf_compute_edit_worst_score
+        const int64_t left_v = (int64_t)m - ((int64_t)O(k) - k), left_h = (int64_t)n - O(k);
+        return left_v > left_h ? left_v : left_h;
+    };
+    const int32_t sample_k = lo + (hi - lo) / 2;
+    if (O(sample_k) < 0) return;  // WFA2-lib: an unlucky null in the middle
+    const int64_t smax_sample = worst(sample_k);
+    if (best(lo) <= smax_sample && best(hi) <= smax_sample) return;
+    int64_t score_min_worst = INT_MAX;
+    for (int32_t k = lo; k <= hi; ++k)
+        if (O(k) >= 0 && worst(k) < score_min_worst) score_min_worst = worst(k);
+    int32_t lo_reduced = lo;
+    for (int32_t k = lo; k <= hi; ++k) {
+        if (best(k) <= score_min_worst) break;
+        ++lo_reduced;
+    }
+    int32_t hi_reduced = hi;
+    for (int32_t k = hi; k > lo_reduced; --k) {
+        if (best(k) <= score_min_worst) break;
+        --hi_reduced;
+    }
+    lo_ = lo_reduced;
+    hi_ = hi_reduced;
+}
+
 }  // namespace gale
 
 #endif

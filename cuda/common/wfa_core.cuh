@@ -943,11 +943,23 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
 // What the kernel needs of the heuristic: WFA2-lib's parameters (state cleared per
 // alignment) and the two ways a metric's recurrence differs there (lib/cpu/wfa_core.h,
 // Penalties): gap-linear and indel have no gap components in WFA2-lib (a gap cell
-// counts only where M is valid), and indel has no X candidate.
+// counts only where M is valid), and indel has no X candidate; and whether WFA2-lib prunes
+// edit end-to-end wavefronts exactly (lib/cpu/wfa.cpp sets the CPU's the same way).
 struct HeurArgs {
     WfaHeuristic h;
     int32_t linear, nox;
+    int32_t exact_prune;  // edit end-to-end: WFA2-lib's exact prune (wfa_edit_exact_prune)
 };
+
+// The kernel's HeurArgs for p (host side; also what tests/unit/wfa_core_host.cpp passes).
+inline HeurArgs wfa_heur_args(const WfaParams &p) {
+    HeurArgs a;
+    a.h = wfa_heuristic_of(p);
+    a.linear = p.kind_metric == kKindLinear || p.kind_metric == kKindIndel;
+    a.nox = p.kind_metric == kKindIndel;
+    a.exact_prune = wfa_edit_exact_prune_on(p);
+    return a;
+}
 
 // OutStatus of an alignment whose every path was cut (GALE_RF_UNFEASIBLE).
 constexpr int32_t kOutUnfeasible = 4;
@@ -1177,14 +1189,34 @@ GALE_WFA_DEV void align_heuristic(G &g, const Pen &q, const HeurArgs &hs, const 
             uint8_t *cc = CODES ? u.codes + cum - mr.lo : nullptr;
             OFF *Mc = rg.row(rg.M, sm);
             if (METRIC == kMetricEdit) {
+                // The cells first, then (edit end-to-end) WFA2-lib's trim and exact prune
+                // before the extension, as its wavefront_compute_edit does them.
                 const Range r1 = src(cM, s - 1);
                 const OFF *M1 = rg.row(rg.M, ring_back(sm, 1, q.rm));
                 for (int32_t k = mr.lo + tid; k <= mr.hi; k += T) {
                     uint32_t code = 0;
-                    int32_t h = cell_edit_raw(r1, M1, k, m, n, code);
+                    Mc[k] = cell_edit_raw(r1, M1, k, m, n, code);
+                    if (CODES) cc[k] = (uint8_t)code;
+                }
+                Range er = mr;
+                if (hs.exact_prune) {
+                    g.min(0);  // the cells are visible to thread 0
+                    if (tid == 0) {
+                        trim();
+                        Range x = get(cM, s);
+                        if (!rempty(x)) {
+                            const auto O = [Mc](int32_t k) { return Mc[k]; };
+                            wfa_edit_exact_prune(m, n, O, x.lo, x.hi);
+                            set_range(cM, x);
+                        }
+                    }
+                    g.min(0);  // the pruned range is visible to all
+                    er = get(cM, s);
+                }
+                for (int32_t k = er.lo + tid; k <= er.hi; k += T) {
+                    int32_t h = Mc[k];
                     if (h >= 0) h = extend(sq, h, k, m, n);
                     Mc[k] = h;
-                    if (CODES) cc[k] = (uint8_t)code;
                     if (found == INT32_MAX && is_end(h, k, m, n, t.pe, t.te)) found = k;
                 }
             } else {

@@ -84,7 +84,12 @@ void align_task(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector
     Dir &d = ws->fwd;
     d.setup(P, T, (int32_t)m, (int32_t)n, nmis, q, R, cM, f.pb, f.tb);
     d.padded = padded;
-    if (p.heuristic) set_heuristic(d, p);
+    if (p.heuristic) {
+        set_heuristic(d, p);
+        // WFA2-lib's exact prune of edit end-to-end wavefronts: it moves the ranges the
+        // cut-offs see.
+        d.exact_prune = wfa_edit_exact_prune_on(p);
+    }
     int32_t k_end = 0, h_end = 0;
     // A heuristic cut every path: no alignment (gale.h, GALE_RF_UNFEASIBLE).
     const auto unfeasible = [&] {

@@ -270,6 +270,7 @@ public:
     std::vector<int32_t> nullbuf;
     const std::atomic<bool> *cancel = nullptr;  // the batch's cancel flag, polled every score (or none)
     Heuristic heur;            // strategy 0: none (setup() turns it off)
+    bool exact_prune = false;  // heuristic mode, edit end-to-end: WFA2-lib's exact prune (step)
     int64_t null_steps = 0;    // consecutive scores computed from no source at all (heuristics only)
     bool unfeasible = false;   // every path was cut (heuristics only; run_to_end stops)
     bool inputs_null = false;  // the last step had no source at all (WFA2-lib's null step)
@@ -291,6 +292,7 @@ public:
         s = -1;
         cells = 0;
         heur.strategy = 0;
+        exact_prune = false;
         null_steps = 0;
         unfeasible = false;
         if ((int)ring.size() < R * kComps) ring.resize((size_t)R * kComps);

@@ -6,9 +6,9 @@
 // that in heuristic mode every component is trimmed to its first and last non-null
 // cell after it is computed (Dir::step), as WFA2-lib's wavefront_compute_trim_ends
 // does: the ranges the cut-offs see (their widths, their samples) are WFA2-lib's.
-// Not reproduced: WFA2-lib's "exact prune" of edit end-to-end wavefronts of 1,000
-// diagonals or more (wavefront_compute_edit_exact_prune), which moves the ends the
-// heuristics then see (README and gale.h say so).
+// WFA2-lib's "exact prune" of edit end-to-end wavefronts of 1,000 diagonals or more
+// (wavefront_compute_edit_exact_prune), which moves the ends the heuristics then see,
+// runs in Dir::step, before the extension, as WFA2-lib runs it (lib/wfa_heuristic.h).
 #include "wfa_core.h"
 
 namespace gale {

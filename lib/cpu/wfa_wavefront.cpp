@@ -458,6 +458,18 @@ bool Dir::step(CodeBuf *codes, std::vector<CodeRow> *rows) {
     if (pen.metric == kMetricEdit) any = step_edit(codes, rows);
     else if (pen.metric == kMetricAffine2p) any = step_affine<true>(codes, rows);
     else any = step_affine<false>(codes, rows);
+    // WFA2-lib prunes edit end-to-end wavefronts as it computes them, before their extension
+    // (wavefront_compute_edit: trim, then wavefront_compute_edit_exact_prune).
+    if (any && exact_prune) {
+        trim_ends();
+        Wave *M = get(s, cM);
+        if (M) {
+            int32_t lo = M->lo, hi = M->hi;
+            wfa_edit_exact_prune(m, n, [M](int32_t k) { return *M->at(k); }, lo, hi);
+            if (lo != M->lo || hi != M->hi) cut_to(lo, hi);
+        }
+        any = slot(s, cM).has;
+    }
     if (any) extend_m(slot(s, cM));
     if (heur.strategy) {
         trim_ends();

@@ -18,9 +18,9 @@
 // is not required to equal WFA2-lib's: the two backtraces break ties between paths of
 // one penalty differently (gale.h), with or without heuristics; how many differ is
 // printed. Edit and indel run with heuristics
-// that cannot lose every path (WFA2-lib 2.3.3 does not stop then) and, edit, narrow
-// wavefronts (gale.h: its exact prune of edit wavefronts of 1,000 diagonals is not
-// reproduced). Exit 1 on any failure.
+// that cannot lose every path (WFA2-lib 2.3.3 does not stop then); long edit pairs far
+// apart check WFA2-lib's exact prune of wavefronts of 1,000 diagonals (edit_prune_cases).
+// Exit 1 on any failure.
 #include "wfa2_attr.hpp"
 
 #include <algorithm>
@@ -408,6 +408,41 @@ void set_random_free(Rng &r, Params &p, int64_t len) {
     p.te = r.range(0, len / 3);
 }
 
+// Edit end-to-end wavefronts of 1,000 diagonals and more, where WFA2-lib prunes exactly
+// (wavefront_compute_edit_exact_prune, before the cut-offs see the wavefront): long pairs of
+// very different lengths (a long insertion, or one a fragment of the other) under
+// wf-adaptive or wfmash that cut only wide wavefronts.
+long edit_prune_cases(Rng &r) {
+    long n = 0;
+    for (int b = 0; b < (int)tu_scaled(60, 6); ++b) {
+        Params p;
+        p.kind = GALE_EDIT;
+        p.scope = r.chance(0.5) ? GALE_SCOPE_ALIGNMENT : GALE_SCOPE_SCORE;
+        p.strategy = r.chance(0.7) ? GALE_WFA_H_WFADAPTIVE : GALE_WFA_H_WFMASH;
+        p.min_len = r.range(1000, 2200);  // the prune often decides whether the front is that wide
+        p.max_dist = r.range(5, 100);
+        p.steps = r.range(1, 4);
+        p.min_k = -(1 << 20);
+        p.max_k = 1 << 20;
+        std::vector<Pair> pairs;
+        for (int i = 0; i < 5; ++i) {
+            // far apart (a wide front near the end, where the prune bites), of alike or
+            // different lengths
+            const int64_t len = r.range(1500, 3000);
+            const std::string anc = tu::bases(r, len);
+            Pair q{mutate(r, anc, 0.25 + 0.25 * r.unit()), mutate(r, anc, 0.25 + 0.25 * r.unit())};
+            if (r.chance(0.3)) q.text.insert((size_t)r.range(0, (int64_t)q.text.size()), tu::bases(r, r.range(len / 4, len)));
+            else if (r.chance(0.2)) q.text = tu::bases(r, r.range(len / 2, 2 * len));
+            if (r.chance(0.5)) std::swap(q.pattern, q.text);
+            pairs.push_back(q);
+        }
+        run_batch(p, pairs);
+        n += (long)pairs.size();
+    }
+    printf("wfa_heuristic_wfa2: %ld edit end-to-end pairs with wavefronts of 1,000 diagonals and more\n", n);
+    return n;
+}
+
 // WFA2-lib's own test script's heuristic runs (tests/wfa.utest.sh at v2.3.3:
 // `-a gap-affine-wfa --wfa-heuristic=wfa-adaptive --wfa-heuristic-parameters=10,50,1`
 // and `...=10,50,10`, default penalties 4, 6, 2), with the alignment and score only.
@@ -464,11 +499,6 @@ int main(int argc, char **argv) {
             p.pb = p.pe = p.tb = p.te = 0;
             std::vector<Pair> pairs;
             for (int i = 0; i < 10; ++i) pairs.push_back(given[(size_t)r.range(0, (int64_t)given.size() - 1)]);
-            if (p.kind == GALE_EDIT)
-                for (Pair &q : pairs) {  // edit: the wavefronts stay under 1,000 diagonals
-                    if (q.pattern.size() > 450) q.pattern.resize(450);
-                    if (q.text.size() > 450) q.text.resize(450);
-                }
             set_random_free(r, p, (int64_t)std::min(pairs[0].pattern.size(), pairs[0].text.size()));
             run_batch(p, pairs);
             done += (long)pairs.size();
@@ -479,6 +509,7 @@ int main(int argc, char **argv) {
         for (int j = 0; j < (int)tu_scaled(30, 10); ++j)
             utest.push_back(random_pair(r, j % 3 == 2 ? r.range(1500, 2500) : r.range(50, 1000), 0.1 * r.unit()));
         utest_adaptive(utest, "generated pairs");
+        edit_prune_cases(r);
         const long target = tu_scaled(1500, 100);
         while (done < target) {
             Params p = random_params(r);
@@ -486,11 +517,6 @@ int main(int argc, char **argv) {
             set_random_free(r, p, len);
             std::vector<Pair> pairs;
             for (int i = 0; i < 10; ++i) pairs.push_back(random_pair(r, r.range(len / 2 + 1, len), r.unit() * 0.3));
-            if (p.kind == GALE_EDIT)
-                for (Pair &q : pairs) {  // edit: the wavefronts stay under 1,000 diagonals
-                    if (q.pattern.size() > 450) q.pattern.resize(450);
-                    if (q.text.size() > 450) q.text.resize(450);
-                }
             run_batch(p, pairs);
             done += (long)pairs.size();
         }

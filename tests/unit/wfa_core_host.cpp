@@ -40,7 +40,9 @@
 //   heuristic >= 1,200 pairs as the random ones, each batch with a random WFA2-lib
 //           heuristic (strategies combined, small parameters so that they cut): the
 //           kernel's heuristic mode (align_heuristic, int32 offsets) against the CPU's,
-//           an unfeasible alignment (GALE_RF_UNFEASIBLE) included.
+//           an unfeasible alignment (GALE_RF_UNFEASIBLE) included; then edit end-to-end
+//           pairs of 1,500-3,000 bases far apart under wf-adaptive or wfmash, where
+//           WFA2-lib's exact prune of wide wavefronts decides what the cut-offs see.
 //   Status 2 (a broken backtrace) is always a failure.
 // The seed is printed; GALE_TEST_SEED reproduces a run.
 #include "testutil.h"
@@ -409,7 +411,7 @@ void emulate(const Setting &st, const std::vector<uint8_t> &P, const std::vector
     sh.off_bytes = lo.off16 ? 2 : 4;
     const uint64_t ring_row = (uint64_t)sh.cap * (uint64_t)sh.off_bytes;
     const AlignFn fn = p.heuristic ? pick_heuristic(q.metric, bt) : pick(q.metric, bt, lo.off16, lo.u);
-    g_heur = HeurArgs{wfa_heuristic_of(p), 0, 0};  // kinds GALE_WFA and GALE_EDIT: neither linear nor indel
+    g_heur = wfa_heur_args(p);
     Out out;
     std::vector<uint32_t> path;  // the ops in path order, (len << 4) | op
     int64_t k0 = 0;
@@ -887,6 +889,39 @@ void random_heuristic(tu_rng *r, Setting &s) {
     s.h_bmax = (int32_t)tu_range(r, -20, 150);
 }
 
+// Edit end-to-end under wf-adaptive or wfmash with wavefronts of 1,000 diagonals and more,
+// where WFA2-lib prunes exactly before the cut-offs (wfa_edit_exact_prune): long pairs far
+// apart, of alike or different lengths; min_wavefront_length near the fronts' widths, so
+// that the prune decides whether a cut-off runs.
+void edit_prune_cases(tu_rng *r, Counts &c) {
+    for (int b = 0; b < (int)tu_scaled(40, 4); ++b) {
+        Setting st;
+        st.kind = GALE_EDIT;
+        st.scope = (tu_next(r) & 1) ? GALE_SCOPE_ALIGNMENT : GALE_SCOPE_SCORE;
+        st.npol = GALE_N_DNA5;
+        st.heur = tu_range(r, 0, 9) < 7 ? GALE_WFA_H_WFADAPTIVE : GALE_WFA_H_WFMASH;
+        st.h_minwf = (int32_t)tu_range(r, 1000, 2200);
+        st.h_maxd = (int32_t)tu_range(r, 5, 100);
+        st.h_steps = (int32_t)tu_range(r, 1, 3);
+        std::vector<Pair> pairs;
+        for (int i = 0; i < 5; ++i) {
+            const int64_t len = tu_range(r, 1500, 3000);
+            const std::string anc = random_dna(r, len);
+            Pair pr;
+            pr.h = mutated(r, anc, 0.25 + 0.25 * tu_unif(r));
+            pr.v = mutated(r, anc, 0.25 + 0.25 * tu_unif(r));
+            if (tu_range(r, 0, 9) < 3) pr.h.insert((size_t)tu_range(r, 0, (int64_t)pr.h.size()), random_dna(r, tu_range(r, len / 4, len)));
+            if (tu_next(r) & 1) std::swap(pr.h, pr.v);
+            Layout l;
+            l.off16 = false;
+            l.junk = (uint8_t)tu_next(r);
+            pr.layouts.push_back(l);
+            pairs.push_back(pr);
+        }
+        run_batch(st, pairs, r, c, "edit prune");
+    }
+}
+
 }  // namespace
 
 // The kernel's cancel exit (cuda/common/cancel.cuh), on the host: with the word raised,
@@ -955,6 +990,7 @@ int main() {
         made_h += nb;
         run_batch(st, pairs, &rng, heur, "heuristic");
     }
+    edit_prune_cases(&rng, heur);
     const double t3 = tu_now();
     REQUIRE_OK(gale_ctx_destroy(g_ctx));
 

@@ -382,7 +382,7 @@ if [ "$mode" = wfaheur ]; then
       for h in ${GALE_WFAHEUR_STRATEGIES:-none wfa-adaptive xdrop zdrop banded-adaptive}; do
         for be in cuda cpu; do
           echo "-- $len bp x $pairs, --wfa-heuristic $h --backend $be: $(python3 tools/device/timed.py \
-            /tmp/h-$len-$h-$be.tsv "$g" wfa --quiet --affine-penalties 0,2,3,1 --wfa-heuristic "$h" --backend $be "$data" \
+            /tmp/h-$len-$h-$be.tsv "$g" wfa --affine-penalties 0,2,3,1 --wfa-heuristic "$h" --backend $be "$data" \
             2>/tmp/h-$h-$be.err)"
           tail -2 /tmp/h-$h-$be.err
         done
