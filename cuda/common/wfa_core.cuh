@@ -774,6 +774,40 @@ GALE_WFA_DEV void walk_codes(const Pen &q, const Task &t, const Unit &u, int32_t
     out->n_ops = n_ops;
 }
 
+// Score 0 of an alignment (align, align_heuristic): M's range on the start diagonals
+// [-pb, tb] into r0 and the range ring's slot 0 (thread 0), the slots of the scores below
+// 0 empty until the alignment writes them (the first barrier after s = 0 publishes both),
+// and with codes score 0's header. False when the start does not fit the unit.
+template <bool CODES>
+GALE_WFA_DEV bool start_ranges(int tid, int T, const Pen &q, const Task &t, const Shape &sh, const Unit &u,
+                               StepRanges &r0) {
+    for (int c = 0; c < kComps; ++c) r0.r[c] = rnone();
+    r0.r[cM] = Range{-t.pb, t.tb};
+    if (r0.r[cM].lo < t.kbase || r0.r[cM].hi >= t.kbase + sh.cap ||
+        (CODES && (uint64_t)rwidth(r0.r[cM]) > sh.code_cap))
+        return false;
+    if (tid == 0)
+        for (int c = 0; c < kComps; ++c) { u.rr[2 * c] = r0.r[c].lo; u.rr[2 * c + 1] = r0.r[c].hi; }
+    for (int32_t i = kComps * 2 + tid; i < q.rm * kComps * 2; i += T) u.rr[i] = (i & 1) ? kNoHi : kNoLo;
+    if (CODES && tid == 0) { u.hdr[0] = r0.r[cM].lo; u.hdr[1] = 0; }
+    return true;
+}
+
+// The end of an alignment that reached diagonal k_end of M (its row Mrow) at score s
+// (thread 0): Out and, with codes, the backtrace.
+template <int METRIC, bool CODES, class OFF>
+GALE_WFA_DEV void finish_ok(const Pen &q, const Task &t, const Unit &u, const OFF *Mrow, int32_t s, int32_t k_end,
+                            uint64_t cells, Out *out, uint32_t *ops) {
+    out->score = s;
+    out->k_end = k_end;
+    out->h_end = Mrow[k_end];
+    out->cells = cells;
+    out->k0 = 0;
+    out->n_ops = 0;
+    out->status = kOutOk;
+    if (CODES) walk_codes<METRIC>(q, t, u, s, k_end, out, ops);
+}
+
 // One whole alignment by a group G of threads:
 //   G::size, g.tid(), g.min(int32_t) (a group-wide minimum that is also a barrier;
 //   cuda/common/group.cuh), g.bcast(int32_t) (thread 0's value to all: the cancel poll).
@@ -815,18 +849,11 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
 
     // s = 0: the start diagonals, offsets max(k, 0), extended.
     StepRanges r0;
-    for (int c = 0; c < kComps; ++c) r0.r[c] = rnone();
-    r0.r[cM] = Range{-t.pb, t.tb};
-    if (r0.r[cM].lo < kb || r0.r[cM].hi >= kb + cap || (CODES && (uint64_t)rwidth(r0.r[cM]) > sh.code_cap)) {
+    if (!start_ranges<CODES>(tid, T, q, t, sh, u, r0)) {
         status(kOutOverflow);
         return;
     }
-    put(r0);
-    // Slots 1 .. rm-1 stand for the scores below 0 until this alignment writes them
-    // (the barrier after s = 0 publishes both).
-    for (int32_t i = kComps * 2 + tid; i < q.rm * kComps * 2; i += T) rr[i] = (i & 1) ? kNoHi : kNoLo;
     uint64_t cum = 0;
-    if (CODES && tid == 0) { u.hdr[0] = r0.r[cM].lo; u.hdr[1] = 0; }
     EndSearch es{INT32_MAX, n - t.te, false};
     // clear: no M cell stored so far has reached the end of either sequence (cell_clear).
     // A thread that stores one sets reached; the score's minimum carries it to the group
@@ -916,16 +943,7 @@ GALE_WFA_DEV void align(G &g, const Pen &q, const Task &t, const Seqs &sq, const
             return;
         }
     }
-    const int32_t k_end = es.found;
-    if (tid != 0) return;
-    out->score = s;
-    out->k_end = k_end;
-    out->h_end = rg.row(rg.M, sm)[k_end];
-    out->cells = cells;
-    out->k0 = 0;
-    out->n_ops = 0;
-    out->status = kOutOk;
-    if (CODES) walk_codes<METRIC>(q, t, u, s, k_end, out, ops);
+    if (tid == 0) finish_ok<METRIC, CODES>(q, t, u, rg.row(rg.M, sm), s, es.found, cells, out, ops);
 }
 
 // ---- heuristic mode (GALE_P_WFA_HEURISTIC): WFA2-lib's cut-offs -------------------
@@ -1080,17 +1098,11 @@ GALE_WFA_DEV void align_heuristic(G &g, const Pen &q, const HeurArgs &hs, const 
 
     // s = 0: the start diagonals, offsets max(k, 0), extended.
     StepRanges r0;
-    for (int c = 0; c < kComps; ++c) r0.r[c] = rnone();
-    r0.r[cM] = Range{-t.pb, t.tb};
-    if (r0.r[cM].lo < kb || r0.r[cM].hi >= kb + cap || (CODES && (uint64_t)rwidth(r0.r[cM]) > sh.code_cap)) {
+    if (!start_ranges<CODES>(tid, T, q, t, sh, u, r0)) {
         status(kOutOverflow);
         return;
     }
-    if (tid == 0)
-        for (int c = 0; c < kComps; ++c) set_range(c, r0.r[c]);
-    for (int32_t i = kComps * 2 + tid; i < q.rm * kComps * 2; i += T) rr[i] = (i & 1) ? kNoHi : kNoLo;
     uint64_t cum = 0;
-    if (CODES && tid == 0) { u.hdr[0] = r0.r[cM].lo; u.hdr[1] = 0; }
     int32_t found = INT32_MAX;
     {
         OFF *M0 = rg.row(rg.M, 0);
@@ -1262,16 +1274,7 @@ GALE_WFA_DEV void align_heuristic(G &g, const Pen &q, const HeurArgs &hs, const 
             return;
         }
     }
-    const int32_t k_end = found;
-    if (tid != 0) return;
-    out->score = s;
-    out->k_end = k_end;
-    out->h_end = rg.row(rg.M, sm)[k_end];
-    out->cells = cells;
-    out->k0 = 0;
-    out->n_ops = 0;
-    out->status = kOutOk;
-    if (CODES) walk_codes<METRIC>(q, t, u, s, k_end, out, ops);
+    if (tid == 0) finish_ok<METRIC, CODES>(q, t, u, rg.row(rg.M, sm), s, found, cells, out, ops);
 }
 
 // ---- host side: what a task needs ------------------------------------------------
