@@ -496,6 +496,26 @@ struct Rings {
     GALE_WFA_DEV OFF *row(OFF *ring, int32_t slot) const { return ring + (size_t)slot * cap - kb; }
 };
 
+// The source ranges of an affine score s's cells (get(comp, s') as step_ranges takes it)
+// and its own gap ranges r, into a (the arrays are the caller's).
+template <bool TWO, class OFF, class Get>
+GALE_HD void source_ranges(const Pen &q, int32_t s, const Get &get, const StepRanges &r, Srcs<OFF> &a) {
+    a.mx = get(cM, s - q.x);
+    a.moe = get(cM, s - q.o - q.e);
+    a.d1e = get(cD1, s - q.e);
+    a.i1e = get(cI1, s - q.e);
+    a.d1 = r.r[cD1];
+    a.i1 = r.r[cI1];
+    a.moe2 = a.d2e = a.i2e = a.d2 = a.i2 = rnone();
+    if (TWO) {
+        a.moe2 = get(cM, s - q.o2 - q.e2);
+        a.d2e = get(cD2, s - q.e2);
+        a.i2e = get(cI2, s - q.e2);
+        a.d2 = r.r[cD2];
+        a.i2 = r.r[cI2];
+    }
+}
+
 // Per-score planning (affine metrics): the plan of score sn (slot smn of M's ring)
 // into pl, from the ranges of the scores before it. Thread 0 makes it during the
 // score before and the others read it after the barrier: when every thread ran
@@ -507,20 +527,7 @@ GALE_WFA_DEV void plan_score(const Pen &q, int32_t m, int32_t n, const int32_t *
     const StepRanges r = step_ranges(q, sn, m, n, getn);
     for (int c = 0; c < kComps; ++c) pl.r[c] = r.r[c];
     Srcs<OFF> a;
-    a.mx = getn(cM, sn - q.x);
-    a.moe = getn(cM, sn - q.o - q.e);
-    a.d1e = getn(cD1, sn - q.e);
-    a.i1e = getn(cI1, sn - q.e);
-    a.d1 = r.r[cD1];
-    a.i1 = r.r[cI1];
-    a.moe2 = a.d2e = a.i2e = a.d2 = a.i2 = rnone();
-    if (METRIC == kMetricAffine2p) {
-        a.moe2 = getn(cM, sn - q.o2 - q.e2);
-        a.d2e = getn(cD2, sn - q.e2);
-        a.i2e = getn(cI2, sn - q.e2);
-        a.d2 = r.r[cD2];
-        a.i2 = r.r[cI2];
-    }
+    source_ranges<METRIC == kMetricAffine2p>(q, sn, getn, r, a);
     const Range in = interior<METRIC == kMetricAffine2p, OFF>(a);
     pl.ilo = imax(r.r[cM].lo, in.lo);
     pl.ihi = imin(r.r[cM].hi, in.hi);
@@ -1162,13 +1169,7 @@ GALE_WFA_DEV void align_heuristic(G &g, const Pen &q, const HeurArgs &hs, const 
         if (METRIC == kMetricEdit) {
             inputs_null = rempty(src(cM, s - 1));
         } else {
-            a.mx = src(cM, s - q.x);
-            a.moe = src(cM, s - q.o - q.e);
-            a.d1e = src(cD1, s - q.e);
-            a.i1e = src(cI1, s - q.e);
-            a.d1 = r.r[cD1];
-            a.i1 = r.r[cI1];
-            a.moe2 = a.d2e = a.i2e = a.d2 = a.i2 = rnone();
+            source_ranges<TWO>(q, s, src, r, a);
             a.Mx = rg.row(rg.M, ring_back(sm, q.x, q.rm));
             a.Moe = rg.row(rg.M, ring_back(sm, q.o + q.e, q.rm));
             a.D1e = rg.row(rg.D1, ring_back(sd, q.e, q.rd));
@@ -1176,11 +1177,6 @@ GALE_WFA_DEV void align_heuristic(G &g, const Pen &q, const HeurArgs &hs, const 
             a.Moe2 = a.D2e = a.I2e = nullptr;
             inputs_null = rempty(a.mx) && rempty(a.moe) && rempty(a.d1e) && rempty(a.i1e);
             if (TWO) {
-                a.moe2 = src(cM, s - q.o2 - q.e2);
-                a.d2e = src(cD2, s - q.e2);
-                a.i2e = src(cI2, s - q.e2);
-                a.d2 = r.r[cD2];
-                a.i2 = r.r[cI2];
                 a.Moe2 = rg.row(rg.M, ring_back(sm, q.o2 + q.e2, q.rm));
                 a.D2e = rg.row(rg.D2, ring_back(sd2, q.e2, q.rd2));
                 a.I2e = rg.row(rg.I2, ring_back(sd2, q.e2, q.rd2));
