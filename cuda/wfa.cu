@@ -1,6 +1,7 @@
 // CUDA kernels of wavefront alignment (GALE_WFA, GALE_EDIT), bit-identical to
 // lib/cpu/wfa.cpp: both implement lib/wfa.h (recurrence, ranges, tie-break, codes,
-// backtrace); the per-cell and per-score code is in cuda/common/wfa_core.cuh.
+// backtrace); the per-cell and per-score code is in cuda/common/wfa_core.cuh (align,
+// by stages), wfa_cells.cuh, wfa_ranges.cuh and wfa_heuristic.cuh.
 //
 // After WFA-GPU (Aguado-Puig et al.): one group of threads per alignment with the
 // threads across the diagonals of each wavefront; the backtrace code bytes of
@@ -53,6 +54,7 @@
 #include "common/pack.cuh"
 #include "common/pipeline.cuh"
 #include "common/wfa_core.cuh"
+#include "common/wfa_heuristic.cuh"
 #include "cuda_backend.h"
 #include "parallel.h"
 

@@ -151,7 +151,7 @@ struct WfaParams {
     int32_t gpu_backtrace = 0;        // GALE_P_GPU_BACKTRACE (deprecated: no effect)
     // WFA2-lib 2.3.3's heuristics (gale.h, GALE_P_WFA_HEURISTIC; since 0.7): the strategy
     // bits (GALE_WFA_H_*, WFA2-lib's wf_heuristic_strategy values) and its parameters.
-    // Both backends (the CUDA kernel's heuristic mode: cuda/common/wfa_core.cuh, align_heuristic).
+    // Both backends (the CUDA kernel's heuristic mode: cuda/common/wfa_heuristic.cuh, align_heuristic).
     int32_t heuristic = 0;
     int32_t h_min_wavefront_length = 10, h_max_distance_threshold = 50, h_steps_between_cutoffs = 1;
     int32_t h_xdrop = 100, h_zdrop = 100, h_band_min_k = -100, h_band_max_k = 100;

@@ -1,6 +1,6 @@
 // WFA2-lib 2.3.3's heuristic cut-offs (gale.h, GALE_P_WFA_HEURISTIC), written once for
 // both backends: the CPU kernel (lib/cpu/wfa_heuristic.cpp, Dir::cutoff) and the CUDA
-// kernel's heuristic mode (cuda/common/wfa_core.cuh, align_heuristic), which call
+// kernel's heuristic mode (cuda/common/wfa_heuristic.cuh, align_heuristic), which call
 // wfa_cutoff on the last score's M wavefront and cut every component of that score to
 // the range it returns. Each rule below is the one of WFA2-lib's
 // wavefront/wavefront_heuristic.c with the same name, rule for rule; the comments

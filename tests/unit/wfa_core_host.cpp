@@ -50,6 +50,7 @@
 
 #include "cuda/common/pack.cuh"
 #include "cuda/common/wfa_core.cuh"
+#include "cuda/common/wfa_heuristic.cuh"
 
 #include <algorithm>
 #include <cstdint>
