@@ -711,7 +711,9 @@ void wfa_run(Device *dev, GpuJob &job) {
     WfaRun(dev, job).run();
 }
 
-// Every kernel pick_kernel can return.
+// Every kernel pick_kernel can return but the heuristic mode's (GALE_P_WFA_HEURISTIC):
+// those load at their first batch, so that every context's start does not pay for a
+// mode few batches use.
 void wfa_preload(Device *dev) noexcept {
     cudaFuncAttributes a;
     if (cudaSetDevice(dev->index) != cudaSuccess) {
@@ -722,10 +724,9 @@ void wfa_preload(Device *dev) noexcept {
         for (int bt : {kBtCodes, kBtNone})
             for (int off16 = 0; off16 < 2; ++off16)
                 for (int rrs = 0; rrs < 2; ++rrs)
-                    for (int heur = 0; heur < 2; ++heur)
-                        for (int threads : {32, 128, 256})
-                            cudaFuncGetAttributes(&a, (const void *)pick_kernel(metric, bt, off16 != 0 && !heur,
-                                                                                rrs != 0, heur != 0, threads));
+                    for (int threads : {32, 128, 256})
+                        cudaFuncGetAttributes(&a, (const void *)pick_kernel(metric, bt, off16 != 0, rrs != 0, false,
+                                                                            threads));
     cudaGetLastError();
 }
 

@@ -525,7 +525,7 @@ int main(int argc, char **argv) {
     printf("wfa_heuristic_wfa2: %ld %s pairs, %ld checks, %ld CIGARs (%ld differ from WFA2-lib's in ties, %ld rescore "
            "above the score: back-to-back gaps; WFA2-lib's too in %ld of the %ld end-to-end), %ld unfeasible, %ld "
            "without a reference, %d failures\n",
-           done, pairs_file ? "real" : "random", checks, cigars_compared, cigars_differ, rescored_better,
+           done, pairs_file ? "given" : "random", checks, cigars_compared, cigars_differ, rescored_better,
            wfa2_rescored_better, e2e_rescored_better, unfeasible_seen, no_ref, failures);
     return failures ? 1 : 0;
 }

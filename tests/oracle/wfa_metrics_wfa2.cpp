@@ -463,11 +463,11 @@ int main(int argc, char **argv) {
                 maxlen = std::max<int64_t>(maxlen, (int64_t)pairs.back().pattern.size());
             }
             set_random_free(r, p, maxlen);
-            run_batch(p, pairs, "real");
+            run_batch(p, pairs, "given");
             done += (long)pairs.size();
             ++batches;
         }
-        printf("wfa_metrics_wfa2: %ld real pairs in %ld random batches, %ld checks, %d failures\n", done, batches,
+        printf("wfa_metrics_wfa2: %ld given pairs in %ld random batches, %ld checks, %d failures\n", done, batches,
                checks, failures);
         gale_ctx_destroy(g_ctx);
         return failures ? 1 : 0;
