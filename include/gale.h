@@ -914,8 +914,9 @@ typedef struct gale_lastz_alignment {
 typedef struct gale_lastz_result gale_lastz_result;
 
 /* Extends the anchors as LASTZ does and returns its alignments in LASTZ's reporting order
- * (by target start; see doc/ydrop.md). ctx: any live context (computed on the calling
- * thread, CPU; since 0.6). GALE_E_INPUT names a byte 0 in a sequence or an anchor outside
+ * (by target start; see doc/ydrop.md). ctx: any live context: on a CUDA context the
+ * anchors' one-sided extensions run on its first GPU (since 0.7), on a CPU context of
+ * several threads on those threads, and LASTZ's walk over them on the calling thread. GALE_E_INPUT names a byte 0 in a sequence or an anchor outside
  * the sequences; GALE_E_LIMIT a sequence of 2^31 - 11 bases or more (LASTZ's limit). */
 GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_t target_len, const char *query,
                                        int64_t query_len, const gale_lastz_anchor *anchors, size_t n_anchors,
@@ -928,6 +929,23 @@ GALE_API gale_status gale_lastz_result_get(const gale_lastz_result *result, size
 GALE_API uint64_t gale_lastz_result_truncations(const gale_lastz_result *result);
 /* Frees a result (NULL: no-op). */
 GALE_API void gale_lastz_result_free(gale_lastz_result *result);
+
+/* What a call did (since 0.7; doc/ydrop.md, "Parallel extension"): phase 1 computes the
+ * anchors' one-sided extensions without bounds (on the context's GPU, or on its threads),
+ * phase 2 walks the anchors in LASTZ's order, keeping each precomputed half it proves equal
+ * to its own and computing the others. All zero on the serial path (one CPU thread). */
+typedef struct gale_lastz_stats {
+    size_t size;                  /* sizeof(gale_lastz_stats): set by the caller */
+    uint64_t sides_phase1;        /* one-sided extensions computed in phase 1 */
+    uint64_t sides_device;        /* ... of those, on a GPU (the CUDA backend) */
+    uint64_t sides_device_failed; /* ... that the GPU could not take (its memory): the walk computed them */
+    uint64_t sides_walked;        /* halves of the anchors the walk reached */
+    uint64_t sides_redone;        /* ... that the walk computed itself */
+    uint64_t serial_reruns;       /* calls rerun serially (doc/ydrop.md) */
+    uint64_t cells_phase1;        /* DP cells phase 1 swept */
+    double phase1_seconds, phase2_seconds, kernel_seconds; /* wall time; GPU kernels' time */
+} gale_lastz_stats;
+GALE_API gale_status gale_lastz_result_stats(const gale_lastz_result *result, gale_lastz_stats *out);
 
 /* ------------------------------------------------------------------ */
 /* Sequence-to-graph alignment (since 0.7)                              */

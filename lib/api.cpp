@@ -543,11 +543,13 @@ struct gale_lastz_result {
     std::vector<gale::YdropAlignment> aligns;
     std::vector<std::vector<uint32_t>> cigars;  // gale's CIGAR codes, one op per LASTZ edit op
     uint64_t truncations = 0;
+    gale::YdropWorkspace::Stats stats;
 };
 
 namespace {
 template <> constexpr const char *struct_name<gale_lastz_params>() { return "gale_lastz_params"; }
 template <> constexpr const char *struct_name<gale_lastz_alignment>() { return "gale_lastz_alignment"; }
+template <> constexpr const char *struct_name<gale_lastz_stats>() { return "gale_lastz_stats"; }
 
 // LASTZ's maxSequenceLen in its 31-bit build: 2^31 - (maxSequenceOverrun + 1).
 constexpr int64_t kLastzMaxLen = ((int64_t)1 << 31) - 11;
@@ -627,15 +629,18 @@ GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_
         yp.traceback_bytes = p.traceback_bytes;
         // phase 1 of the parallel scheme (doc/ydrop.md) on as many threads as the context has
         yp.threads = live(ctx, "context")->pool->size();
-        // One thread: LASTZ's walk alone. The two-phase path pays for itself only in
+        // A CUDA context: phase 1 on its GPU (cuda/ydrop.cu)
+        yp.device = ctx->backend->ydrop_device();
+        // One CPU thread: LASTZ's walk alone. The two-phase path pays for itself only in
         // parallel (on one thread it cost 1.2x the walk's time and twice its memory on a
         // 2 Mbp pair: bench/RESULTS.md, doc/ydrop.md "Parallel extension").
-        yp.serial = yp.threads <= 1;
+        yp.serial = yp.threads <= 1 && !yp.device;
         gale::YdropWorkspace ws;
         auto r = std::make_unique<gale_lastz_result>();
         r->aligns = gale::ydrop_gapped_extend((const uint8_t *)target, (uint32_t)target_len, (const uint8_t *)query,
                                               (uint32_t)query_len, std::move(an), *sc, yp, ws);
         r->truncations = ws.truncations;
+        r->stats = ws.stats;
         r->cigars.resize(r->aligns.size());
         for (size_t i = 0; i < r->aligns.size(); ++i)
             for (uint32_t e : r->aligns[i].script) {
@@ -671,6 +676,26 @@ GALE_API gale_status gale_lastz_result_get(const gale_lastz_result *r, size_t i,
 }
 
 GALE_API uint64_t gale_lastz_result_truncations(const gale_lastz_result *r) { return r ? r->truncations : 0; }
+
+GALE_API gale_status gale_lastz_result_stats(const gale_lastz_result *r, gale_lastz_stats *out) {
+    return guarded([&] {
+        need(r, "result");
+        need_out_struct(out, "out");
+        const gale::YdropWorkspace::Stats &s = r->stats;
+        out->sides_phase1 = s.sides_phase1;
+        out->sides_device = s.sides_device;
+        out->sides_device_failed = s.sides_device_failed;
+        out->sides_walked = s.sides_walked;
+        out->sides_redone = s.sides_redone;
+        out->serial_reruns = s.serial_reruns;
+        out->cells_phase1 = s.cells_phase1;
+        out->phase1_seconds = s.phase1_s;
+        out->phase2_seconds = s.phase2_s;
+        out->kernel_seconds = s.phase1_kernel_s;
+        zero_tail(out, out->size);
+        return GALE_OK;
+    });
+}
 
 GALE_API void gale_lastz_result_free(gale_lastz_result *r) { delete r; }
 

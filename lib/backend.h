@@ -13,6 +13,7 @@
 
 #include "gale.h"
 #include "gale_config.h"
+#include "ydrop.h"
 
 struct gale_batch;
 
@@ -35,6 +36,11 @@ public:
     virtual void cancel(gale_batch *) noexcept {}
     // Stops the backend's own threads; every batch has ended before this is called.
     virtual void stop() noexcept {}
+    // LASTZ's phase 1 on this backend's first device for one gale_lastz_extend call
+    // (lib/ydrop.h, YdropParams::device), or an empty function where there is none. The
+    // function runs each wave on the device entry's thread, between the parts of batches,
+    // and frees what the call took on the device when the last copy of it is destroyed.
+    virtual YdropDevice ydrop_device() { return {}; }
 };
 
 std::unique_ptr<Backend> cpu_backend_open(WorkerPool &pool);

@@ -10,6 +10,10 @@
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
+#include <exception>
+#include <functional>
+#include <future>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -24,10 +28,13 @@ namespace gale {
 
 namespace {
 
-// One contiguous part [first, first + n) of a batch for one device entry.
+// One contiguous part [first, first + n) of a batch for one device entry; or, with b
+// null, a call to run on the entry's thread (on_device).
 struct Part {
     gale_batch *b;
     size_t first, n;
+    const std::function<void(cuda::Device *)> *call = nullptr;
+    std::promise<void> *done = nullptr;
 };
 
 struct Entry {
@@ -136,6 +143,46 @@ public:
         }
     }
 
+    YdropDevice ydrop_device() override {
+        // The call's state, freed on the entry's thread once the walk is done with it.
+        struct State {
+            CudaBackend *be;
+            cuda::YdropGpu *g;
+            ~State() {
+                cuda::YdropGpu *gp = g;
+                try {
+                    be->on_device([gp](cuda::Device *) { cuda::ydrop_gpu_close(gp); });
+                } catch (...) {
+                    cuda::ydrop_gpu_close(gp);
+                }
+            }
+        };
+        auto st = std::make_shared<State>();
+        st->be = this;
+        st->g = cuda::ydrop_gpu_open();
+        return [st](YdropDeviceWave &w) {
+            cuda::YdropGpu *g = st->g;
+            st->be->on_device([g, &w](cuda::Device *dev) { cuda::ydrop_gpu_wave(dev, g, w); });
+        };
+    }
+
+    // Runs fn on the first entry's thread, after the parts queued before it, and waits for
+    // it; rethrows what it threw.
+    void on_device(const std::function<void(cuda::Device *)> &fn) {
+        Entry &e = *entries_.front();
+        std::promise<void> done;
+        std::future<void> f = done.get_future();
+        {
+            std::lock_guard<std::mutex> lock(e.mu);
+            Part p{nullptr, 0, 0};
+            p.call = &fn;
+            p.done = &done;
+            e.queue.push_back(p);
+        }
+        e.cv.notify_one();
+        f.get();
+    }
+
     void stop() noexcept override {
         for (auto &e : entries_) {
             if (!e->thread.joinable()) continue;
@@ -165,6 +212,15 @@ private:
                 e.queue.pop_front();
                 e.current = part.b;
                 cuda::device_cancel(e.dev, false);  // nothing runs on the device between two parts
+            }
+            if (part.call) {
+                try {
+                    (*part.call)(e.dev);
+                    part.done->set_value();
+                } catch (...) {
+                    part.done->set_exception(std::current_exception());
+                }
+                continue;
             }
             run(e, part);
         }

@@ -15,6 +15,7 @@
 #include "errors.h"
 #include "wfa.h"
 #include "xdrop.h"
+#include "ydrop.h"
 
 namespace gale {
 namespace cuda {
@@ -130,6 +131,14 @@ extern const GpuKind kXdropGpu;   // cuda/xdrop.cu
 extern const GpuKind kWfaGpu;     // cuda/wfa.cu (GALE_WFA and GALE_EDIT)
 extern const GpuKind kZdropGpu;   // cuda/zdrop.cu (GALE_ZDROP_EXTZ2, _EXTD2, _EXTS2)
 extern const GpuKind kPoaGpu;     // cuda/poa.cu (GALE_POA)
+
+// LASTZ's phase 1 on a device (cuda/ydrop.cu): the state of one gale_lastz_extend call
+// (its sequences and scores on the device, taken at the first wave), then its waves, each
+// run on the device entry's thread (Backend::on_device) with the entry's pool as memory.
+struct YdropGpu;
+YdropGpu *ydrop_gpu_open();
+void ydrop_gpu_wave(Device *dev, YdropGpu *g, YdropDeviceWave &w);
+void ydrop_gpu_close(YdropGpu *g) noexcept;
 
 // True when a kernel that uses Hopper's DPX instructions natively runs on one of
 // the devices present (GALE_FEATURE_DPX). Never throws.

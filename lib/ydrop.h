@@ -14,10 +14,36 @@
 #define GALE_YDROP_H
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace gale {
+
+namespace ydrop_run {
+struct SideRec;  // lib/cpu/ydrop_run.h: what phase 1 computes for one half
+}
+struct YdropScoring;
+struct YdropParams;
+
+// Phase 1 on a device (doc/ydrop.md, "Parallel extension"; cuda/ydrop.cu): one wave of
+// anchors, both halves of each computed without bounds. Called from the walk's thread.
+struct YdropDeviceWave {
+    // the sequences as the walk holds them: a 0 byte before and after each (seq1[-1])
+    const uint8_t *seq1, *seq2, *rev1, *rev2;
+    uint32_t len1, len2;
+    const YdropScoring *scoring;
+    const YdropParams *params;
+    const uint32_t *anchor1, *anchor2;  // n anchors (their peaks)
+    size_t n;
+    ydrop_run::SideRec **sides;         // 2n: each anchor's left half, then its right; the device
+                                        // marks failed the ones it could not take (the walk
+                                        // computes them)
+    uint64_t kernel_ns = 0;             // out: time in kernels
+    size_t capacity = 0;                // out: halves the device computes at once
+};
+// Throws gale::Error on a device failure other than memory (memory: the wave's halves failed).
+using YdropDevice = std::function<void(YdropDeviceWave &)>;
 
 // LASTZ's score set: a substitution score for every pair of bytes (LASTZ scores the bytes
 // it read: lowercase like uppercase, N and other letters by the fill score, X and x by
@@ -60,6 +86,11 @@ struct YdropParams {
     // the environment variable GALE_LASTZ_SERIAL=1 selects it too, for the tests).
     int threads = 1;
     bool serial = false;
+    // Phase 1 on a GPU instead of the threads (lib/api.cpp sets it on a CUDA context), in
+    // waves in LASTZ's order: the first of 8 anchors, each next one twice as large, at most
+    // device_wave anchors and what the device holds at once.
+    YdropDevice device;
+    size_t device_wave = 256;
 };
 
 // An anchor as LASTZ reads it from --segments: an ungapped segment (pos1 on the target,
@@ -104,6 +135,8 @@ struct YdropWorkspace {
         uint64_t cells_phase1_busiest = 0;  // the most one phase-1 thread swept, summed over calls (the span)
         double phase1_s = 0, phase2_s = 0;  // wall time
         double phase1_cpu_s = 0, phase2_cpu_s = 0;  // the process's CPU time (all threads)
+        uint64_t device_waves = 0, sides_device = 0, sides_device_failed = 0;  // phase 1 on a GPU
+        double phase1_kernel_s = 0;
     } stats;
 };
 

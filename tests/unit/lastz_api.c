@@ -75,6 +75,26 @@ int main(void)
         }
     }
     CHECK(gale_lastz_result_truncations(r) == 0);
+    /* what the call did: on a context of one CPU thread the serial walk alone (all zero);
+     * a larger struct is zeroed past ours, a smaller one refused, NULLs refused */
+    {
+        gale_lastz_stats st;
+        unsigned char buf[sizeof(gale_lastz_stats) + 16];
+        gale_lastz_stats *big = (gale_lastz_stats *)(void *)buf;
+        memset(&st, 0xab, sizeof st);
+        st.size = sizeof st;
+        CHECK(gale_lastz_result_stats(r, &st) == GALE_OK);
+        /* (the context: the CPU backend, one thread) */
+        CHECK(st.sides_phase1 == 0 && st.sides_device == 0 && st.sides_walked == 0 && st.cells_phase1 == 0);
+        memset(buf, 0xcd, sizeof buf);
+        big->size = sizeof buf;
+        CHECK(gale_lastz_result_stats(r, big) == GALE_OK);
+        for (size_t k = sizeof(gale_lastz_stats); k < sizeof buf; k++) CHECK(buf[k] == 0);
+        big->size = sizeof(gale_lastz_stats) - 8;
+        CHECK(gale_lastz_result_stats(r, big) == GALE_E_INVALID);
+        CHECK(gale_lastz_result_stats(NULL, &st) == GALE_E_INVALID);
+        CHECK(gale_lastz_result_stats(r, NULL) == GALE_E_INVALID);
+    }
     gale_lastz_result_free(r);
     r = NULL;
     gale_lastz_result_free(NULL);

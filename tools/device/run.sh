@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa|wfaheur|zdrop|zdcheck|poa|sweep|cli|mpi|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
+#   tools/device/run.sh [all|test|bench|wfa|wfaheur|zdrop|zdcheck|poa|lastz|sweep|cli|mpi|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
+#   lastz: ydrop_gpu and `gale lastz` on gen_genomes pairs, GPU against CPU and lastz (carry .hts, .sharedbench);
 #   poa: `gale poa` on the issue's two cudapoa window sets, GPU against CPU (carry .sharedbench);
 #   wfa: the wavefront benchmark alone; wfaheur: WFA2-lib's heuristics on the GPU (wfa_gpu, then `gale wfa
 #     --wfa-heuristic` GPU against CPU, timed; carry .hts); zdcheck: zdrop_gpu from the normal and a bounds-checked build (doc/zdrop.md); zdrop: `gale zdrop` on AGAThA's workload, GPU against CPU (carry .hts, .sharedbench);
@@ -396,6 +397,51 @@ if [ "$mode" = wfaheur ]; then
     done
     } >"$out/wfaheur-bench.txt" 2>&1
     cat "$out/wfaheur-bench.txt"
+  fi
+fi
+if [ "$mode" = lastz ]; then
+  # LASTZ's gapped stage (issue 15): ydrop_gpu (phase 1 on the GPU against the serial walk,
+  # GALE_TEST_SCALE=${GALE_LASTZ_TEST_SCALE:-0.5}), then `gale lastz --segments` on the carried
+  # gen_genomes pairs (.sharedbench/lastz: P2e6, P10e6 with lastz's anchors and, for P2e6, the
+  # Debian lastz binary as lastz-bin and its output): the GPU, the CPU on every core and one
+  # thread, and lastz itself, each timed (wall, peak RSS), every output compared.
+  echo "== LASTZ's gapped stage"
+  g="$build/tools/gale/gale"
+  d=.sharedbench/lastz
+  GALE_TEST_SCALE=${GALE_LASTZ_TEST_SCALE:-0.5} "$build/tests/gpu/ydrop_gpu" 2>&1 | tail -20 | tee "$out/ydrop_gpu.txt"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  if [ ! -x "$g" ]; then echo "no gale CLI built (carry .hts)"; status=1
+  else
+    for p in ${GALE_LASTZ_PAIRS:-P2e6 P10e6}; do
+      [ -s $d/$p.segs ] || { echo "no $d/$p.segs"; continue; }
+      # the pair itself from gen_genomes.py (deterministic: seed 7), carried as .sharedbench/gen_genomes.py
+      [ -s $d/$p.target.fa ] || python3 .sharedbench/gen_genomes.py $d/$p "${p#P}" 7 0.10 0.3 >/dev/null || status=1
+      args=($d/$p.target.fa $d/$p.query.fa --segments=$d/$p.segs --format=general)
+      for run in cuda cpu:0 ${GALE_LASTZ_SERIAL_PAIRS:-P2e6}; do
+        case $run in
+          cuda) be=(--backend=cuda); name=cuda ;;
+          cpu:0) be=(--backend=cpu --threads=0); name=cpu ;;
+          "$p") be=(--backend=cpu --threads=1); name=serial ;;
+          *) continue ;;
+        esac
+        echo "-- $p gale lastz ${be[*]}: $(python3 tools/device/timed.py /tmp/l-$p-$name.general "$g" lastz "${args[@]}" \
+          "${be[@]}" --summary 2>/tmp/l-$p-$name.err)"
+        grep -v "^gale: warning" /tmp/l-$p-$name.err
+        cp /tmp/l-$p-$name.err "$out/lastz-$p-$name.err"
+      done
+      for name in cpu serial; do
+        [ -f /tmp/l-$p-$name.general ] || continue
+        cmp -s /tmp/l-$p-cuda.general /tmp/l-$p-$name.general && echo "   $p: GPU output = $name output ($(wc -l </tmp/l-$p-cuda.general) lines)" \
+          || { echo "   $p: GPU output DIFFERS from $name"; status=1; }
+      done
+      if [ -x $d/lastz-bin ] && [ "${GALE_LASTZ_PEER:-1}" = 1 ] && [ "$p" = P2e6 ]; then
+        echo "-- $p lastz (Debian 1.04.22): $(python3 tools/device/timed.py /tmp/l-$p-lastz.general $d/lastz-bin \
+          "${args[@]}" 2>/dev/null)"
+        if cmp -s <(grep -v '^#' /tmp/l-$p-cuda.general) <(grep -v '^#' /tmp/l-$p-lastz.general); then
+          echo "   $p: GPU output = lastz's (header line masked)"
+        else echo "   $p: GPU output DIFFERS from lastz's"; status=1; fi
+      fi
+    done
   fi
 fi
 if [ "$mode" = zdrop ]; then

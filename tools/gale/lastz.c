@@ -56,6 +56,16 @@ void usage_lastz(FILE *out)
         "  --allocate:traceback=N   LASTZ's traceback memory in bytes (80M); 0: unlimited\n"
         "                           (gale only: lastz cuts longer extensions)\n"
         "\n"
+        "gale's own (the output does not change with them; doc/ydrop.md):\n"
+        "  --backend=B              auto, cpu or cuda (auto: the GPU's when one is usable):\n"
+        "                           the one-sided extensions on the GPU, LASTZ's walk on\n"
+        "                           the CPU\n"
+        "  --threads=N              CPU threads (0: one per core); on the cpu backend one\n"
+        "                           thread runs LASTZ's walk alone, more compute the\n"
+        "                           extensions in parallel first\n"
+        "  --summary                per query strand on stderr: the phases' times and\n"
+        "                           where the extensions ran\n"
+        "\n"
         "general fields: score name1 number1 strand1 size1 start1 zstart1 end1 length1\n"
         "align1 text1 nucs1 name2 number2 strand2 size2 start2 zstart2 end2 start2+\n"
         "zstart2+ end2+ length2 align2 text2 nucs2 nmatch nmismatch npair ncolumn ngap\n"
@@ -122,7 +132,7 @@ int cmd_lastz(int argc, char **argv)
     const char *paths[2] = {NULL, NULL}, *segpath = NULL, *format = NULL;
     int npaths = 0, rc = EXIT_FAIL, strands = 3;
     gale_lastz_params p;
-    int have_ydrop = 0;
+    int have_ydrop = 0, summary = 0;
     const char *gapped_opt = NULL; /* the first option of the gapped stage given */
     out_spec os;
     record *t = NULL, *q = NULL;
@@ -130,6 +140,9 @@ int cmd_lastz(int argc, char **argv)
     long nt = 0, nq = 0, ns = 0, cursor = 0;
     static seq_spec specs[2];
     gale_ctx *ctx = NULL;
+    common_opts co; /* gale's --backend, --threads (lastz's = form) */
+    common_opts_init(&co, 0);
+    co.device_memory = GALE_DEVICE_MEMORY_HALF_FREE; /* a slot holds a whole extension: LASTZ's 80 MiB of traceback */
     gale_lastz_params_init(&p);
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k];
@@ -176,6 +189,16 @@ int cmd_lastz(int argc, char **argv)
             else if (strcmp(a + 9, "plus") == 0) strands = 1;
             else if (strcmp(a + 9, "minus") == 0) strands = 2;
             else return bad_value(CMD, "--strand", a + 9, "expected both, plus or minus");
+        } else if (strncmp(a, "--backend=", 10) == 0) {
+            if (strcmp(a + 10, "auto") == 0) co.backend = GALE_BACKEND_AUTO;
+            else if (strcmp(a + 10, "cpu") == 0) co.backend = GALE_BACKEND_CPU;
+            else if (strcmp(a + 10, "cuda") == 0) co.backend = GALE_BACKEND_CUDA;
+            else return bad_value(CMD, "--backend", a + 10, "expected auto, cpu or cuda");
+        } else if (strcmp(a, "--summary") == 0) {
+            summary = 1;
+        } else if (strncmp(a, "--threads=", 10) == 0) {
+            if (option_number(CMD, "--threads", a + 10, 0, GALE_THREADS_MAX, &v)) return EXIT_USAGE;
+            co.threads = v;
         } else if (a[0] == '-' && a[1]) {
             return usage_error(CMD, "unknown or unsupported option '%s'", a);
         } else if (npaths < 2) {
@@ -228,9 +251,9 @@ int cmd_lastz(int argc, char **argv)
             goto done;
         }
     {
-        gale_status st = gale_ctx_create(&ctx, NULL);
-        if (st != GALE_OK) {
-            gale_msg("creating the context", st);
+        const int sc = start_context(CMD, &co, &ctx);
+        if (sc != EXIT_OK) {
+            rc = sc;
             goto done;
         }
     }
@@ -339,6 +362,19 @@ int cmd_lastz(int argc, char **argv)
                 free(qs);
                 gale_msg("gapped extension", st);
                 goto done;
+            }
+            if (summary) {
+                gale_lastz_stats ls;
+                memset(&ls, 0, sizeof ls);
+                ls.size = sizeof ls;
+                if (gale_lastz_result_stats(res, &ls) == GALE_OK)
+                    fprintf(stderr,
+                            "gale: lastz: %s%c: %zu anchors, %zu alignments; phase 1 %.3f s (%" PRIu64 " halves, %" PRIu64
+                            " on the GPU, %" PRIu64 " of them too large for it; %" PRIu64 " cells; kernels %.3f s), phase 2 %.3f s (%" PRIu64
+                            " halves walked, %" PRIu64 " computed there)\n",
+                            q[r].name, strand, n, gale_lastz_result_count(res), ls.phase1_seconds, ls.sides_phase1,
+                            ls.sides_device, ls.sides_device_failed, ls.cells_phase1, ls.kernel_seconds, ls.phase2_seconds,
+                            ls.sides_walked, ls.sides_redone);
             }
             if (gale_lastz_result_truncations(res))
                 msg("warning: %" PRIu64 " extensions of %s%c were cut where LASTZ's traceback memory ran out "
