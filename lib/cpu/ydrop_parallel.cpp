@@ -290,6 +290,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
             Run::insert_align(mp, &obi, &oed);
             mp->lastSeg = mp->firstSeg;
             mp->firstSeg->prev = mp->lastSeg->next = nullptr;
+            run.index_segs(mp);
             YdropAlignment a;
             a.beg1 = a.beg2 = 1;
             a.end1 = a.end2 = target_len;
@@ -360,6 +361,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
         mp->firstSeg->prev = mp->lastSeg->next = nullptr;
         if (!params.all_bounds && a.score < params.gapped_thresh) continue;
         Run::align_left_right(obi, mp);
+        run.index_segs(mp);
         Run::insert_align(mp, &obi, &oed);
         mp->align = (int64_t)run.aligns.size();
         run.aligns.push_back(std::move(a));

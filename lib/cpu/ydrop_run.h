@@ -54,6 +54,14 @@ struct Seg {
     Seg *prev, *next;
 };
 
+// An alignment's segments in list order with the running maximum of their e1, so that
+// msp_left_right finds "the first segment with e1 >= pos1" by bisection instead of walking
+// the list (most anchors lie on long alignments: the walk spent most of its own time there).
+struct SegIndex {
+    std::vector<Seg *> segs;
+    std::vector<unspos> maxE1;
+};
+
 struct Galign {
     unspos pos1, pos2, end1, end2;
     Galign *next, *prev;
@@ -61,6 +69,7 @@ struct Galign {
     Seg *leftSeg1, *leftSeg2, *rightSeg1, *rightSeg2;
     Seg *firstSeg, *lastSeg;
     int64_t align;  // index of its YdropAlignment in Run::aligns, -1: none
+    const SegIndex *segIndex;  // once its segment list is final (Run::index_segs), else null
 };
 
 // ---- edit scripts (edit_script.c) ------------------------------------------------------
@@ -189,6 +198,7 @@ struct Run {
     const YdropParams &prm;
     YdropWorkspace &ws;
     std::deque<Seg> segs;
+    std::deque<SegIndex> segIndexes;
     std::vector<YdropAlignment> aligns;
 
     Run(const YdropScoring &s, const YdropParams &p, YdropWorkspace &w) : sc(s), prm(p), ws(w) {}
@@ -774,6 +784,19 @@ struct Run {
         return a;
     }
 
+    // Indexes m's segment list, which is final (before insert_align).
+    void index_segs(Galign *m) {
+        segIndexes.emplace_back();
+        SegIndex &ix = segIndexes.back();
+        unspos top = 0;
+        for (Seg *bp = m->firstSeg; bp != nullptr; bp = bp->next) {
+            top = ix.segs.empty() ? bp->e1 : std::max(top, bp->e1);
+            ix.segs.push_back(bp);
+            ix.maxE1.push_back(top);
+        }
+        m->segIndex = &ix;
+    }
+
     static bool msp_left_right(Galign *obi, Galign *m) {
         const unspos pos1 = m->pos1, pos2 = m->pos2;
         unspos right = kInfinity, left = kInfinity;
@@ -782,8 +805,14 @@ struct Run {
         for (; obi != nullptr && obi->pos1 <= pos1; obi = obi->next) {
             if (obi->end1 < pos1) continue;
             Seg *bp;
-            for (bp = obi->firstSeg; bp != nullptr; bp = bp->next)
-                if (bp->e1 >= pos1) break;
+            if (obi->segIndex != nullptr) {  // the first segment with e1 >= pos1
+                const SegIndex &ix = *obi->segIndex;
+                const size_t k = (size_t)(std::lower_bound(ix.maxE1.begin(), ix.maxE1.end(), pos1) - ix.maxE1.begin());
+                bp = k < ix.segs.size() ? ix.segs[k] : nullptr;
+            } else {
+                for (bp = obi->firstSeg; bp != nullptr; bp = bp->next)
+                    if (bp->e1 >= pos1) break;
+            }
             if (bp == nullptr) continue;
             sgnpos x;
             if (bp->type == kDiag) x = (sgnpos)((uint32_t)sdiff(bp->b2, pos2) + (uint32_t)sdiff(pos1, bp->b1));
