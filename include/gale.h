@@ -932,8 +932,8 @@ GALE_API void gale_lastz_result_free(gale_lastz_result *result);
 
 /* What a call did (since 0.7; doc/ydrop.md, "Parallel extension"): phase 1 computes the
  * anchors' one-sided extensions without bounds (on the context's GPU, or on its threads),
- * phase 2 walks the anchors in LASTZ's order, keeping each precomputed half it proves equal
- * to its own and computing the others. All zero on the serial path (one CPU thread). */
+ * phase 2 walks the anchors in LASTZ's order as phase 1 decides them, keeping each
+ * precomputed half it proves equal to its own and computing the others. All zero on the serial path (one CPU thread). */
 typedef struct gale_lastz_stats {
     size_t size;                  /* sizeof(gale_lastz_stats): set by the caller */
     uint64_t sides_phase1;        /* one-sided extensions computed in phase 1 */
@@ -943,7 +943,8 @@ typedef struct gale_lastz_stats {
     uint64_t sides_redone;        /* ... that the walk computed itself */
     uint64_t serial_reruns;       /* calls rerun serially (doc/ydrop.md) */
     uint64_t cells_phase1;        /* DP cells phase 1 swept */
-    double phase1_seconds, phase2_seconds, kernel_seconds; /* wall time; GPU kernels' time */
+    double phase1_seconds, phase2_seconds, kernel_seconds; /* wall time (the walk runs beside phase 1,
+                                                              from the start); GPU kernels' time */
 } gale_lastz_stats;
 GALE_API gale_status gale_lastz_result_stats(const gale_lastz_result *result, gale_lastz_stats *out);
 

@@ -9,8 +9,12 @@
 #include <ctime>
 #include <cstdlib>
 #include <cstring>
+#include <atomic>
+#include <condition_variable>
 #include <deque>
+#include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "parallel.h"
@@ -89,18 +93,38 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
     // predicts (its unbounded extension, when it reaches the threshold): a guess, which only
     // decides what phase 1 computes; the walk computes what it finds missing.
     std::vector<SideRec> pre;
+    // Phase 1 runs beside the walk (a thread of its own, which drives the GPU or the worker
+    // threads): the walk takes anchor k once phase 1 has decided it (computed both halves,
+    // or left it out), so its time overlaps phase 1's. decided[k] is set after anchor k's
+    // prediction, which reads its halves: the walk touches them only after that.
+    std::unique_ptr<std::atomic<uint8_t>[]> decided;
+    std::mutex dmu;
+    std::condition_variable dcv;
+    std::atomic<bool> stop_phase1{false};
+    auto mark = [&](size_t j) {
+        decided[j].store(1, std::memory_order_release);
+    };
+    auto announce = [&] {
+        std::lock_guard<std::mutex> lock(dmu);
+        dcv.notify_all();
+    };
+    std::thread producer;
+    AlignIo base = io;  // (copied here: the walk changes io meanwhile)
+    base.leftAlign = base.rightAlign = base.aboveList = base.belowList = nullptr;
+    base.leftSeg = base.rightSeg = nullptr;
     if (two_phase) {
+        pre.resize(2 * anchors.size());
+        decided.reset(new std::atomic<uint8_t>[anchors.size()]);
+        for (size_t k = 0; k < anchors.size(); ++k) decided[k].store(0, std::memory_order_relaxed);
+        producer = std::thread([&, base] {
+            try {
         const Clock::time_point t1 = Clock::now();
         const double c1 = cpu_seconds();
-        pre.resize(2 * anchors.size());
         std::vector<std::vector<unspos>> pred;  // query positions of predicted alignments by target position
         std::mutex mu;                          // guards pred
         auto on_pred = [&](unspos p1, unspos p2) {
             return p1 < pred.size() && std::find(pred[p1].begin(), pred[p1].end(), p2) != pred[p1].end();
         };
-        AlignIo base = io;
-        base.leftAlign = base.rightAlign = base.aboveList = base.belowList = nullptr;
-        base.leftSeg = base.rightSeg = nullptr;
         // Anchor j's unbounded alignment, if it reaches the threshold: its substitution cells
         // become predictions (a guess of what the walk skips; it decides only what phase 1
         // computes).
@@ -142,12 +166,13 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
             // The first anchors (the best) lie on the longest alignments, whose predictions
             // leave out most of the rest: small waves first, then twice as large each time.
             size_t cap = std::min<size_t>(8, std::max<size_t>(1, params.device_wave));
-            while (device_ok && (next < anchors.size() || !waiting.empty())) {
+            while (device_ok && !stop_phase1.load() && (next < anchors.size() || !waiting.empty())) {
                 wave.clear();
                 std::deque<size_t> later;
                 auto consider = [&](size_t j) {
                     if (on_pred(anchors[j].pos1, anchors[j].pos2)) {
                         pre[2 * j].absent = pre[2 * j + 1].absent = true;
+                        mark(j);
                         return;
                     }
                     const int64_t d = (int64_t)anchors[j].pos2 - anchors[j].pos1;
@@ -168,6 +193,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
                 }
                 while (next < anchors.size() && wave.size() < cap) consider(next++);
                 waiting.insert(waiting.end(), later.begin(), later.end());
+                announce();  // (the anchors left out)
                 if (wave.empty()) continue;
                 a1.resize(wave.size());
                 a2.resize(wave.size());
@@ -202,11 +228,14 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
                 }
                 ws.stats.sides_phase1 += sides.size();
                 ws.stats.cells_phase1_busiest += busiest;
-                for (size_t j : wave) predict(r, j, path);
+                for (size_t j : wave) {
+                    predict(r, j, path);
+                    mark(j);
+                }
+                announce();
             }
-            // (what a failed device left out, the walk computes: absent or failed halves)
-            for (size_t j : waiting) pre[2 * j].absent = pre[2 * j + 1].absent = true;
-            for (; next < anchors.size(); ++next) pre[2 * next].absent = pre[2 * next + 1].absent = true;
+            // (what a failed device left out the walk computes: below, every anchor not
+            // decided is marked absent)
         } else {
             const int threads = std::max(1, params.threads);
             std::vector<YdropWorkspace> tws((size_t)threads);
@@ -235,9 +264,10 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
                                 }
                                 if (!on) break;
                                 pre[2 * next].absent = pre[2 * next + 1].absent = true;
+                                mark(next);
                                 ++next;
                             }
-                            if (next == anchors.size()) break;
+                            if (next == anchors.size() || stop_phase1.load()) break;
                             j = next++;
                             ++computed;
                         }
@@ -254,6 +284,8 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
                             }
                         }
                         predict(r, j, path);
+                        mark(j);
+                        announce();
                     }
                 }
             });
@@ -263,7 +295,31 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
         }
         ws.stats.phase1_s += seconds_since(t1);
         ws.stats.phase1_cpu_s += cpu_seconds() - c1;
+    
+            } catch (...) {  // (out of memory): the walk computes what phase 1 left
+            }
+            for (size_t k = 0; k < anchors.size(); ++k)
+                if (decided[k].load(std::memory_order_acquire) == 0) {
+                    pre[2 * k].absent = pre[2 * k + 1].absent = true;
+                    mark(k);
+                }
+            announce();
+        });
     }
+    // joins phase 1 on every way out of the walk
+    struct Join {
+        std::thread &t;
+        std::atomic<bool> &stop;
+        ~Join() {
+            stop.store(true);
+            if (t.joinable()) t.join();
+        }
+    } join_phase1{producer, stop_phase1};
+    auto await = [&](size_t k) {
+        if (decided[k].load(std::memory_order_acquire) != 0) return;
+        std::unique_lock<std::mutex> lock(dmu);
+        dcv.wait(lock, [&] { return decided[k].load(std::memory_order_acquire) != 0; });
+    };
     const Clock::time_point t2 = Clock::now();
     const double c2 = cpu_seconds();
 
@@ -303,6 +359,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
 
     for (size_t k = 0; k < anchors.size(); ++k) {
         Galign *mp = &msp[k];
+        if (two_phase) await(k);
         if (!Run::msp_left_right(obi, mp)) {  // on an earlier alignment's path
             if (two_phase) {
                 ws.stats.anchors_skipped++;

@@ -370,7 +370,7 @@ int cmd_lastz(int argc, char **argv)
                 if (gale_lastz_result_stats(res, &ls) == GALE_OK)
                     fprintf(stderr,
                             "gale: lastz: %s%c: %zu anchors, %zu alignments; phase 1 %.3f s (%" PRIu64 " halves, %" PRIu64
-                            " on the GPU, %" PRIu64 " of them too large for it; %" PRIu64 " cells; kernels %.3f s), phase 2 %.3f s (%" PRIu64
+                            " on the GPU, %" PRIu64 " of them too large for it; %" PRIu64 " cells; kernels %.3f s), the walk %.3f s (beside phase 1; %" PRIu64
                             " halves walked, %" PRIu64 " computed there)\n",
                             q[r].name, strand, n, gale_lastz_result_count(res), ls.phase1_seconds, ls.sides_phase1,
                             ls.sides_device, ls.sides_device_failed, ls.cells_phase1, ls.kernel_seconds, ls.phase2_seconds,
