@@ -118,183 +118,185 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
         for (size_t k = 0; k < anchors.size(); ++k) decided[k].store(0, std::memory_order_relaxed);
         producer = std::thread([&, base] {
             try {
-        const Clock::time_point t1 = Clock::now();
-        const double c1 = cpu_seconds();
-        std::vector<std::vector<unspos>> pred;  // query positions of predicted alignments by target position
-        std::mutex mu;                          // guards pred
-        auto on_pred = [&](unspos p1, unspos p2) {
-            return p1 < pred.size() && std::find(pred[p1].begin(), pred[p1].end(), p2) != pred[p1].end();
-        };
-        // Anchor j's unbounded alignment, if it reaches the threshold: its substitution cells
-        // become predictions (a guess of what the walk skips; it decides only what phase 1
-        // computes).
-        auto predict = [&](Run &r, size_t j, std::vector<uint64_t> &path) {
-            const SideRec &l = pre[2 * j], &rr = pre[2 * j + 1];
-            if (l.failed || rr.failed) return;
-            AlignIo lio = base;
-            lio.anchor1 = anchors[j].pos1;
-            lio.anchor2 = anchors[j].pos2;
-            Script ls = l.script, rs = rr.script;
-            r.join(lio, l.score, ls, l.end1, l.end2, rr.score, rs, rr.end1, rr.end2);
-            if (lio.s < params.gapped_thresh && !params.all_bounds) return;
-            path.clear();
-            unspos p1 = lio.start1, p2 = lio.start2;
-            for (uint32_t e : lio.script.op) {
-                const uint32_t n = rpt_of(e);
-                if (op_of(e) == kYdropSub)
-                    for (uint32_t t = 0; t < n && p1 + t < io.len1; ++t) path.push_back((uint64_t)(p1 + t) << 32 | (p2 + t));
-                if (op_of(e) != kYdropIns) p1 += n;
-                if (op_of(e) != kYdropDel) p2 += n;
-            }
-            std::lock_guard<std::mutex> lock(mu);
-            if (pred.empty()) pred.resize(io.len1);
-            for (uint64_t c : path) pred[(size_t)(c >> 32)].push_back((unspos)c);
-        };
-        bool device_ok = (bool)params.device;
-        if (device_ok) {
-            // On a GPU: waves of anchors in LASTZ's order. An anchor on a predicted path is
-            // left out; one close to an anchor of the same wave on nearly its diagonal waits
-            // for the next wave (it likely lies on that anchor's alignment, which the wave
-            // then predicts).
-            Run r(scoring, params, ws);
-            std::vector<uint64_t> path;
-            std::vector<size_t> wave;
-            std::vector<uint32_t> a1, a2;
-            std::vector<SideRec *> sides;
-            std::deque<size_t> waiting;
-            size_t next = 0;
-            // The first anchors (the best) lie on the longest alignments, whose predictions
-            // leave out most of the rest: small waves first, then twice as large each time.
-            size_t cap = std::min<size_t>(8, std::max<size_t>(1, params.device_wave));
-            while (device_ok && !stop_phase1.load() && (next < anchors.size() || !waiting.empty())) {
-                wave.clear();
-                std::deque<size_t> later;
-                auto consider = [&](size_t j) {
-                    if (on_pred(anchors[j].pos1, anchors[j].pos2)) {
-                        pre[2 * j].absent = pre[2 * j + 1].absent = true;
-                        mark(j);
-                        return;
-                    }
-                    const int64_t d = (int64_t)anchors[j].pos2 - anchors[j].pos1;
-                    for (size_t k : wave) {
-                        const int64_t dk = (int64_t)anchors[k].pos2 - anchors[k].pos1;
-                        const int64_t gap = (int64_t)anchors[k].pos1 - anchors[j].pos1;
-                        if (std::abs(d - dk) <= 64 && std::abs(gap) <= 100000) {
-                            later.push_back(j);
-                            return;
-                        }
-                    }
-                    wave.push_back(j);
+                const Clock::time_point t1 = Clock::now();
+                const double c1 = cpu_seconds();
+                std::vector<std::vector<unspos>> pred;  // query positions of predicted alignments by target position
+                std::mutex mu;                          // guards pred
+                auto on_pred = [&](unspos p1, unspos p2) {
+                    return p1 < pred.size() && std::find(pred[p1].begin(), pred[p1].end(), p2) != pred[p1].end();
                 };
-                while (!waiting.empty() && wave.size() < cap) {
-                    const size_t j = waiting.front();
-                    waiting.pop_front();
-                    consider(j);
-                }
-                while (next < anchors.size() && wave.size() < cap) consider(next++);
-                waiting.insert(waiting.end(), later.begin(), later.end());
-                announce();  // (the anchors left out)
-                if (wave.empty()) continue;
-                a1.resize(wave.size());
-                a2.resize(wave.size());
-                sides.resize(2 * wave.size());
-                for (size_t k = 0; k < wave.size(); ++k) {
-                    a1[k] = anchors[wave[k]].pos1;
-                    a2[k] = anchors[wave[k]].pos2;
-                    sides[2 * k] = &pre[2 * wave[k]];
-                    sides[2 * k + 1] = &pre[2 * wave[k] + 1];
-                }
-                YdropDeviceWave w{io.seq1, io.seq2, io.rev1, io.rev2, io.len1, io.len2, &scoring, &params,
-                                  a1.data(), a2.data(), wave.size(), sides.data(), 0, 0};
-                try {
-                    params.device(w);
-                } catch (...) {  // the device failed: the walk computes what is missing
-                    for (SideRec *sr : sides) {
-                        *sr = SideRec();
-                        sr->failed = true;
-                    }
-                    device_ok = false;
-                }
-                ws.stats.device_waves++;
-                cap = std::min({std::max<size_t>(1, params.device_wave), 2 * cap,
-                                std::max<size_t>(1, w.capacity / 2)});
-                ws.stats.phase1_kernel_s += (double)w.kernel_ns * 1e-9;
-                uint64_t busiest = 0;
-                for (SideRec *sr : sides) {
-                    ws.stats.sides_device++;
-                    if (sr->failed) ws.stats.sides_device_failed++;
-                    ws.stats.cells_phase1 += sr->cells;
-                    busiest = std::max(busiest, sr->cells);
-                }
-                ws.stats.sides_phase1 += sides.size();
-                ws.stats.cells_phase1_busiest += busiest;
-                for (size_t j : wave) {
-                    predict(r, j, path);
-                    mark(j);
-                }
-                announce();
-            }
-            // (what a failed device left out the walk computes: below, every anchor not
-            // decided is marked absent)
-        } else {
-            const int threads = std::max(1, params.threads);
-            std::vector<YdropWorkspace> tws((size_t)threads);
-            std::vector<uint64_t> cells((size_t)threads, 0);
-            // A thread takes the next anchor in LASTZ's order as soon as it is free (no barrier:
-            // the extensions' costs differ by orders of magnitude), leaving out the anchors on a
-            // path already predicted, and adds its own prediction when done. Anchors in flight at
-            // once may lie on one alignment: the price of more threads (bench/RESULTS.md).
-            std::mutex next_mu;
-            size_t next = 0;
-            uint64_t computed = 0;
-            parallel_for((size_t)threads, threads, 1, [&](size_t lo, size_t hi) {
-                for (size_t w = lo; w < hi; ++w) {
-                    Run r(scoring, params, tws[w]);
+                // Anchor j's unbounded alignment, if it reaches the threshold: its substitution cells
+                // become predictions (a guess of what the walk skips; it decides only what phase 1
+                // computes).
+                auto predict = [&](Run &r, size_t j, std::vector<uint64_t> &path) {
+                    const SideRec &l = pre[2 * j], &rr = pre[2 * j + 1];
+                    if (l.failed || rr.failed) return;
                     AlignIo lio = base;
+                    lio.anchor1 = anchors[j].pos1;
+                    lio.anchor2 = anchors[j].pos2;
+                    Script ls = l.script, rs = rr.script;
+                    r.join(lio, l.score, ls, l.end1, l.end2, rr.score, rs, rr.end1, rr.end2);
+                    if (lio.s < params.gapped_thresh && !params.all_bounds) return;
+                    path.clear();
+                    unspos p1 = lio.start1, p2 = lio.start2;
+                    for (uint32_t e : lio.script.op) {
+                        const uint32_t n = rpt_of(e);
+                        if (op_of(e) == kYdropSub)
+                            for (uint32_t t = 0; t < n && p1 + t < io.len1; ++t)
+                                path.push_back((uint64_t)(p1 + t) << 32 | (p2 + t));
+                        if (op_of(e) != kYdropIns) p1 += n;
+                        if (op_of(e) != kYdropDel) p2 += n;
+                    }
+                    std::lock_guard<std::mutex> lock(mu);
+                    if (pred.empty()) pred.resize(io.len1);
+                    for (uint64_t c : path) pred[(size_t)(c >> 32)].push_back((unspos)c);
+                };
+                bool device_ok = (bool)params.device;
+                if (device_ok) {
+                    // On a GPU: waves of anchors in LASTZ's order. An anchor on a predicted path is
+                    // left out; one close to an anchor of the same wave on nearly its diagonal waits
+                    // for the next wave (it likely lies on that anchor's alignment, which the wave
+                    // then predicts).
+                    Run r(scoring, params, ws);
                     std::vector<uint64_t> path;
-                    for (;;) {
-                        size_t j;
-                        {
-                            std::lock_guard<std::mutex> lock(next_mu);
-                            for (;;) {
-                                bool on;
-                                {
-                                    std::lock_guard<std::mutex> plock(mu);
-                                    on = next < anchors.size() && on_pred(anchors[next].pos1, anchors[next].pos2);
+                    std::vector<size_t> wave;
+                    std::vector<uint32_t> a1, a2;
+                    std::vector<SideRec *> sides;
+                    std::deque<size_t> waiting;
+                    size_t next = 0;
+                    // The first anchors (the best) lie on the longest alignments, whose predictions
+                    // leave out most of the rest: small waves first, then twice as large each time.
+                    size_t cap = std::min<size_t>(8, std::max<size_t>(1, params.device_wave));
+                    while (device_ok && !stop_phase1.load() && (next < anchors.size() || !waiting.empty())) {
+                        wave.clear();
+                        std::deque<size_t> later;
+                        auto consider = [&](size_t j) {
+                            if (on_pred(anchors[j].pos1, anchors[j].pos2)) {
+                                pre[2 * j].absent = pre[2 * j + 1].absent = true;
+                                mark(j);
+                                return;
+                            }
+                            const int64_t d = (int64_t)anchors[j].pos2 - anchors[j].pos1;
+                            for (size_t k : wave) {
+                                const int64_t dk = (int64_t)anchors[k].pos2 - anchors[k].pos1;
+                                const int64_t gap = (int64_t)anchors[k].pos1 - anchors[j].pos1;
+                                if (std::abs(d - dk) <= 64 && std::abs(gap) <= 100000) {
+                                    later.push_back(j);
+                                    return;
                                 }
-                                if (!on) break;
-                                pre[2 * next].absent = pre[2 * next + 1].absent = true;
-                                mark(next);
-                                ++next;
                             }
-                            if (next == anchors.size() || stop_phase1.load()) break;
-                            j = next++;
-                            ++computed;
+                            wave.push_back(j);
+                        };
+                        while (!waiting.empty() && wave.size() < cap) {
+                            const size_t j = waiting.front();
+                            waiting.pop_front();
+                            consider(j);
                         }
-                        lio.anchor1 = anchors[j].pos1;
-                        lio.anchor2 = anchors[j].pos2;
-                        for (int h = 0; h < 2; ++h) {
-                            SideRec &sr = pre[2 * j + (size_t)h];
-                            try {
-                                sr.score = r.side(lio, h == 0, sr.script, &sr.end1, &sr.end2, &sr);
-                                cells[w] += sr.cells;
-                            } catch (...) {  // the walk redoes it, and fails as LASTZ's order would
-                                sr = SideRec();
-                                sr.failed = true;
+                        while (next < anchors.size() && wave.size() < cap) consider(next++);
+                        waiting.insert(waiting.end(), later.begin(), later.end());
+                        announce();  // (the anchors left out)
+                        if (wave.empty()) continue;
+                        a1.resize(wave.size());
+                        a2.resize(wave.size());
+                        sides.resize(2 * wave.size());
+                        for (size_t k = 0; k < wave.size(); ++k) {
+                            a1[k] = anchors[wave[k]].pos1;
+                            a2[k] = anchors[wave[k]].pos2;
+                            sides[2 * k] = &pre[2 * wave[k]];
+                            sides[2 * k + 1] = &pre[2 * wave[k] + 1];
+                        }
+                        YdropDeviceWave w{io.seq1, io.seq2, io.rev1, io.rev2, io.len1, io.len2, &scoring, &params,
+                                          a1.data(), a2.data(), wave.size(), sides.data(), 0, 0};
+                        try {
+                            params.device(w);
+                        } catch (...) {  // the device failed: the walk computes what is missing
+                            for (SideRec *sr : sides) {
+                                *sr = SideRec();
+                                sr->failed = true;
                             }
+                            device_ok = false;
                         }
-                        predict(r, j, path);
-                        mark(j);
+                        ws.stats.device_waves++;
+                        cap = std::min({std::max<size_t>(1, params.device_wave), 2 * cap,
+                                        std::max<size_t>(1, w.capacity / 2)});
+                        ws.stats.phase1_kernel_s += (double)w.kernel_ns * 1e-9;
+                        uint64_t busiest = 0;
+                        for (SideRec *sr : sides) {
+                            ws.stats.sides_device++;
+                            if (sr->failed) ws.stats.sides_device_failed++;
+                            ws.stats.cells_phase1 += sr->cells;
+                            busiest = std::max(busiest, sr->cells);
+                        }
+                        ws.stats.sides_phase1 += sides.size();
+                        ws.stats.cells_phase1_busiest += busiest;
+                        for (size_t j : wave) {
+                            predict(r, j, path);
+                            mark(j);
+                        }
                         announce();
                     }
+                    // (what a failed device left out the walk computes: below, every anchor not
+                    // decided is marked absent)
+                } else {
+                    const int threads = std::max(1, params.threads);
+                    std::vector<YdropWorkspace> tws((size_t)threads);
+                    std::vector<uint64_t> cells((size_t)threads, 0);
+                    // A thread takes the next anchor in LASTZ's order as soon as it is free (no barrier:
+                    // the extensions' costs differ by orders of magnitude), leaving out the anchors on a
+                    // path already predicted, and adds its own prediction when done. Anchors in flight at
+                    // once may lie on one alignment: the price of more threads (bench/RESULTS.md).
+                    std::mutex next_mu;
+                    size_t next = 0;
+                    uint64_t computed = 0;
+                    parallel_for((size_t)threads, threads, 1, [&](size_t lo, size_t hi) {
+                        for (size_t w = lo; w < hi; ++w) {
+                            Run r(scoring, params, tws[w]);
+                            AlignIo lio = base;
+                            std::vector<uint64_t> path;
+                            for (;;) {
+                                size_t j;
+                                {
+                                    std::lock_guard<std::mutex> lock(next_mu);
+                                    for (;;) {
+                                        bool on;
+                                        {
+                                            std::lock_guard<std::mutex> plock(mu);
+                                            on = next < anchors.size() &&
+                                                 on_pred(anchors[next].pos1, anchors[next].pos2);
+                                        }
+                                        if (!on) break;
+                                        pre[2 * next].absent = pre[2 * next + 1].absent = true;
+                                        mark(next);
+                                        ++next;
+                                    }
+                                    if (next == anchors.size() || stop_phase1.load()) break;
+                                    j = next++;
+                                    ++computed;
+                                }
+                                lio.anchor1 = anchors[j].pos1;
+                                lio.anchor2 = anchors[j].pos2;
+                                for (int h = 0; h < 2; ++h) {
+                                    SideRec &sr = pre[2 * j + (size_t)h];
+                                    try {
+                                        sr.score = r.side(lio, h == 0, sr.script, &sr.end1, &sr.end2, &sr);
+                                        cells[w] += sr.cells;
+                                    } catch (...) {  // the walk redoes it, and fails as LASTZ's order would
+                                        sr = SideRec();
+                                        sr.failed = true;
+                                    }
+                                }
+                                predict(r, j, path);
+                                mark(j);
+                                announce();
+                            }
+                        }
+                    });
+                    ws.stats.sides_phase1 += 2 * computed;
+                    for (uint64_t c : cells) ws.stats.cells_phase1 += c;
+                    ws.stats.cells_phase1_busiest += *std::max_element(cells.begin(), cells.end());
                 }
-            });
-            ws.stats.sides_phase1 += 2 * computed;
-            for (uint64_t c : cells) ws.stats.cells_phase1 += c;
-            ws.stats.cells_phase1_busiest += *std::max_element(cells.begin(), cells.end());
-        }
-        ws.stats.phase1_s += seconds_since(t1);
-        ws.stats.phase1_cpu_s += cpu_seconds() - c1;
+                ws.stats.phase1_s += seconds_since(t1);
+                ws.stats.phase1_cpu_s += cpu_seconds() - c1;
     
             } catch (...) {  // (out of memory): the walk computes what phase 1 left
             }
