@@ -19,7 +19,9 @@
 #include <vector>
 
 #include "common/device.cuh"
+#include "common/group.cuh"
 #include "common/ydrop_core.cuh"
+#include "common/ydrop_side.h"
 #include "cpu/ydrop_run.h"
 #include "cuda_backend.h"
 
@@ -35,15 +37,7 @@ using ydg::YdRow;
 using ydg::YdSlot;
 
 // yd_side's group interface for one warp.
-struct WarpGroup {
-    static constexpr int size = 32;
-    __device__ int tid() const { return (int)(threadIdx.x & 31); }
-    __device__ void sync() const { __syncwarp(); }
-    __device__ int32_t shfl_up(int32_t v, int32_t carry) const {
-        const int32_t r = __shfl_up_sync(0xffffffffu, v, 1);
-        return tid() == 0 ? carry : r;
-    }
-    __device__ int32_t last(int32_t v) const { return __shfl_sync(0xffffffffu, v, 31); }
+struct WarpGroup : WarpLanes {
     __device__ uint32_t ballot(bool p) const { return __ballot_sync(0xffffffffu, p); }
     __device__ int32_t bcast(int32_t v, int src) const { return __shfl_sync(0xffffffffu, v, src); }
     // Exclusive prefix maximum of v over the lanes, after carry; total: over all.
@@ -198,6 +192,7 @@ void ydrop_gpu_wave(Device *dev, YdropGpu *g, YdropDeviceWave &w) {
     cudaStream_t st = dev->slots[0].stream;
     GALE_CUDA_CHECK(cudaMemcpyAsync(d_in, in.data(), halves * sizeof(YdIn), cudaMemcpyHostToDevice, st));
     std::vector<YdRow> rows;
+    std::vector<uint32_t> ops;
     for (size_t first = 0; first < halves; first += per_launch) {
         const int n = (int)std::min(per_launch, halves - first);
         GALE_CUDA_CHECK(cudaEventRecord(dev->slots[0].start, st));
@@ -211,34 +206,20 @@ void ydrop_gpu_wave(Device *dev, YdropGpu *g, YdropDeviceWave &w) {
         float ms = 0;
         GALE_CUDA_CHECK(cudaEventElapsedTime(&ms, dev->slots[0].start, dev->slots[0].stop));
         w.kernel_ns += (uint64_t)((double)ms * 1e6);
-        // each half's rows and script back into its SideRec
+        // each half's rows and script back, as a SideRec
         for (int k = 0; k < n; ++k) {
             const YdOut &o = out[first + (size_t)k];
-            ydrop_run::SideRec &r = *w.sides[first + (size_t)k];
-            r = ydrop_run::SideRec();
-            if (o.flags & ydg::kYdFailed) {
-                r.failed = true;
-                continue;
+            if (!(o.flags & ydg::kYdFailed)) {
+                const YdSlot S = ydg::yd_slot(d_slots + (uint64_t)k * slot, caps);
+                rows.resize(o.nrows);
+                ops.resize(o.nops);
+                if (o.nrows)
+                    GALE_CUDA_CHECK(cudaMemcpyAsync(rows.data(), S.rows, o.nrows * sizeof(YdRow), cudaMemcpyDeviceToHost, st));
+                if (o.nops)
+                    GALE_CUDA_CHECK(cudaMemcpyAsync(ops.data(), S.ops, o.nops * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
+                GALE_CUDA_CHECK(cudaStreamSynchronize(st));
             }
-            const YdSlot S = ydg::yd_slot(d_slots + (uint64_t)k * slot, caps);
-            rows.resize(o.nrows);
-            r.script.op.resize(o.nops);
-            if (o.nrows)
-                GALE_CUDA_CHECK(cudaMemcpyAsync(rows.data(), S.rows, o.nrows * sizeof(YdRow), cudaMemcpyDeviceToHost, st));
-            if (o.nops)
-                GALE_CUDA_CHECK(cudaMemcpyAsync(r.script.op.data(), S.ops, o.nops * sizeof(uint32_t),
-                                                cudaMemcpyDeviceToHost, st));
-            GALE_CUDA_CHECK(cudaStreamSynchronize(st));
-            r.rows.resize(o.nrows);
-            for (uint32_t j = 0; j < o.nrows; ++j)
-                r.rows[j] = ydrop_run::RowRec{rows[j].LY, rows[j].RY, rows[j].Rw, (uint8_t)rows[j].flags};
-            r.script.tailOp = o.tail_op;
-            r.truncated = (o.flags & ydg::kYdTruncated) != 0;
-            r.stale = (o.flags & ydg::kYdStale) != 0;
-            r.cells = o.cells;
-            r.score = o.score;
-            r.end1 = o.end1;
-            r.end2 = o.end2;
+            *w.sides[first + (size_t)k] = ydg::yd_side_rec(o, rows.data(), ops.data());
         }
     }
 }

@@ -23,6 +23,7 @@
 
 #include "common/cancel.cuh"
 #include "common/device.cuh"
+#include "common/group.cuh"
 #include "common/pipeline.cuh"
 #include "common/zdrop_core.cuh"
 #include "cuda_backend.h"
@@ -48,16 +49,8 @@ struct ZdTask {
 };
 
 // The group interface of zd_task for one warp.
-struct WarpGroup {
-    static constexpr int size = 32;
+struct WarpGroup : WarpLanes {
     CancelPoll *cancel;
-    __device__ int tid() const { return (int)(threadIdx.x & 31); }
-    __device__ void sync() const { __syncwarp(); }
-    __device__ int32_t shfl_up(int32_t v, int32_t carry) const {
-        const int32_t r = __shfl_up_sync(0xffffffffu, v, 1);
-        return tid() == 0 ? carry : r;
-    }
-    __device__ int32_t last(int32_t v) const { return __shfl_sync(0xffffffffu, v, 31); }
     __device__ int32_t max(int32_t v) const { return __reduce_max_sync(0xffffffffu, v); }
     __device__ uint64_t min(uint64_t v) const {
         for (int o = 16; o > 0; o >>= 1) {

@@ -19,6 +19,22 @@
 namespace gale {
 namespace cuda {
 
+// One warp whose lanes split a row or an anti-diagonal of one task: the shuffles that the
+// per-task code of the Z-drop and Y-drop kernels (cuda/common/zdrop_core.cuh,
+// ydrop_core.cuh) is written against; each kernel's group adds what it needs (its tests'
+// host groups have the same interface).
+struct WarpLanes {
+    static constexpr int size = 32;
+    __device__ int tid() const { return (int)(threadIdx.x & 31); }
+    __device__ void sync() const { __syncwarp(); }
+    // v of the lane before, carry on lane 0
+    __device__ int32_t shfl_up(int32_t v, int32_t carry) const {
+        const int32_t r = __shfl_up_sync(0xffffffffu, v, 1);
+        return tid() == 0 ? carry : r;
+    }
+    __device__ int32_t last(int32_t v) const { return __shfl_sync(0xffffffffu, v, 31); }
+};
+
 template <int T, int VALUES = 1>
 struct Group {
     static_assert(T % 32 == 0, "a group is a warp or whole warps");

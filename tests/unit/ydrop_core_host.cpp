@@ -20,6 +20,7 @@
 #include "testgen.h"
 
 #include "cuda/common/ydrop_core.cuh"
+#include "cuda/common/ydrop_side.h"
 #include "cpu/ydrop_run.h"
 
 #include <pthread.h>
@@ -159,22 +160,8 @@ ydg::YdOut run_lanes(const ydg::YdParams &P, const ydg::YdIn &in, const ydg::YdS
     return job.out[0];
 }
 
-// What the kernel's half wrote, as a SideRec.
-ydrop_run::SideRec to_rec(const ydg::YdOut &o, const ydg::YdSlot &S) {
-    ydrop_run::SideRec r;
-    r.failed = (o.flags & ydg::kYdFailed) != 0;
-    r.truncated = (o.flags & ydg::kYdTruncated) != 0;
-    r.stale = (o.flags & ydg::kYdStale) != 0;
-    r.cells = o.cells;
-    r.score = o.score;
-    r.end1 = o.end1;
-    r.end2 = o.end2;
-    for (uint32_t k = 0; k < o.nrows; ++k)
-        r.rows.push_back(ydrop_run::RowRec{S.rows[k].LY, S.rows[k].RY, S.rows[k].Rw, (uint8_t)S.rows[k].flags});
-    r.script.op.assign(S.ops, S.ops + o.nops);
-    r.script.tailOp = o.tail_op;
-    return r;
-}
+// What the kernel's half wrote, as a SideRec (as cuda/ydrop.cu makes it).
+ydrop_run::SideRec to_rec(const ydg::YdOut &o, const ydg::YdSlot &S) { return ydg::yd_side_rec(o, S.rows, S.ops); }
 
 long g_lanes = 0, g_halves = 0, g_truncated = 0, g_stale = 0, g_rows = 0, g_failed_both = 0;
 
