@@ -97,12 +97,15 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
     // threads): the walk takes anchor k once phase 1 has decided it (computed both halves,
     // or left it out), so its time overlaps phase 1's. decided[k] is set after anchor k's
     // prediction, which reads its halves: the walk touches them only after that.
-    std::unique_ptr<std::atomic<uint8_t>[]> decided;
+    // (a mutex, not atomics: TSan builds leave lib/cpu uninstrumented, and sees only the
+    // synchronisation that goes through pthreads)
+    std::vector<uint8_t> decided;  // guarded by dmu
     std::mutex dmu;
     std::condition_variable dcv;
     std::atomic<bool> stop_phase1{false};
     auto mark = [&](size_t j) {
-        decided[j].store(1, std::memory_order_release);
+        std::lock_guard<std::mutex> lock(dmu);
+        decided[j] = 1;
     };
     auto announce = [&] {
         std::lock_guard<std::mutex> lock(dmu);
@@ -114,8 +117,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
     base.leftSeg = base.rightSeg = nullptr;
     if (two_phase) {
         pre.resize(2 * anchors.size());
-        decided.reset(new std::atomic<uint8_t>[anchors.size()]);
-        for (size_t k = 0; k < anchors.size(); ++k) decided[k].store(0, std::memory_order_relaxed);
+        decided.assign(anchors.size(), 0);
         producer = std::thread([&, base] {
             try {
                 const Clock::time_point t1 = Clock::now();
@@ -300,12 +302,15 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
     
             } catch (...) {  // (out of memory): the walk computes what phase 1 left
             }
-            for (size_t k = 0; k < anchors.size(); ++k)
-                if (decided[k].load(std::memory_order_acquire) == 0) {
-                    pre[2 * k].absent = pre[2 * k + 1].absent = true;
-                    mark(k);
-                }
-            announce();
+            {
+                std::lock_guard<std::mutex> lock(dmu);
+                for (size_t k = 0; k < anchors.size(); ++k)
+                    if (decided[k] == 0) {
+                        pre[2 * k].absent = pre[2 * k + 1].absent = true;
+                        decided[k] = 1;
+                    }
+                dcv.notify_all();
+            }
         });
     }
     // joins phase 1 on every way out of the walk
@@ -318,9 +323,8 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
         }
     } join_phase1{producer, stop_phase1};
     auto await = [&](size_t k) {
-        if (decided[k].load(std::memory_order_acquire) != 0) return;
         std::unique_lock<std::mutex> lock(dmu);
-        dcv.wait(lock, [&] { return decided[k].load(std::memory_order_acquire) != 0; });
+        dcv.wait(lock, [&] { return decided[k] != 0; });
     };
     const Clock::time_point t2 = Clock::now();
     const double c2 = cpu_seconds();
