@@ -853,6 +853,31 @@ typedef struct gale_stats {
  * a cancelled one: count its GALE_RF_CANCELED results instead). */
 GALE_API gale_status gale_batch_stats(const gale_batch *batch, gale_stats *out);
 
+/* One device's part of a finished batch (since 0.7). A context of several devices
+ * (gale_ctx_opts.n_devices) splits each batch into contiguous parts of about equal
+ * estimated DP cells, one per device (doc/architecture.md, "Several devices"); these
+ * say how each part went, for instance whether the devices finished together. */
+typedef struct gale_device_stats {
+    size_t size;          /* sizeof(gale_device_stats): set by the caller in out[0], kept */
+    int device;           /* CUDA device index */
+    uint64_t first_task;  /* the part: tasks [first_task, first_task + tasks) */
+    uint64_t tasks;
+    uint64_t cells;       /* DP cells of the part's tasks, those rescued on the CPU included */
+    uint64_t rescued;     /* tasks of the part computed on the CPU (GALE_RF_RESCUED) */
+    uint64_t kernel_ns;   /* time in this device's kernels */
+    uint64_t elapsed_ns;  /* submit to the end of the device's work on the part (its rescued
+                           * tasks may end later, on the CPU) */
+} gale_device_stats;
+
+/* The device parts of a finished batch, in the context's device order (gale_ctx_devices):
+ * writes min(cap, parts) of them to out (which may be NULL when cap is 0; out[0].size, set
+ * by the caller, is every element's size, as for gale_result_get_range) and their number
+ * to *n: 0 on the CPU backend and for a batch the CPU threads ran whole (GALE_RF_CPU), one
+ * per device that received a part otherwise (fewer than the devices when the batch has
+ * fewer tasks). Fails as gale_batch_stats does on a batch that is not done. */
+GALE_API gale_status gale_batch_device_stats(const gale_batch *batch, gale_device_stats *out, size_t cap,
+                                             size_t *n);
+
 /* ------------------------------------------------------------------ */
 /* LASTZ's gapped extension (since 0.6)                                 */
 /* ------------------------------------------------------------------ */

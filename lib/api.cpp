@@ -68,6 +68,7 @@ template <> constexpr const char *struct_name<gale_graph>() { return "gale_graph
 template <> constexpr const char *struct_name<gale_poa_result>() { return "gale_poa_result"; }
 template <> constexpr const char *struct_name<gale_result>() { return "gale_result"; }
 template <> constexpr const char *struct_name<gale_stats>() { return "gale_stats"; }
+template <> constexpr const char *struct_name<gale_device_stats>() { return "gale_device_stats"; }
 template <> constexpr const char *struct_name<gale_bounds>() { return "gale_bounds"; }
 template <> constexpr const char *struct_name<gale_zdrop_result>() { return "gale_zdrop_result"; }
 
@@ -494,6 +495,16 @@ GALE_API gale_status gale_batch_stats(const gale_batch *b, gale_stats *out) {
         need_out_struct(out, "stats");
         batch_stats(b, out);  // keeps out->size
         zero_tail(out, out->size);
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_batch_device_stats(const gale_batch *b, gale_device_stats *out, size_t cap, size_t *n) {
+    return guarded([&] {
+        live(b, "batch");
+        need(n, "n");
+        if (cap > 0) need_out_struct(out, "out");
+        *n = batch_device_stats(b, out, cap, cap > 0 ? out->size : sizeof(gale_device_stats));
         return GALE_OK;
     });
 }

@@ -8,6 +8,7 @@
 // doc/testing.md), memory that runs out sends the work to the CPU, another error fails
 // the batch, and a sticky one loses the device to the context.
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -32,6 +33,7 @@ namespace {
 // null, a call to run on the entry's thread (on_device).
 struct Part {
     gale_batch *b;
+    size_t index;  // in b->parts
     size_t first, n;
     const std::function<void(cuda::Device *)> *call = nullptr;
     std::promise<void> *done = nullptr;
@@ -109,6 +111,12 @@ public:
         {
             std::lock_guard<std::mutex> lock(b->mu);
             b->pending = (int)parts;
+            b->parts.assign(parts, DevicePart{});  // (throws before anything is queued)
+            for (size_t j = 0; j < parts; ++j) {
+                b->parts[j].device = indices_[j];
+                b->parts[j].first = cuts[j];
+                b->parts[j].n = cuts[j + 1] - cuts[j];
+            }
         }
         // From here the batch is taken: a part that cannot be queued fails the batch,
         // and the parts queued before it still end it.
@@ -118,7 +126,7 @@ public:
                 Entry &e = *entries_[queued];
                 {
                     std::lock_guard<std::mutex> lock(e.mu);
-                    e.queue.push_back(Part{b, cuts[queued], cuts[queued + 1] - cuts[queued]});
+                    e.queue.push_back(Part{b, queued, cuts[queued], cuts[queued + 1] - cuts[queued]});
                 }
                 e.cv.notify_one();
             }
@@ -174,7 +182,7 @@ public:
         std::future<void> f = done.get_future();
         {
             std::lock_guard<std::mutex> lock(e.mu);
-            Part p{nullptr, 0, 0};
+            Part p{nullptr, 0, 0, 0};
             p.call = &fn;
             p.done = &done;
             e.queue.push_back(p);
@@ -242,6 +250,7 @@ private:
 
     void run(Entry &e, const Part &part) {
         gale_batch *b = part.b;
+        DevicePart &mine = b->parts[part.index];  // this thread's alone until the part ends
         if (!b->cancel.load()) {
             run_recording_failure(b, "the GPU dispatcher", [&] {
                 cuda::GpuJob job;
@@ -257,12 +266,15 @@ private:
                 };
                 job.pack_threads = pool_.size();
                 cuda::run_job(*b->kind->gpu, e.dev, job);  // its failures: cuda_backend.h
+                mine.kernel_ns = job.kernel_ns;
                 // The batch's kernel time is its longest device's.
                 uint64_t seen = b->kernel_ns.load();
                 while (job.kernel_ns > seen && !b->kernel_ns.compare_exchange_weak(seen, job.kernel_ns)) {
                 }
             });
         }
+        mine.elapsed_ns = (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              std::chrono::steady_clock::now() - b->t_submit).count();
         {
             std::lock_guard<std::mutex> lock(e.mu);
             e.current = nullptr;  // before the part ends: the batch may be freed once it has

@@ -136,6 +136,7 @@ void batch_reset(gale_batch *b) {
     b->next.store(0);
     b->kernel_ns.store(0);
     b->stats = gale_stats{};
+    b->parts.clear();
 }
 
 void batch_set(gale_batch *b, int param, int64_t v) {
@@ -523,6 +524,7 @@ void batch_submit(gale_batch *b) {
         b->var.clear();
         b->cancel.store(false);
         b->next.store(0);
+        b->parts.clear();
         b->t_submit = std::chrono::steady_clock::now();
         b->state = BatchState::Running;
     }
@@ -689,6 +691,27 @@ void batch_poa_result(const gale_batch *b, size_t i, gale_poa_result *out) {
     std::memcpy(out, &o, size < sizeof o ? size : sizeof o);  // an older caller's struct is shorter
     out->size = size;
     if (!done) fail(GALE_E_CANCELED, "batch was cancelled before task %zu finished", i);
+}
+
+size_t batch_device_stats(const gale_batch *b, gale_device_stats *out, size_t cap, size_t stride) {
+    require_ended(b, false);
+    std::lock_guard<std::mutex> lock(b->mu);
+    char *base = reinterpret_cast<char *>(out);
+    for (size_t i = 0; i < b->parts.size() && i < cap; ++i) {
+        const DevicePart &p = b->parts[i];
+        gale_device_stats d{};
+        d.size = stride;  // the caller's, kept
+        d.device = p.device;
+        d.first_task = p.first;
+        d.tasks = p.n;
+        d.cells = p.cells;
+        d.rescued = p.rescued;
+        d.kernel_ns = p.kernel_ns;
+        d.elapsed_ns = p.elapsed_ns;
+        std::memcpy(base + i * stride, &d, sizeof d);
+        std::memset(base + i * stride + sizeof d, 0, stride - sizeof d);
+    }
+    return b->parts.size();
 }
 
 void batch_stats(const gale_batch *b, gale_stats *out) {

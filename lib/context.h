@@ -52,6 +52,14 @@ struct SeqRef {
     int64_t len;
 };
 
+// One device entry's contiguous part of a batch (gale_device_stats).
+struct DevicePart {
+    int device = 0;
+    size_t first = 0, n = 0;
+    uint64_t kernel_ns = 0, elapsed_ns = 0;  // written by the entry's thread when the part ends
+    uint64_t cells = 0, rescued = 0;         // batch_part_done, once every part has ended
+};
+
 }  // namespace gale
 
 struct gale_batch {
@@ -82,6 +90,10 @@ struct gale_batch {
     std::atomic<size_t> next{0};
     int pending = 0;                       // parts still running; guarded by mu
     std::atomic<uint64_t> kernel_ns{0};    // GPU kernel time of the run
+    // The device parts of the run (gale_batch_device_stats): set by the CUDA backend
+    // before it queues them, each part's own fields written only by its entry's thread,
+    // tasks' cells and rescued counted at the end (batch_part_done).
+    std::vector<gale::DevicePart> parts;
     std::chrono::steady_clock::time_point t_submit;
     gale_stats stats{};
     size_t canceled = 0;                   // Canceled: the tasks without a result (kResultDone); guarded by mu
@@ -129,6 +141,9 @@ void batch_cigar(const gale_batch *b, size_t i, const uint32_t **cigar, size_t *
 // gale_result_zdrop: *out's size is the caller's, at least sizeof(gale_zdrop_result).
 void batch_result_zdrop(const gale_batch *b, size_t i, gale_zdrop_result *out);
 void batch_stats(const gale_batch *b, gale_stats *out);
+// Writes min(cap, parts) device parts to out, `stride` bytes apart (>= sizeof(gale_device_stats));
+// returns the number of parts.
+size_t batch_device_stats(const gale_batch *b, gale_device_stats *out, size_t cap, size_t stride);
 void batch_poa_result(const gale_batch *b, size_t i, gale_poa_result *out);  // fills up to out->size
 
 }  // namespace gale

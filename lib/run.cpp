@@ -38,6 +38,16 @@ void batch_part_done(gale_batch *b) {
         s.cells += b->kind->cells(r);
         s.rescued += (flags & (GALE_RF_RESCUED | GALE_RF_CPU)) ? 1 : 0;
     }
+    for (DevicePart &p : b->parts) {
+        p.cells = p.rescued = 0;
+        for (size_t i = p.first; i < p.first + p.n; ++i) {
+            const void *r = b->result(i);
+            const uint32_t flags = b->kind->flags(const_cast<void *>(r));
+            if (!(flags & kResultDone)) continue;
+            p.cells += b->kind->cells(r);
+            p.rescued += (flags & (GALE_RF_RESCUED | GALE_RF_CPU)) ? 1 : 0;
+        }
+    }
     s.kernel_ns = b->kernel_ns.load();
     s.elapsed_ns = (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
                        std::chrono::steady_clock::now() - b->t_submit).count();

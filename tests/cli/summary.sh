@@ -2,7 +2,8 @@
 # The closing summary, the same for every subcommand: one line on stderr at
 # the end of a successful run unless --quiet/-q,
 #   gale: CMD: N pairs in T s, backend cpu (K threads), R rescued, C KIND cells
-# ("backend cuda (device D)" on a GPU, and then ", kernels S s" at the end, S ≤ T), with N the pairs of the input, K the
+# ("backend cuda (device D)" on a GPU, and then ", kernels S s" at the end, S ≤ T; with several
+# devices "(devices D, E)" and ", kernels S s (per device: S1 s, S2 s)", each ≤ S), with N the pairs of the input, K the
 # threads asked for, R 0 on the CPU, C not depending on threads or batching;
 # nothing of it on a failed run; no progress bar when stderr is no terminal.
 #
@@ -39,7 +40,7 @@ summary() {
     [ "$(wc -l < "$TMP/stderr")" -eq 1 ] || { cat "$TMP/stderr" >&2; fail "gale $cmd $*: not one line on stderr"; }
     ! grep -q $'[\r\033]' "$TMP/stderr" || fail "gale $cmd $*: a progress bar on stderr, which is no terminal"
     line=$(cat "$TMP/stderr")
-    re="^gale: $cmd: ([0-9]+) pairs? in ([0-9]+\.[0-9]+) s, backend (cpu \(([0-9]+) threads?\)|cuda \(devices? [0-9, ]+\)), ([0-9]+) rescued, ([0-9]+) $kind cells(, kernels ([0-9]+\.[0-9]+) s)?$"
+    re="^gale: $cmd: ([0-9]+) pairs? in ([0-9]+\.[0-9]+) s, backend (cpu \(([0-9]+) threads?\)|cuda \(devices? [0-9, ]+\)), ([0-9]+) rescued, ([0-9]+) $kind cells(, kernels ([0-9]+\.[0-9]+) s( \(per device: [0-9]+\.[0-9]+ s(, [0-9]+\.[0-9]+ s)+\))?)?$"
     [[ $line =~ $re ]] || fail "gale $cmd $*: the summary '$line' does not read as '$re'"
     [ "${BASH_REMATCH[1]}" -eq "$pairs" ] || fail "gale $cmd $*: the summary says ${BASH_REMATCH[1]} pairs, the input holds $pairs"
     if [ "$pairs" -eq 1 ]; then
@@ -53,6 +54,7 @@ summary() {
         [ -n "${BASH_REMATCH[8]}" ] || fail "gale $cmd $*: no kernel time in the summary on the GPU"
         awk -v k="${BASH_REMATCH[8]}" -v s="$SECONDS_SAID" 'BEGIN { exit !(k <= s + 0.01) }' ||
             fail "gale $cmd $*: kernels ${BASH_REMATCH[8]} s in a run of $SECONDS_SAID s"
+        PER_DEVICE=${BASH_REMATCH[9]}
     else
         [ -z "${BASH_REMATCH[7]}" ] || fail "gale $cmd $*: a kernel time on the CPU backend"
     fi
@@ -110,6 +112,17 @@ else
     summary wfa "$NW" wavefront --backend cuda --device "$last" "$TMP/pairs.seq"
     [ "$BACKEND" = "cuda (device $last)" ] || fail "--device $last: the summary says '$BACKEND'"
     pass "backend cuda: the summary names the device that ran"
+    # several devices in one run (device 0 twice where there is one GPU): both named, each
+    # one's kernel time, the results those of one device
+    two="0,$((NDEV > 1 ? 1 : 0))"
+    "$GALE" xdrop -q --backend cuda "$TMP/pairs.tsv" > "$TMP/one.out" || fail "xdrop --device 0 failed"
+    summary xdrop "$NX" DP --backend cuda --device "$two" "$TMP/pairs.tsv"
+    [ "$BACKEND" = "cuda (devices ${two/,/, })" ] || fail "--device $two: the summary says '$BACKEND'"
+    [ -n "$PER_DEVICE" ] || fail "--device $two: no per-device kernel times in '$(cat "$TMP/stderr")'"
+    same_file "$TMP/one.out" "$TMP/stdout" "xdrop --device $two equals --device 0"
+    summary xdrop "$NX" DP --backend cuda --device all "$TMP/pairs.tsv"
+    same_file "$TMP/one.out" "$TMP/stdout" "xdrop --device all equals --device 0"
+    pass "--device $two and all: every device named, per-device kernel times, one device's results"
 fi
 
 # ---- --quiet and -q: no summary; a failed run: no summary

@@ -39,6 +39,12 @@ expect 2 "--threads -1" xdrop --threads -1 "$EXAMPLE"
 expect 2 "--threads x" xdrop --threads x "$EXAMPLE"
 expect 2 "--threads 5000 (library bound)" xdrop --threads 5000 "$EXAMPLE"
 expect 2 "--device -1" xdrop --device -1 "$EXAMPLE"
+expect 2 "--device 0,,1" xdrop --device 0,,1 "$EXAMPLE"
+expect 2 "--device 0,x" xdrop --device 0,x "$EXAMPLE"
+expect 2 "--device 0," xdrop --device 0, "$EXAMPLE"
+expect 2 "--device ,0" xdrop --device ,0 "$EXAMPLE"
+expect 2 "--device ALL" xdrop --device ALL "$EXAMPLE"
+expect 2 "--device with 65 devices" xdrop --device "$(printf '0,%.0s' $(seq 64))0" "$EXAMPLE"
 expect 2 "--device-memory with a bad suffix" xdrop --device-memory 5X "$EXAMPLE"
 expect 2 "--device-memory under 1M" xdrop --device-memory 1000 "$EXAMPLE"
 expect 2 "--batch-size 0" xdrop --batch-size 0 "$EXAMPLE"
@@ -103,6 +109,13 @@ else
     "$GALE" xdrop -q --backend cuda "$EXAMPLE" > "$TMP/cuda.out" || fail "--backend cuda failed with $NDEV device(s)"
     same_file "$TMP/cpu.out" "$TMP/cuda.out" "--backend cuda equals --backend cpu ($NDEV device(s))"
     expect 2 "--device beyond the devices" xdrop --backend cuda --device 4096 "$EXAMPLE"
+    expect 2 "--device list with one beyond the devices" xdrop --backend cuda --device 0,4096 "$EXAMPLE"
 fi
+# the CPU backend ignores --device, a list or all too
+"$GALE" xdrop -q --backend cpu --device 0,3 "$EXAMPLE" > "$TMP/cpu.list" || fail "--backend cpu --device 0,3 failed"
+"$GALE" xdrop -q --backend cpu --device all "$EXAMPLE" > "$TMP/cpu.all" || fail "--backend cpu --device all failed"
+"$GALE" xdrop -q --backend cpu "$EXAMPLE" > "$TMP/cpu.plain" || fail "--backend cpu failed"
+same_file "$TMP/cpu.plain" "$TMP/cpu.list" "--backend cpu --device 0,3"
+same_file "$TMP/cpu.plain" "$TMP/cpu.all" "--backend cpu --device all"
 
 done_checks

@@ -1,12 +1,15 @@
 /* Several device entries in one context (gale_ctx_opts.n_devices), tested on one GPU
  * by listing it twice (each entry has its own streams, thread and share of the
- * memory) and with GALE_DEVICES_ALL: X-drop, WFA (CIGARs) and edit batches whose
+ * memory) and with GALE_DEVICES_ALL (both GPUs of nvidia-h200-x2, tools/device/run.sh
+ * multigpu): X-drop, WFA (CIGARs), edit and the three Z-drop kinds' batches whose
  * tasks vary in size, so that the split by estimated cells cuts unevenly, give
  * results identical, field by field and in submission order, to one device and to
- * the CPU backend; stats count every task; a kind's results never depend on the split.
+ * the CPU backend; stats count every task, and the device parts (gale_batch_device_stats)
+ * cover the batch and add up to its statistics; a kind's results never depend on the split.
  * Exits 77 (SKIP) without a usable CUDA device. */
 #include "testutil.h" /* first: it sets _POSIX_C_SOURCE */
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +18,58 @@
 
 typedef struct run {
     gale_result *r;
+    gale_zdrop_result *z; /* Z-drop kinds' own fields */
     uint32_t **cigar;
     size_t *n_ops;
 } run;
+
+static int is_zdrop(int kind)
+{
+    return kind == GALE_ZDROP_EXTZ2 || kind == GALE_ZDROP_EXTD2 || kind == GALE_ZDROP_EXTS2;
+}
+
+/* The batch's device parts (gale_batch_device_stats) against its statistics: on a
+ * CUDA context one contiguous part per entry at most, in the context's device order,
+ * covering every task; cells, rescued and kernel time adding up to the batch's. The
+ * array's stride is larger than the struct, so the bytes past it must read 0. */
+static void check_parts(gale_ctx *ctx, const gale_batch *b, const gale_stats *st, size_t n)
+{
+    enum { kMax = 8, kStride = sizeof(gale_device_stats) + 16 };
+    unsigned char buf[kMax * kStride];
+    int dev[kMax];
+    size_t nd = 0, np = 0, i, k, next = 0;
+    uint64_t cells = 0, rescued = 0, kernel = 0;
+    int be = -1;
+    REQUIRE_OK(gale_ctx_backend(ctx, &be));
+    REQUIRE_OK(gale_ctx_devices(ctx, dev, kMax, &nd));
+    memset(buf, 0x5A, sizeof buf);
+    ((gale_device_stats *)(void *)buf)->size = kStride;
+    CHECK_ST(gale_batch_device_stats(b, (gale_device_stats *)(void *)buf, kMax, &np), GALE_OK);
+    if (be != GALE_BACKEND_CUDA || n == 0) {
+        CHECK_MSG(np == 0, "%zu device parts of a batch the CPU ran (%zu tasks)", np, n);
+        return;
+    }
+    CHECK_MSG(np >= 1 && np <= nd && np <= n, "%zu device parts of %zu tasks on %zu entries", np, n, nd);
+    for (i = 0; i < np && i < kMax; ++i) {
+        gale_device_stats d;
+        memcpy(&d, buf + i * kStride, sizeof d);
+        CHECK_EQ_I64(d.size, kStride);
+        CHECK_EQ_I64(d.device, dev[i]);
+        CHECK_MSG(d.first_task == next && d.tasks > 0, "part %zu: tasks [%llu, +%llu), expected to start at %zu", i,
+                  (unsigned long long)d.first_task, (unsigned long long)d.tasks, next);
+        CHECK(d.elapsed_ns > 0 && d.elapsed_ns <= st->elapsed_ns);
+        for (k = sizeof d; k < kStride; ++k) CHECK_MSG(buf[i * kStride + k] == 0, "part %zu: byte %zu past the struct", i, k);
+        next = (size_t)(d.first_task + d.tasks);
+        cells += d.cells;
+        rescued += d.rescued;
+        if (d.kernel_ns > kernel) kernel = d.kernel_ns;
+    }
+    CHECK_EQ_I64(next, n);
+    CHECK_EQ_I64(cells, st->cells);
+    CHECK_EQ_I64(rescued, st->rescued);
+    CHECK_EQ_I64(kernel, st->kernel_ns); /* the batch's kernel time is its longest device's */
+    if (np < kMax) CHECK_MSG(buf[np * kStride] == 0x5A, "a part written past the %zu there are", np);
+}
 
 static gale_ctx *ctx_with(int backend, int n_devices, const int *devices, uint64_t memory)
 {
@@ -40,9 +92,10 @@ static run run_batch(gale_ctx *ctx, int kind, const tu_pair *p, size_t n)
     size_t i;
     gale_stats st;
     out.r = (gale_result *)calloc(n, sizeof *out.r);
+    out.z = (gale_zdrop_result *)calloc(n + 1, sizeof *out.z);
     out.cigar = (uint32_t **)calloc(n, sizeof *out.cigar);
     out.n_ops = (size_t *)calloc(n, sizeof *out.n_ops);
-    REQUIRE(out.r && out.cigar && out.n_ops);
+    REQUIRE(out.r && out.z && out.cigar && out.n_ops);
     REQUIRE_OK(gale_batch_create(ctx, kind, &b));
     if (kind == GALE_XDROP) REQUIRE_OK(gale_batch_set(b, GALE_P_XDROP, 40));
     for (i = 0; i < n; ++i) {
@@ -57,6 +110,10 @@ static run run_batch(gale_ctx *ctx, int kind, const tu_pair *p, size_t n)
         out.r[0].size = sizeof out.r[0];
         CHECK_ST(gale_result_get_range(b, 0, n, out.r), GALE_OK);
     }
+    for (i = 0; i < n && is_zdrop(kind); ++i) {
+        out.z[i].size = sizeof out.z[i];
+        CHECK_ST(gale_result_zdrop(b, i, &out.z[i]), GALE_OK);
+    }
     for (i = 0; i < n && kind != GALE_XDROP; ++i) {
         const uint32_t *c;
         CHECK_ST(gale_result_cigar(b, i, &c, &out.n_ops[i]), GALE_OK);
@@ -68,6 +125,7 @@ static run run_batch(gale_ctx *ctx, int kind, const tu_pair *p, size_t n)
     st.size = sizeof st;
     CHECK_ST(gale_batch_stats(b, &st), GALE_OK);
     CHECK_EQ_I64((int64_t)st.tasks, (int64_t)n);
+    check_parts(ctx, b, &st, n);
     gale_batch_destroy(b);
     return out;
 }
@@ -77,6 +135,7 @@ static void run_free(run *r, size_t n)
     size_t i;
     for (i = 0; i < n; ++i) free(r->cigar[i]);
     free(r->r);
+    free(r->z);
     free(r->cigar);
     free(r->n_ops);
 }
@@ -91,6 +150,10 @@ static void compare(const run *a, const run *b, size_t n, const char *what)
         /* The rescue flag may differ (budgets differ); every computed field may not. */
         same = tu_result_eq(&a->r[i], &b->r[i], 0, w) && a->n_ops[i] == b->n_ops[i] &&
                (a->n_ops[i] == 0 || memcmp(a->cigar[i], b->cigar[i], a->n_ops[i] * sizeof(uint32_t)) == 0);
+        /* Z-drop's fields from max to reserved0 (flags aside, as above), and its cells */
+        same = same &&
+               memcmp(&a->z[i].max, &b->z[i].max, offsetof(gale_zdrop_result, cells) - offsetof(gale_zdrop_result, max)) == 0 &&
+               a->z[i].cells == b->z[i].cells;
         if (!same && ++bad <= 5) CHECK_MSG(0, "%s differs", w);
         tu_count_check();
     }
@@ -102,7 +165,7 @@ int main(void)
     tu_rng rng;
     const int ngpu = gale_cuda_device_count();
     const int twice[2] = {0, 0};
-    const int kinds[3] = {GALE_XDROP, GALE_WFA, GALE_EDIT};
+    const int kinds[] = {GALE_XDROP, GALE_WFA, GALE_EDIT, GALE_ZDROP_EXTZ2, GALE_ZDROP_EXTD2, GALE_ZDROP_EXTS2};
     size_t n, i, k;
     tu_pair *pairs;
     gale_ctx *cpu, *one, *two, *all;
@@ -130,7 +193,7 @@ int main(void)
         CHECK_ST(gale_ctx_devices(all, d, 4, &nd), GALE_OK);
         CHECK_EQ_I64((int64_t)nd, ngpu);
     }
-    for (k = 0; k < 3; ++k) {
+    for (k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) {
         run rc = run_batch(cpu, kinds[k], pairs, n), r1 = run_batch(one, kinds[k], pairs, n),
             r2 = run_batch(two, kinds[k], pairs, n), ra = run_batch(all, kinds[k], pairs, n);
         char what[96];

@@ -728,6 +728,11 @@ static void test_states(gale_ctx *ctx)
     CHECK_ST(gale_wait(b), GALE_E_STATE);
     CHECK_ST(gale_result_get(b, 0, &r), GALE_E_STATE);
     CHECK_ST(gale_batch_stats(b, &st), GALE_E_STATE);
+    {
+        size_t nparts = 99;
+        CHECK_ST(gale_batch_device_stats(b, NULL, 0, &nparts), GALE_E_STATE);
+        CHECK_EQ_I64(nparts, 99); /* nothing written by a failed call */
+    }
     CHECK_ST(gale_cancel(b), GALE_OK); /* no effect */
     CHECK_ST(gale_poll(b, 0), GALE_E_STATE);
     CHECK_ST(gale_batch_reset(b), GALE_OK); /* allowed on an open batch */
@@ -803,6 +808,39 @@ static void test_states(gale_ctx *ctx)
         CHECK_FAILS(gale_batch_stats(b, &small));
         small.size = sizeof(gale_stats) - 8;
         CHECK_FAILS(gale_batch_stats(b, &small));
+    }
+    /* device parts: none on the CPU backend, one covering the batch on one device */
+    {
+        gale_device_stats d[2];
+        size_t nparts = 99;
+        int be = -1;
+        REQUIRE_OK(gale_ctx_backend(ctx, &be));
+        CHECK_ST(gale_batch_device_stats(b, NULL, 0, &nparts), GALE_OK);
+        CHECK_EQ_I64(nparts, be == GALE_BACKEND_CUDA ? 1 : 0);
+        CHECK_ST(gale_batch_device_stats(b, NULL, 0, NULL), GALE_E_INVALID);
+        CHECK_ST(gale_batch_device_stats(b, NULL, 1, &nparts), GALE_E_INVALID);
+        CHECK_ST(gale_batch_device_stats(NULL, d, 2, &nparts), GALE_E_HANDLE);
+        memset(d, 0x5A, sizeof d);
+        d[0].size = sizeof d[0] - 8;
+        CHECK_FAILS(gale_batch_device_stats(b, d, 2, &nparts));
+        d[0].size = sizeof d[0];
+        nparts = 99;
+        CHECK_ST(gale_batch_device_stats(b, d, 2, &nparts), GALE_OK);
+        CHECK_EQ_I64(nparts, be == GALE_BACKEND_CUDA ? 1 : 0);
+        if (nparts == 1) {
+            int dev = -1;
+            size_t nd = 0;
+            REQUIRE_OK(gale_ctx_devices(ctx, &dev, 1, &nd));
+            CHECK_EQ_I64(d[0].size, sizeof d[0]);
+            CHECK_EQ_I64(d[0].device, dev);
+            CHECK_EQ_I64(d[0].first_task, 0);
+            CHECK_EQ_I64(d[0].tasks, st.tasks);
+            CHECK_EQ_I64(d[0].cells, st.cells);
+            CHECK_EQ_I64(d[0].rescued, st.rescued);
+            CHECK(d[0].elapsed_ns > 0 && d[0].elapsed_ns <= st.elapsed_ns);
+            CHECK(d[0].kernel_ns == st.kernel_ns);
+        }
+        CHECK_EQ_I64(d[1].tasks, 0x5A5A5A5A5A5A5A5Aull); /* only the parts there are */
     }
     /* cancel after done: no effect */
     CHECK_ST(gale_cancel(b), GALE_OK);

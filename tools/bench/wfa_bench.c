@@ -3,7 +3,7 @@
  * `gen.py seq FILE N LEN RATE`: lines ">PATTERN" then "<TEXT").
  *
  *   wfa_bench FILE [--backend auto|cpu|cuda] [--penalties X,O,E] [--err PERMILLE]
- *                  [--limit N] [--repeat R] [--threads N] [--device D] [--verify N]
+ *                  [--limit N] [--repeat R] [--threads N] [--device D|D,E,...|all] [--verify N]
  *                  [--device-memory MIB] [--group-threads T] [--units-per-sm U]
  *
  * GALE_WFA, end-to-end, penalties x=2 o=3 e=1 by default (WFA-GPU's anchor runs),
@@ -42,6 +42,7 @@
 #include <time.h>
 
 #define GALE_EXPERIMENTAL_API /* GALE_PX_WFA_*: --group-threads, --units-per-sm */
+#include "bench_devices.h"
 #include "gale.h"
 
 typedef struct {
@@ -141,6 +142,7 @@ typedef struct {
     double add_s, run_s, e2e_s, kernel_s;
     uint64_t cells, rescued, checksum;
     int64_t score_sum;
+    double spread; /* the devices' end times apart, % (bench_print_parts) */
 } row_t;
 
 static int group_threads = 0, units_per_sm = 0; /* --group-threads, --units-per-sm (0: automatic) */
@@ -205,6 +207,7 @@ static void run(gale_ctx *ctx, const pair_t *ps, size_t n, int scope, const int 
     memset(&st, 0, sizeof st);
     st.size = sizeof st;
     check(gale_batch_stats(b, &st), "gale_batch_stats");
+    bench_print_parts(stderr, b, "    ", &row->spread);
     for (i = 0; i < n; ++i) {
         const uint32_t *cig;
         size_t nc;
@@ -301,7 +304,10 @@ static double round_trip(gale_ctx *ctx, const pair_t *ps, size_t n, const int pe
 
 int main(int argc, char **argv) {
     const char *file = NULL, *round_trips = NULL;
-    int backend = GALE_BACKEND_AUTO, threads = 0, repeat = 1, device = 0, err = 0, i, sc;
+    int backend = GALE_BACKEND_AUTO, threads = 0, repeat = 1, err = 0, i, sc;
+    const char *device = "0";
+    int devs[BENCH_MAX_DEVICES];
+    char devtext[128];
     long long device_mib = 0;
     int pen[3] = {2, 3, 1};
     size_t limit = (size_t)-1, n, len, nverify = 0;
@@ -323,7 +329,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--limit") && val) { limit = (size_t)atoll(val); ++i; }
         else if (!strcmp(a, "--repeat") && val) { repeat = atoi(val); ++i; }
         else if (!strcmp(a, "--threads") && val) { threads = atoi(val); ++i; }
-        else if (!strcmp(a, "--device") && val) { device = atoi(val); ++i; }
+        else if (!strcmp(a, "--device") && val) { device = val; ++i; }
         else if (!strcmp(a, "--device-memory") && val && atoll(val) >= 0) { device_mib = atoll(val); ++i; }
         else if (!strcmp(a, "--verify") && val) { nverify = (size_t)atoll(val); ++i; }
         else if (!strcmp(a, "--group-threads") && val) { group_threads = atoi(val); ++i; }
@@ -333,7 +339,8 @@ int main(int argc, char **argv) {
         else if (a[0] != '-' && !file) file = a;
         else {
             fprintf(stderr, "usage: wfa_bench FILE [--backend auto|cpu|cuda] [--penalties X,O,E] [--err PERMILLE]\n"
-                            "                      [--limit N] [--repeat R] [--threads N] [--device D] [--verify N]\n"
+                            "                      [--limit N] [--repeat R] [--threads N] [--device D|D,E,...|all]\n"
+                            "                      [--verify N]\n"
                             "                      [--device-memory MIB] [--group-threads T] [--units-per-sm U]\n"
                             "                      [--round-trip B[,B...]] [--bulk]\n");
             return 2;
@@ -347,13 +354,15 @@ int main(int argc, char **argv) {
     gale_ctx_opts_init(&o);
     o.backend = backend;
     o.threads = threads;
-    o.device = device;
+    if (bench_set_devices(&o, device, devs) != 0) die("bad --device (D, D,E,... or all): ", device);
     o.device_memory = (uint64_t)device_mib << 20;
     check(gale_ctx_create(&ctx, &o), "gale_ctx_create");
     check(gale_ctx_backend(ctx, &got_backend), "gale_ctx_backend");
     gale_ctx_threads(ctx, &threads);
-    printf("wfa_bench %s: %zu pairs, %.1f Mbases; backend %s, %d CPU threads; x=%d o=%d e=%d end-to-end\n", file, n,
-           (double)bases / 1e6, got_backend == GALE_BACKEND_CUDA ? "cuda" : "cpu", threads, pen[0], pen[1], pen[2]);
+    bench_devices_text(ctx, devtext, sizeof devtext);
+    printf("wfa_bench %s: %zu pairs, %.1f Mbases; backend %s (device(s) %s), %d CPU threads; x=%d o=%d e=%d end-to-end\n",
+           file, n, (double)bases / 1e6, got_backend == GALE_BACKEND_CUDA ? "cuda" : "cpu",
+           got_backend == GALE_BACKEND_CUDA ? devtext : "-", threads, pen[0], pen[1], pen[2]);
     if (err) printf("  GALE_P_EXPECTED_ERROR = %d\n", err);
 #ifndef GALE_PX_WFA_GROUP_THREADS
     if (group_threads || units_per_sm) die("--group-threads / --units-per-sm: this gale.h has no GALE_PX_WFA_*", NULL);
@@ -396,7 +405,8 @@ int main(int argc, char **argv) {
         gale_ctx_destroy(cpu);
     }
     printf("| scope | pairs | add s | submit..wait s | kernels s | aln/s (submit..wait) | aln/s (end to end) | "
-           "aln/s (kernels) | Gcells/s (kernels) | cells | rescued |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+           "aln/s (kernels) | Gcells/s (kernels) | cells | rescued | devices apart | checksum |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (sc = 1; sc >= 0; --sc) {
         row_t best, r;
         int k;
@@ -412,8 +422,12 @@ int main(int argc, char **argv) {
             }
             if (k == 0 || r.run_s < best.run_s) {
                 uint64_t c = best.checksum;
+                double spread = best.spread;
                 best = r;
                 if (k > 0) best.checksum = c;
+                if (k > 0 && spread > best.spread) best.spread = spread; /* the worst */
+            } else if (r.spread > best.spread) {
+                best.spread = r.spread;
             }
         }
         char kern[32] = "-", gcells[32] = "-";  /* no kernels: the CPU backend */
@@ -421,9 +435,10 @@ int main(int argc, char **argv) {
             snprintf(kern, sizeof kern, "%.0f", (double)n / best.kernel_s);
             snprintf(gcells, sizeof gcells, "%.1f", (double)best.cells / best.kernel_s / 1e9);
         }
-        printf("| %s | %zu | %.3f | %.3f | %.3f | %.0f | %.0f | %s | %s | %" PRIu64 " | %" PRIu64 " |\n",
+        printf("| %s | %zu | %.3f | %.3f | %.3f | %.0f | %.0f | %s | %s | %" PRIu64 " | %" PRIu64 " | %.1f%% | %016" PRIx64
+               " |\n",
                sc ? "alignment (CIGAR)" : "score only", n, best.add_s, best.run_s, best.kernel_s, (double)n / best.run_s,
-               (double)n / best.e2e_s, kern, gcells, best.cells, best.rescued);
+               (double)n / best.e2e_s, kern, gcells, best.cells, best.rescued, best.spread, best.checksum);
     }
     gale_ctx_destroy(ctx);
     free(ps);

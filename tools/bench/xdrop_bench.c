@@ -2,7 +2,7 @@
  * xdrop_bench - gale's batched X-drop on a gen.py / LOGAN-demo pair file.
  *
  *   xdrop_bench FILE [--backend auto|cpu|cuda] [--x 10,100,1000,5000] [--k 17]
- *                    [--threads N] [--limit N] [--repeat R] [--score M,MM,G] [--device D]
+ *                    [--threads N] [--limit N] [--repeat R] [--score M,MM,G] [--device D|D,E,...|all]
  *
  * FILE lines: seqV <TAB> posV <TAB> seqH <TAB> posH <TAB> strand (LOGAN demo format, as
  * written by tools/bench/gen.py xdrop). The task is h = seqH (SeqAn's database), v = seqV
@@ -15,7 +15,8 @@
  * (end to end: copy and encode the inputs, transfers, kernels, results), plus the batch's
  * statistics (cells, kernel_ns). With --repeat R the best (smallest) time of R runs is
  * reported, and the checksums of all runs must agree. A final markdown table can be
- * pasted into bench/RESULTS.md.
+ * pasted into bench/RESULTS.md. With several devices (--device 0,1 or all: one context, each
+ * batch split across them) each device's part is printed, and how close their ends were.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -26,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_devices.h"
 #include "gale.h"
 
 typedef struct {
@@ -38,6 +40,7 @@ typedef struct {
     size_t pairs;
     uint64_t cells, rescued;
     double kernel_s, e2e_s, elapsed_s; /* best of the repeats */
+    double spread;                     /* the devices' end times apart, % (bench_print_parts) */
     int64_t score_sum;
     uint64_t checksum;
     int ok;
@@ -59,7 +62,8 @@ static void die(const char *fmt, const char *arg) {
 static void usage(void) {
     fprintf(stderr,
             "usage: xdrop_bench FILE [--backend auto|cpu|cuda] [--x 10,100,1000,5000] [--k 17]\n"
-            "                        [--threads N] [--limit N] [--repeat R] [--score M,MM,G] [--device D]\n");
+            "                        [--threads N] [--limit N] [--repeat R] [--score M,MM,G]\n"
+            "                        [--device D|D,E,...|all]\n");
     exit(2);
 }
 
@@ -204,6 +208,7 @@ static int run_x(gale_ctx *ctx, const pair_t *ps, size_t n, int k, long long x, 
     memset(&st, 0, sizeof st);
     st.size = sizeof st;
     check(gale_batch_stats(b, &st), "gale_batch_stats");
+    if (!quiet) bench_print_parts(stdout, b, "    ", &row->spread);
     uint64_t h = 0xcbf29ce484222325ULL;
     int64_t sum = 0;
     gale_result r;
@@ -237,7 +242,9 @@ static int run_x(gale_ctx *ctx, const pair_t *ps, size_t n, int k, long long x, 
 
 int main(int argc, char **argv) {
     const char *file = NULL;
-    int backend = GALE_BACKEND_AUTO, k = 17, threads = 0, repeat = 1, device = 0;
+    int backend = GALE_BACKEND_AUTO, k = 17, threads = 0, repeat = 1;
+    const char *device = "0";
+    int devs[BENCH_MAX_DEVICES];
     size_t limit = (size_t)-1;
     long long xs[64];
     int nx = 0;
@@ -263,7 +270,7 @@ int main(int argc, char **argv) {
         } else if (!strcmp(a, "--repeat") && val) {
             repeat = atoi(val), ++i;
         } else if (!strcmp(a, "--device") && val) {
-            device = atoi(val), ++i;
+            device = val, ++i;
         } else if (!strcmp(a, "--score") && val) {
             if (sscanf(val, "%d,%d,%d", &score[0], &score[1], &score[2]) != 3) usage();
             ++i;
@@ -299,7 +306,7 @@ int main(int argc, char **argv) {
     gale_ctx_opts_init(&o);
     o.backend = backend;
     o.threads = threads;
-    o.device = device;
+    if (bench_set_devices(&o, device, devs) != 0) usage();
     gale_ctx *ctx = NULL;
     double tc = now_s();
     check(gale_ctx_create(&ctx, &o), "gale_ctx_create");
@@ -309,9 +316,11 @@ int main(int argc, char **argv) {
     gale_ctx_threads(ctx, &nthreads);
     const char *bname = used == GALE_BACKEND_CUDA ? "cuda" : "cpu";
     unsigned feat = gale_features();
-    printf("gale %s, backend %s (device %d of %d CUDA device(s); features%s%s%s), %d CPU threads, context created "
+    char devtext[128];
+    bench_devices_text(ctx, devtext, sizeof devtext);
+    printf("gale %s, backend %s (device(s) %s of %d CUDA device(s); features%s%s%s), %d CPU threads, context created "
            "in %.2f s\n",
-           gale_version_string(), bname, device, gale_cuda_device_count(), (feat & GALE_FEATURE_CPU) ? " cpu" : "",
+           gale_version_string(), bname, devtext, gale_cuda_device_count(), (feat & GALE_FEATURE_CPU) ? " cpu" : "",
            (feat & GALE_FEATURE_CUDA) ? " cuda" : "", (feat & GALE_FEATURE_DPX) ? " dpx" : "", nthreads, tc1 - tc);
     printf("scoring %+d/%+d/%+d, k %d, extension both, N policy DNA5, %d repeat(s)\n", score[0], score[1], score[2], k,
            repeat);
@@ -336,6 +345,7 @@ int main(int argc, char **argv) {
                 if (r.e2e_s < best.e2e_s) best.e2e_s = r.e2e_s;
                 if (r.kernel_s < best.kernel_s) best.kernel_s = r.kernel_s;
                 if (r.elapsed_s < best.elapsed_s) best.elapsed_s = r.elapsed_s;
+                if (r.spread > best.spread) best.spread = r.spread; /* the worst */
             }
         }
         rows[xi] = best;
@@ -351,17 +361,17 @@ int main(int argc, char **argv) {
     char date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
-    printf("\n| date | backend | threads | X | pairs | cells | kernel s | end-to-end s | GCUPS kernel | GCUPS e2e | "
-           "rescued | checksum |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("\n| date | backend | devices | threads | X | pairs | cells | kernel s | end-to-end s | GCUPS kernel | "
+           "GCUPS e2e | devices apart | rescued | checksum |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int xi = 0; xi < nx; ++xi) {
         const row_t *r = &rows[xi];
         char gk[32];
         fmt_gcups(gk, sizeof gk, r->cells, r->kernel_s);
-        printf("| %s | %s | %d | %lld | %zu | %" PRIu64 " | %.3f | %.3f | %s | %.2f | %" PRIu64 " | %016" PRIx64
-               " |\n",
-               date, bname, nthreads, r->x, r->pairs, r->cells, r->kernel_s, r->e2e_s, gk, r->cells / r->e2e_s / 1e9,
-               r->rescued, r->checksum);
+        printf("| %s | %s | %s | %d | %lld | %zu | %" PRIu64 " | %.3f | %.3f | %s | %.2f | %.1f%% | %" PRIu64
+               " | %016" PRIx64 " |\n",
+               date, bname, used == GALE_BACKEND_CUDA ? devtext : "-", nthreads, r->x, r->pairs, r->cells, r->kernel_s, r->e2e_s, gk, r->cells / r->e2e_s / 1e9,
+               r->spread, r->rescued, r->checksum);
     }
     free(rows);
     free(ps); /* the reverse-complemented h of 'c' lines are left to the OS */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa|wfaheur|zdrop|zdcheck|poa|lastz|sweep|cli|mpi|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
+#   tools/device/run.sh [all|test|bench|wfa|wfaheur|zdrop|zdcheck|poa|lastz|sweep|cli|mpi|multigpu|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
 #   lastz: ydrop_gpu and `gale lastz` on gen_genomes pairs, GPU against CPU and lastz (carry .hts, .sharedbench);
 #   poa: `gale poa` on the issue's two cudapoa window sets, GPU against CPU (carry .sharedbench);
 #   wfa: the wavefront benchmark alone; wfaheur: WFA2-lib's heuristics on the GPU (wfa_gpu, then `gale wfa
@@ -17,6 +17,9 @@
 #   cli: the CLI on the GPU against the CPU backend and the CLI tests that can run there (carry .hts);
 #   mpi: mpirun -np 2 gale xdrop and gale wfa, both ranks on the one GPU, against one process,
 #        byte for byte, both timed (carry .hts and .mpi: tools/device/mpi-libs.sh);
+#   multigpu: every device at once (issue 21, on nvidia-h200-x2): the tests that use them, the
+#        benchmarks and the CLI on --device 0 against --device all, mpirun with one rank per
+#        GPU (carry .hts, .mpi, .seqan, .sharedbench);
 #   sweep: the wavefront kernel's group shapes forced in turn, GALE_WFA_SWEEP_CFGS="LEN:THREADS:UNITS_PER_SM ...";
 #   python: the Python suite on the GPU (GALE_TEST_BACKEND=cuda) and tools/bench/python_bench.py;
 #   pyinstall: pip install ./bindings/python into a venv without network, then a check on the GPU.
@@ -443,6 +446,90 @@ if [ "$mode" = lastz ]; then
       fi
     done
   fi
+fi
+if [ "$mode" = multigpu ]; then
+  # Several GPUs (issue 21; run it on nvidia-h200-x2; carry .hts, .mpi, .seqan, .sharedbench):
+  # how the GPUs are linked and the host memory reported at the start (it grows with use
+  # there: nothing in gale sizes itself from it); the tests that use every device
+  # (multi_device: one context of all devices against one and the CPU, every GPU kind;
+  # bella_gpu: the bella plugin with ngpus = the devices; the CLI's summary and usage);
+  # xdrop_bench and wfa_bench on ../shared/ANCHORS.md's workloads with --device 0 and
+  # --device all (checksums equal; each device's part and how far apart they ended); the
+  # CLI (xdrop, wfa, zdrop) with --device 0 and all, and under mpirun with one rank per GPU,
+  # each against one process on one device, timed (timed.py) and byte-compared.
+  ndev=$(nvidia-smi -L | grep -c '^GPU')
+  echo "== $ndev GPUs"
+  nvidia-smi topo -m 2>&1 | tee "$out/topo.txt"
+  grep -E "MemTotal|MemAvailable" /proc/meminfo | tee "$out/meminfo-start.txt"
+  echo "== tests on every device"
+  meson test -C "$build" --print-errorlogs --num-processes 1 -t 4 multi_device bella_gpu bella_seqan api_contract \
+    cli-summary cli-usage >"$out/multigpu-tests.log" 2>&1 || status=1
+  grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:" "$out/multigpu-tests.log"
+  cp "$build/meson-logs/testlog.txt" "$out/multigpu-testlog.txt" 2>/dev/null
+  xdata=/tmp/xdrop100k.txt
+  [ -s "$xdata" ] || python3 tools/bench/gen.py xdrop "$xdata" 100000 || exit 1
+  for spec in 1000:100000 10000:10000; do
+    [ -s "/tmp/wfa-${spec%%:*}.seq" ] || python3 tools/bench/gen.py seq "/tmp/wfa-${spec%%:*}.seq" "${spec##*:}" "${spec%%:*}" 0.05 || exit 1
+  done
+  zp=/tmp/zdrop-P
+  [ -s $zp.q.fa ] || [ ! -f .sharedbench/gen_pairs.py ] || python3 .sharedbench/gen_pairs.py $zp 50000 1000 9000 0.10 5 0.2 || exit 1
+  echo "== xdrop_bench, device 0 against all"
+  for dev in 0 all; do
+    "$build/tools/bench/xdrop_bench" "$xdata" --backend cuda --device $dev --x 10,100,1000,5000 --repeat 2 \
+      >"$out/xdrop-bench-$dev.txt" 2>&1 || status=1
+    grep -E "^\| |devices done" "$out/xdrop-bench-$dev.txt"
+  done
+  # the checksum column (last) and cells, per X, must be the same
+  if [ -s "$out/xdrop-bench-0.txt" ] && diff <(awk -F'|' '/^\| 20/ {print $6, $8, $(NF-1)}' "$out/xdrop-bench-0.txt") \
+          <(awk -F'|' '/^\| 20/ {print $6, $8, $(NF-1)}' "$out/xdrop-bench-all.txt") >/dev/null; then
+    echo "xdrop_bench: all devices = device 0 (cells, checksums)"
+  else echo "xdrop_bench: all devices DIFFER from device 0"; status=1; fi
+  echo "== wfa_bench, device 0 against all"
+  for len in 1000 10000; do
+    for dev in 0 all; do
+      "$build/tools/bench/wfa_bench" /tmp/wfa-$len.seq --backend cuda --device $dev --repeat 3 \
+        >"$out/wfa-bench-$len-$dev.txt" 2>&1 || status=1
+      grep -E "^\| (alig|score)|devices done" "$out/wfa-bench-$len-$dev.txt"
+    done
+    if diff <(awk -F'|' '/^\| (alig|score)/ {print $2, $11, $(NF-1)}' "$out/wfa-bench-$len-0.txt") \
+            <(awk -F'|' '/^\| (alig|score)/ {print $2, $11, $(NF-1)}' "$out/wfa-bench-$len-all.txt") >/dev/null; then
+      echo "wfa_bench $len bp: all devices = device 0 (cells, checksums)"
+    else echo "wfa_bench $len bp: all devices DIFFER from device 0"; status=1; fi
+  done
+  g="$build/tools/gale/gale"
+  cli_jobs=("xdrop $xdata" "wfa /tmp/wfa-1000.seq" "wfa /tmp/wfa-10000.seq")
+  [ -s $zp.q.fa ] && cli_jobs+=("zdrop -A 2 -B 4 -O 4 -E 2 -z 400 -r 751 --extz-only $zp.q.fa $zp.t.fa")
+  echo "== the CLI, device 0 against all"
+  for j in "${!cli_jobs[@]}"; do
+    job=${cli_jobs[$j]} name=job$j
+    for dev in 0 all; do
+      # shellcheck disable=SC2086
+      echo "gale $job --device $dev: $(python3 tools/device/timed.py /tmp/cli-$name-$dev.out "$g" $job --backend cuda \
+        --device $dev 2>/tmp/cli-$name-$dev.err)"
+      grep -h '^gale: ' /tmp/cli-$name-$dev.err
+    done
+    if [ -s /tmp/cli-$name-0.out ] && cmp -s /tmp/cli-$name-0.out /tmp/cli-$name-all.out; then
+      echo "  same output, byte for byte ($(wc -l </tmp/cli-$name-0.out) lines)"
+    else echo "  FAILED: the outputs differ, or one is empty"; status=1; fi
+  done
+  if "$g" --version | grep -q '^MPI: Open MPI'; then
+    echo "== mpirun -np $ndev (one rank per GPU) against one process"
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_btl=self,vader
+    for j in "${!cli_jobs[@]}"; do
+      job=${cli_jobs[$j]} name=job$j
+      # shellcheck disable=SC2086
+      echo "mpirun -np $ndev gale $job: $(python3 tools/device/timed.py /tmp/cli-$name-mpi.out mpirun --bind-to none \
+        -np "$ndev" "$g" $job --backend cuda 2>/tmp/cli-$name-mpi.err)"
+      grep -h '^gale: ' /tmp/cli-$name-mpi.err
+      if [ -s /tmp/cli-$name-0.out ] && cmp -s /tmp/cli-$name-0.out /tmp/cli-$name-mpi.out; then
+        echo "  same output as one process, byte for byte"
+      else echo "  FAILED: differs from one process, or empty"; tail -5 /tmp/cli-$name-mpi.err; status=1; fi
+    done
+  else
+    echo "== no CLI with MPI built (carry .hts and .mpi)"; status=1
+  fi
+  grep -E "MemTotal|MemAvailable" /proc/meminfo | tee "$out/meminfo-end.txt"
 fi
 if [ "$mode" = zdrop ]; then
   # Z-drop (issue 14) on AGAThA's anchor workload (bench/ANCHORS.md): ../shared/bench/gen_pairs.py

@@ -214,6 +214,7 @@ void common_opts_init(common_opts *o, int64_t batch_size)
     o->threads = 0;
     o->device = 0;
     o->device_set = 0;
+    o->n_devices = 0;
     o->device_memory = 0;
     o->batch_size = batch_size;
     o->quiet = 0;
@@ -239,6 +240,7 @@ void usage_backend_opts(FILE *out, int width)
         {"--threads N", "CPU worker threads, 0.." CLI_STR(GALE_THREADS_MAX) "; 0 = one per core (default 0)", NULL},
         {"--device N", "CUDA device index, one of those present (default 0;",
          "under MPI: the rank on its node modulo the devices);"},
+        {"", "N,M,... or all: those devices in one run, each batch", "split across them;"},
         {"", "the cpu backend has no device and ignores it", NULL},
         {"--device-memory S", "device memory the GPU may take, bytes or with K, M, G",
          "(binary); default: half the free memory, at most 8G"},
@@ -282,12 +284,39 @@ static int parse_common_opt(int c, const char *cmd, void (*usage)(FILE *), char 
         o->threads = v;
         return -1;
     case OPT_DEVICE:
-        /* whether the device exists is known once the backend is (start_context) */
-        if (option_number(cmd, "--device", optarg, 0, INT_MAX, &v) != 0)
-            return EXIT_USAGE;
-        o->device = v;
+        /* N, N,M,... or all; whether the devices exist is known once the backend is
+         * (start_context) */
         o->device_set = 1;
-        return -1;
+        o->n_devices = 0;
+        if (strcmp(optarg, "all") == 0) {
+            o->n_devices = GALE_DEVICES_ALL;
+            return -1;
+        }
+        if (!strchr(optarg, ',')) {
+            if (option_number(cmd, "--device", optarg, 0, INT_MAX, &v) != 0)
+                return EXIT_USAGE;
+            o->device = v;
+            return -1;
+        } else {
+            const char *p = optarg;
+            for (;;) {
+                const char *comma = strchr(p, ',');
+                const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+                char one[32];
+                if (o->n_devices == CLI_MAX_DEVICES)
+                    return bad_value(cmd, "--device", optarg, "at most " CLI_STR(CLI_MAX_DEVICES) " devices");
+                if (len == 0 || len >= sizeof one)
+                    return bad_value(cmd, "--device", optarg, "expected N, a list N,M,... of device indices, or all");
+                memcpy(one, p, len);
+                one[len] = 0;
+                if (parse_number(one, len, 0, INT_MAX, &v) != NUM_OK)
+                    return bad_value(cmd, "--device", optarg, "expected N, a list N,M,... of device indices, or all");
+                o->devices[o->n_devices++] = (int)v;
+                if (!comma)
+                    return -1;
+                p = comma + 1;
+            }
+        }
     case OPT_DEVICE_MEMORY: {
         /* a size in bytes, or with a binary suffix K, M, G or T; at least 1M (the library's floor) */
         char *end = NULL;
@@ -382,6 +411,13 @@ int start_context(const char *cmd, const common_opts *o, gale_ctx **ctx)
     /* The library would refuse a missing device as out of range too, but
      * without naming the option; the CPU backend (--backend cpu, or auto
      * without a GPU) ignores --device, as the library does. */
+    int i;
+    char device_text[64]; /* --device as given, for the library's refusal */
+    for (i = 0; i < o->n_devices; i++) /* a list: every index must exist, as a single one */
+        if (o->backend != GALE_BACKEND_CPU && ndev > 0 && o->devices[i] >= ndev) {
+            device = o->devices[i];
+            break;
+        }
     if (o->backend != GALE_BACKEND_CPU && ndev > 0 && device >= ndev) {
         /* (a node of fewer GPUs than rank 0's: said by the rank that has it) */
         if (ranks_me() > 0)
@@ -393,12 +429,23 @@ int start_context(const char *cmd, const common_opts *o, gale_ctx **ctx)
     gale_ctx_opts_init(&co);
     co.backend = o->backend;
     co.device = (int)device;
+    co.n_devices = o->n_devices;
+    if (o->n_devices == GALE_DEVICES_ALL) {
+        snprintf(device_text, sizeof device_text, "all");
+    } else if (o->n_devices > 0) {
+        size_t len = 0;
+        for (i = 0; i < o->n_devices && len < sizeof device_text; i++)
+            len += (size_t)snprintf(device_text + len, sizeof device_text - len, "%s%d", i ? "," : "", o->devices[i]);
+    } else {
+        snprintf(device_text, sizeof device_text, "%" PRId64, device);
+    }
+    co.devices = o->n_devices > 0 ? o->devices : NULL;
     co.threads = (int)o->threads;
     co.device_memory = o->device_memory;
     st = gale_ctx_create(ctx, &co);
     if (st == GALE_E_RANGE || st == GALE_E_INVALID)
-        return usage_error(cmd, "the library refuses --backend %s --threads %" PRId64 " --device %" PRId64 ": %s",
-                           backend_name(o->backend), o->threads, device, gale_last_error());
+        return usage_error(cmd, "the library refuses --backend %s --threads %" PRId64 " --device %s: %s",
+                           backend_name(o->backend), o->threads, device_text, gale_last_error());
     if (st != GALE_OK) {
         char what[64];
         snprintf(what, sizeof what, "cannot start the %s backend", backend_name(o->backend));
@@ -505,11 +552,19 @@ void run_totals_add(run_totals *t, const gale_batch *b)
         t->rescued += s.rescued;
         t->kernel_ns += s.kernel_ns;
     }
+    {
+        gale_device_stats d[CLI_MAX_DEVICES];
+        size_t n = 0, i;
+        d[0].size = sizeof d[0];
+        if (gale_batch_device_stats(b, d, CLI_MAX_DEVICES, &n) == GALE_OK)
+            for (i = 0; i < n && i < CLI_MAX_DEVICES; i++)
+                t->device_kernel_ns[i] += d[i].kernel_ns;
+    }
 }
 
 void print_summary(const progress *p, const char *cmd, gale_ctx *ctx, const run_totals *t, const char *kind)
 {
-    char where[160], kernels[64] = "";
+    char where[160], kernels[256] = "";
     int backend = GALE_BACKEND_CPU, threads = 0;
     if (p->quiet)
         return;
@@ -523,9 +578,13 @@ void print_summary(const progress *p, const char *cmd, gale_ctx *ctx, const run_
             len += (size_t)snprintf(where + len, sizeof where - len, "%s%d", i ? ", " : " ", dev[i]);
         if (len < sizeof where)
             snprintf(where + len, sizeof where - len, ")");
-        /* the kernels' share of the wall time: what the GPU itself took (rank 0's under MPI) */
-        snprintf(kernels, sizeof kernels, ", kernels %.2f s%s", (double)t->kernel_ns / 1e9,
-                 ranks_n() > 1 ? " on rank 0" : "");
+        /* the kernels' share of the wall time: what the GPU itself took (rank 0's under MPI);
+         * with several devices, each one's, which differ by how evenly the batches split */
+        len = (size_t)snprintf(kernels, sizeof kernels, ", kernels %.2f s%s", (double)t->kernel_ns / 1e9,
+                               ranks_n() > 1 ? " on rank 0" : "");
+        for (i = 0; n > 1 && i < n && i < CLI_MAX_DEVICES && len < sizeof kernels; i++)
+            len += (size_t)snprintf(kernels + len, sizeof kernels - len, "%s%.2f s%s", i ? ", " : " (per device: ",
+                                    (double)t->device_kernel_ns[i] / 1e9, i + 1 == n ? ")" : "");
     } else {
         gale_ctx_threads(ctx, &threads);
         snprintf(where, sizeof where, "cpu (%d thread%s)", threads, threads == 1 ? "" : "s");

@@ -72,12 +72,19 @@ void print_version(void);
 int stdout_status(void);
 
 
+/* The most devices one --device list names. */
+#define CLI_MAX_DEVICES 64
+
 /* The options every command has. */
 typedef struct common_opts {
     int backend;
     int64_t threads, device, batch_size;
     uint64_t device_memory; /* --device-memory in bytes; 0 = the library's default */
     int device_set;     /* --device was given (else each MPI rank picks one: start_context) */
+    /* --device with a list or `all`: every listed device in one context (the library splits
+     * each batch across them); n_devices 0 for a single --device N, GALE_DEVICES_ALL for all */
+    int n_devices;
+    int devices[CLI_MAX_DEVICES];
     int quiet;
     const char *output; /* NULL = stdout */
 } common_opts;
@@ -126,9 +133,10 @@ int next_opt(int argc, char **argv, const char *shortopts, const struct option *
              void (*usage)(FILE *), common_opts *com, int *status);
 
 /* Creates the context the common options of command cmd ask for. --device
- * must name a device that exists when the CUDA backend runs (--backend cuda,
+ * must name devices that exist when the CUDA backend runs (--backend cuda,
  * or auto with a device present; the CPU backend has no device); without
- * it, device 0, or under MPI the node-local rank modulo the devices. On failure
+ * it, device 0, or under MPI the node-local rank modulo the devices; a list or
+ * `all` gives every rank those devices. On failure
  * prints a message and returns EXIT_USAGE (a device that does not exist, or
  * a value the library refuses; with the pointer to cmd's help) or EXIT_FAIL
  * (e.g. --backend cuda without a usable GPU). */
@@ -173,6 +181,9 @@ typedef struct run_totals {
     uint64_t cells;    /* DP (or wavefront) cells, gale_stats.cells */
     uint64_t rescued;  /* pairs a GPU context computed on the CPU, gale_stats.rescued */
     uint64_t kernel_ns; /* GPU kernel time, gale_stats.kernel_ns (this rank's: the summary says so) */
+    /* with several devices: each one's kernel time (gale_batch_device_stats), in the
+     * context's device order, to show how evenly the batches were split */
+    uint64_t device_kernel_ns[CLI_MAX_DEVICES];
 } run_totals;
 
 /* Adds the statistics of finished batch b (gale_batch_stats) to t. */
