@@ -55,28 +55,20 @@ class CudaBackend final : public Backend {
 public:
     CudaBackend(const std::vector<int> &devices, uint64_t budget, WorkerPool &pool) : pool_(pool) {
         try {
-            // The default budget (gale.h) is one per device, shared by its entries: taken
-            // once, before any entry of that device allocates.
-            // GALE_DEVICE_MEMORY_HALF_FREE: the same without the default's 8 GiB cap.
-            const bool default_budget = budget == 0 || budget == GALE_DEVICE_MEMORY_HALF_FREE;
-            std::vector<uint64_t> share(devices.size(), budget);
-            for (size_t i = 0; i < devices.size() && default_budget; ++i) {
-                size_t same = 0, first = i;
-                for (size_t j = 0; j < devices.size(); ++j) {
-                    if (devices[j] != devices[i]) continue;
-                    if (same++ == 0) first = j;
-                }
-                share[i] = first < i ? share[first] : std::max<uint64_t>(cuda::device_default_budget(devices[i], budget == 0) / same,
-                                                                         (uint64_t)1 << 20);
-            }
             // GALE_FAULT_INJECT (testing only: cuda/common/fault.cuh), one plan for the
             // context's entries.
             const std::shared_ptr<cuda::FaultPlan> fault = cuda::fault_plan_from_env();
-            for (size_t i = 0; i < devices.size(); ++i) {
-                entries_.emplace_back(new Entry);
-                // (the default budget, a share of what was free, may be halved if it cannot be had)
-                entries_.back()->dev = cuda::device_open(devices[i], share[i], default_budget, fault);
-                indices_.push_back(devices[i]);
+            const std::vector<cuda::Device *> opened = open_devices(devices, budget, fault);
+            size_t i = 0;
+            try {
+                for (; i < devices.size(); ++i) {
+                    entries_.emplace_back(new Entry);
+                    entries_.back()->dev = opened[i];
+                    indices_.push_back(devices[i]);
+                }
+            } catch (...) {
+                for (; i < devices.size(); ++i) cuda::device_close(opened[i]);  // those no entry holds
+                throw;
             }
             for (auto &e : entries_) {
                 Entry *raw = e.get();
@@ -208,6 +200,50 @@ public:
     }
 
 private:
+    // Opens an entry's device for each of `devices` (an index may repeat), one thread per
+    // distinct device: starting CUDA on a device (its context, the pool's allocation) takes
+    // a good part of a second, which several devices then pay once, not once each. The
+    // default budget (gale.h) is one per device, shared by its entries: taken once, before
+    // any entry of that device allocates (GALE_DEVICE_MEMORY_HALF_FREE: the same without
+    // the default's 8 GiB cap); the default may be halved if it cannot be had. On failure
+    // closes what was opened and rethrows the first device's error.
+    static std::vector<cuda::Device *> open_devices(const std::vector<int> &devices, uint64_t budget,
+                                                    const std::shared_ptr<cuda::FaultPlan> &fault) {
+        const bool default_budget = budget == 0 || budget == GALE_DEVICE_MEMORY_HALF_FREE;
+        std::vector<int> distinct;
+        for (int d : devices)
+            if (std::find(distinct.begin(), distinct.end(), d) == distinct.end()) distinct.push_back(d);
+        std::vector<cuda::Device *> opened(devices.size(), nullptr);
+        std::vector<std::exception_ptr> failed(distinct.size());
+        auto open_one = [&](size_t k) noexcept {
+            try {
+                const size_t same = (size_t)std::count(devices.begin(), devices.end(), distinct[k]);
+                const uint64_t share =
+                    default_budget ? std::max<uint64_t>(cuda::device_default_budget(distinct[k], budget == 0) / same,
+                                                        (uint64_t)1 << 20)
+                                   : budget;
+                for (size_t j = 0; j < devices.size(); ++j)
+                    if (devices[j] == distinct[k]) opened[j] = cuda::device_open(devices[j], share, default_budget, fault);
+            } catch (...) {
+                failed[k] = std::current_exception();
+            }
+        };
+        std::vector<std::thread> threads;
+        try {
+            for (size_t k = 1; k < distinct.size(); ++k) threads.emplace_back(open_one, k);
+        } catch (...) {  // no thread for the rest: they open here, one after another
+            for (size_t k = threads.size() + 1; k < distinct.size(); ++k) open_one(k);
+        }
+        open_one(0);
+        for (std::thread &t : threads) t.join();
+        for (const std::exception_ptr &e : failed) {
+            if (!e) continue;
+            for (cuda::Device *d : opened) cuda::device_close(d);
+            std::rethrow_exception(e);
+        }
+        return opened;
+    }
+
     void loop(Entry &e) {
         preload(e);
         for (;;) {

@@ -6,7 +6,8 @@
 //   bella_gpu    (BELLA_TEST_GPU, plus BELLA_TEST_SEQAN where SeqAn's headers exist: the
 //                system's, or -Dseqan_include on the device machine): the plugin's GPU
 //                path (ngpus = number of devices) against SeqAn, called exactly as
-//                bella_seqan calls it, and against the plugin's CPU path. Exit 77 (skip)
+//                bella_seqan calls it, against the plugin's CPU path and, with several
+//                GPUs (nvidia-h200-x2: tools/device/run.sh multigpu), against ngpus = 1. Exit 77 (skip)
 //                without a GPU. Built without SeqAn it still compares with the CPU path,
 //                then FAILS: GPU results never compared with SeqAn are not a pass.
 //                GALE_GPU_TEST_FAKE=1 runs it anyway (the "GPU" call then falls back to
@@ -356,6 +357,11 @@ std::vector<Res> check_set(const Mode &m, const std::vector<Pair> &pairs, const 
     if (m.gpu) {
         std::vector<Res> cpu = run_plugin(pairs, schemes, X, dir, 0, tenArgs);
         compare(pairs, got, cpu, what, "GPU path", "CPU path", X);
+        // With several GPUs (the core splits each batch across them), also against one.
+        if (m.ngpus_main > 1) {
+            std::vector<Res> one = run_plugin(pairs, schemes, X, dir, 1, tenArgs);
+            compare(pairs, got, one, what, "GPU path on all GPUs", "GPU path on one GPU", X);
+        }
     }
     double t2 = now_s();
 #if BELLA_TEST_SEQAN

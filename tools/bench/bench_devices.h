@@ -15,7 +15,7 @@
 
 /* --device D, D,E,... or all into o (n_devices 0 for one device). Returns 0, or -1 for a
  * value that is none of these. */
-static int bench_set_devices(gale_ctx_opts *o, const char *arg, int devs[BENCH_MAX_DEVICES]) {
+static inline int bench_set_devices(gale_ctx_opts *o, const char *arg, int devs[BENCH_MAX_DEVICES]) {
     int n = 0;
     const char *p = arg;
     if (!strcmp(arg, "all")) {
@@ -41,7 +41,7 @@ static int bench_set_devices(gale_ctx_opts *o, const char *arg, int devs[BENCH_M
 }
 
 /* The context's devices, "0" or "0,1". */
-static void bench_devices_text(gale_ctx *ctx, char *out, size_t cap) {
+static inline void bench_devices_text(gale_ctx *ctx, char *out, size_t cap) {
     int d[BENCH_MAX_DEVICES];
     size_t n = 0, i, len = 0;
     out[0] = 0;
@@ -55,7 +55,7 @@ static void bench_devices_text(gale_ctx *ctx, char *out, size_t cap) {
 
 /* On out, one line per device part of finished batch b (with several), and the spread of their
  * end times: (latest - earliest) / latest, in percent, into *spread (0 with one part). */
-static void bench_print_parts(FILE *out, const gale_batch *b, const char *indent, double *spread) {
+static inline void bench_print_parts(FILE *out, const gale_batch *b, const char *indent, double *spread) {
     gale_device_stats d[BENCH_MAX_DEVICES];
     size_t n = 0, i;
     double lo = 0, hi = 0;

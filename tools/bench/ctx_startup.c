@@ -3,7 +3,7 @@
  * a context, its first small batch (one WFA pair: add, submit, wait), a second one, and
  * destroying the context; with the process's peak resident memory after each step.
  *
- *   ctx_startup [--backend auto|cpu|cuda] [--device-memory MIB] [--idle MS]
+ *   ctx_startup [--backend auto|cpu|cuda] [--device-memory MIB] [--idle MS] [--device D|D,E,...|all]
  *
  * --idle MS: the caller's own work between creating the context and its first
  * batch (a program reads its input meanwhile), as a sleep; what the context does in
@@ -21,6 +21,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_devices.h"
 #include "gale.h"
 
 static double now_ms(void) {
@@ -75,6 +76,9 @@ int main(int argc, char **argv) {
     gale_ctx *ctx = NULL;
     double t_create, t_first, t_second, t_destroy, t0;
     long rss_start = peak_rss_mb(), rss_create, rss_first;
+    const char *device = "0";
+    int devs[BENCH_MAX_DEVICES];
+    char devtext[128];
     for (i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
             const char *v = argv[++i];
@@ -83,19 +87,27 @@ int main(int argc, char **argv) {
             mib = atoll(argv[++i]);
         } else if (!strcmp(argv[i], "--idle") && i + 1 < argc) {
             idle_ms = atoll(argv[++i]);
+        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
+            device = argv[++i];
         } else {
-            fprintf(stderr, "usage: ctx_startup [--backend auto|cpu|cuda] [--device-memory MIB] [--idle MS]\n");
+            fprintf(stderr, "usage: ctx_startup [--backend auto|cpu|cuda] [--device-memory MIB] [--idle MS]\n"
+                            "                   [--device D|D,E,...|all]\n");
             return 2;
         }
     }
     gale_ctx_opts_init(&o);
     o.backend = backend;
     o.device_memory = (uint64_t)mib << 20;
+    if (bench_set_devices(&o, device, devs) != 0) {
+        fprintf(stderr, "ctx_startup: bad --device %s (D, D,E,... or all)\n", device);
+        return 2;
+    }
     t0 = now_ms();
     check(gale_ctx_create(&ctx, &o), "gale_ctx_create");
     t_create = now_ms() - t0;
     rss_create = peak_rss_mb();
     check(gale_ctx_backend(ctx, &got), "gale_ctx_backend");
+    bench_devices_text(ctx, devtext, sizeof devtext);
     if (idle_ms > 0) {
         struct timespec idle = {(time_t)(idle_ms / 1000), (long)(idle_ms % 1000) * 1000000L};
         nanosleep(&idle, NULL);
@@ -106,9 +118,9 @@ int main(int argc, char **argv) {
     t0 = now_ms();
     check(gale_ctx_destroy(ctx), "gale_ctx_destroy");
     t_destroy = now_ms() - t0;
-    printf("ctx_startup backend %s%s: create %.1f ms, first pair %.1f ms, second pair %.2f ms, destroy %.1f ms; "
+    printf("ctx_startup backend %s (device(s) %s)%s: create %.1f ms, first pair %.1f ms, second pair %.2f ms, destroy %.1f ms; "
            "peak RSS %ld MB at start, %ld after create, %ld after the first pair, %ld at the end\n",
-           got == GALE_BACKEND_CUDA ? "cuda" : "cpu", idle_ms > 0 ? " (idle between create and first)" : "", t_create, t_first, t_second, t_destroy, rss_start, rss_create,
+           got == GALE_BACKEND_CUDA ? "cuda" : "cpu", got == GALE_BACKEND_CUDA ? devtext : "-", idle_ms > 0 ? " (idle between create and first)" : "", t_create, t_first, t_second, t_destroy, rss_start, rss_create,
            rss_first, peak_rss_mb());
     return 0;
 }

@@ -450,22 +450,33 @@ fi
 if [ "$mode" = multigpu ]; then
   # Several GPUs (issue 21; run it on nvidia-h200-x2; carry .hts, .mpi, .seqan, .sharedbench):
   # how the GPUs are linked and the host memory reported at the start (it grows with use
-  # there: nothing in gale sizes itself from it); the tests that use every device
-  # (multi_device: one context of all devices against one and the CPU, every GPU kind;
-  # bella_gpu: the bella plugin with ngpus = the devices; the CLI's summary and usage);
-  # xdrop_bench and wfa_bench on ../shared/ANCHORS.md's workloads with --device 0 and
-  # --device all (checksums equal; each device's part and how far apart they ended); the
-  # CLI (xdrop, wfa, zdrop) with --device 0 and all, and under mpirun with one rank per GPU,
-  # each against one process on one device, timed (timed.py) and byte-compared.
+  # there: nothing in gale sizes itself from it), then the parts GALE_MULTIGPU_PARTS names
+  # (default all of "tests startup bench cli mpi"):
+  #   tests: those that use every device (multi_device: one context of all devices against
+  #     one and the CPU, every GPU kind; bella_gpu: the bella plugin with ngpus = the devices,
+  #     against ngpus = 1; faults; the CLI's summary and usage);
+  #   startup: ctx_startup on device 0 and on all, three cold starts each;
+  #   bench: xdrop_bench and wfa_bench on ../shared/ANCHORS.md's workloads, --device 0 and
+  #     --device all (checksums equal; each device's part and how far apart they ended);
+  #   cli: `gale` (xdrop at X 100 and 5000, wfa 1 and 10 kbp, zdrop) with --device 0 and all,
+  #     each timed (timed.py) and byte-compared; mpi: the same jobs under mpirun with one
+  #     rank per GPU against the one process on device 0.
+  parts=" ${GALE_MULTIGPU_PARTS:-tests startup bench cli mpi} "
   ndev=$(nvidia-smi -L | grep -c '^GPU')
   echo "== $ndev GPUs"
   nvidia-smi topo -m 2>&1 | tee "$out/topo.txt"
   grep -E "MemTotal|MemAvailable" /proc/meminfo | tee "$out/meminfo-start.txt"
-  echo "== tests on every device"
-  meson test -C "$build" --print-errorlogs --num-processes 1 -t 4 multi_device bella_gpu bella_seqan api_contract \
-    cli-summary cli-usage >"$out/multigpu-tests.log" 2>&1 || status=1
-  grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:" "$out/multigpu-tests.log"
-  cp "$build/meson-logs/testlog.txt" "$out/multigpu-testlog.txt" 2>/dev/null
+  if [[ $parts == *" tests "* ]]; then
+    echo "== tests on every device"
+    meson test -C "$build" --print-errorlogs --num-processes 1 -t 4 multi_device faults bella_gpu bella_seqan api_contract \
+      cli-summary cli-usage >"$out/multigpu-tests.log" 2>&1 || status=1
+    grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:" "$out/multigpu-tests.log"
+    cp "$build/meson-logs/testlog.txt" "$out/multigpu-testlog.txt" 2>/dev/null
+  fi
+  if [[ $parts == *" startup "* ]]; then
+    echo "== ctx_startup, device 0 against all (cold starts)"
+    for dev in 0 all 0 all 0 all; do "$build/tools/bench/ctx_startup" --backend cuda --device $dev || status=1; done
+  fi
   xdata=/tmp/xdrop100k.txt
   [ -s "$xdata" ] || python3 tools/bench/gen.py xdrop "$xdata" 100000 || exit 1
   for spec in 1000:100000 10000:10000; do
@@ -473,51 +484,60 @@ if [ "$mode" = multigpu ]; then
   done
   zp=/tmp/zdrop-P
   [ -s $zp.q.fa ] || [ ! -f .sharedbench/gen_pairs.py ] || python3 .sharedbench/gen_pairs.py $zp 50000 1000 9000 0.10 5 0.2 || exit 1
-  echo "== xdrop_bench, device 0 against all"
-  for dev in 0 all; do
-    "$build/tools/bench/xdrop_bench" "$xdata" --backend cuda --device $dev --x 10,100,1000,5000 --repeat 2 \
-      >"$out/xdrop-bench-$dev.txt" 2>&1 || status=1
-    grep -E "^\| |devices done" "$out/xdrop-bench-$dev.txt"
-  done
-  # the checksum column (last) and cells, per X, must be the same
-  if [ -s "$out/xdrop-bench-0.txt" ] && diff <(awk -F'|' '/^\| 20/ {print $6, $8, $(NF-1)}' "$out/xdrop-bench-0.txt") \
-          <(awk -F'|' '/^\| 20/ {print $6, $8, $(NF-1)}' "$out/xdrop-bench-all.txt") >/dev/null; then
-    echo "xdrop_bench: all devices = device 0 (cells, checksums)"
-  else echo "xdrop_bench: all devices DIFFER from device 0"; status=1; fi
-  echo "== wfa_bench, device 0 against all"
-  for len in 1000 10000; do
+  if [[ $parts == *" bench "* ]]; then
+    echo "== xdrop_bench, device 0 against all"
     for dev in 0 all; do
-      "$build/tools/bench/wfa_bench" /tmp/wfa-$len.seq --backend cuda --device $dev --repeat 3 \
-        >"$out/wfa-bench-$len-$dev.txt" 2>&1 || status=1
-      grep -E "^\| (alig|score)|devices done" "$out/wfa-bench-$len-$dev.txt"
+      "$build/tools/bench/xdrop_bench" "$xdata" --backend cuda --device $dev --x 10,100,1000,5000 --repeat 2 \
+        >"$out/xdrop-bench-$dev.txt" 2>&1 || status=1
+      grep -E "^\| |devices done" "$out/xdrop-bench-$dev.txt"
     done
-    if diff <(awk -F'|' '/^\| (alig|score)/ {print $2, $11, $(NF-1)}' "$out/wfa-bench-$len-0.txt") \
-            <(awk -F'|' '/^\| (alig|score)/ {print $2, $11, $(NF-1)}' "$out/wfa-bench-$len-all.txt") >/dev/null; then
-      echo "wfa_bench $len bp: all devices = device 0 (cells, checksums)"
-    else echo "wfa_bench $len bp: all devices DIFFER from device 0"; status=1; fi
-  done
+    # the checksum column (last) and cells, per X, must be the same
+    if [ -s "$out/xdrop-bench-0.txt" ] && diff <(awk -F'|' '/^\| 20/ {print $6, $8, $(NF-1)}' "$out/xdrop-bench-0.txt") \
+            <(awk -F'|' '/^\| 20/ {print $6, $8, $(NF-1)}' "$out/xdrop-bench-all.txt") >/dev/null; then
+      echo "xdrop_bench: all devices = device 0 (cells, checksums)"
+    else echo "xdrop_bench: all devices DIFFER from device 0"; status=1; fi
+    echo "== wfa_bench, device 0 against all"
+    for len in 1000 10000; do
+      for dev in 0 all; do
+        "$build/tools/bench/wfa_bench" /tmp/wfa-$len.seq --backend cuda --device $dev --repeat 3 \
+          >"$out/wfa-bench-$len-$dev.txt" 2>&1 || status=1
+        grep -E "^\| (alig|score)|devices done" "$out/wfa-bench-$len-$dev.txt"
+      done
+      if diff <(awk -F'|' '/^\| (alig|score)/ {print $2, $11, $(NF-1)}' "$out/wfa-bench-$len-0.txt") \
+              <(awk -F'|' '/^\| (alig|score)/ {print $2, $11, $(NF-1)}' "$out/wfa-bench-$len-all.txt") >/dev/null; then
+        echo "wfa_bench $len bp: all devices = device 0 (cells, checksums)"
+      else echo "wfa_bench $len bp: all devices DIFFER from device 0"; status=1; fi
+    done
+  fi
   g="$build/tools/gale/gale"
-  cli_jobs=("xdrop $xdata" "wfa /tmp/wfa-1000.seq" "wfa /tmp/wfa-10000.seq")
+  cli_jobs=("xdrop $xdata" "xdrop -x 5000 $xdata" "wfa /tmp/wfa-1000.seq" "wfa /tmp/wfa-10000.seq")
   [ -s $zp.q.fa ] && cli_jobs+=("zdrop -A 2 -B 4 -O 4 -E 2 -z 400 -r 751 --extz-only $zp.q.fa $zp.t.fa")
-  echo "== the CLI, device 0 against all"
-  for j in "${!cli_jobs[@]}"; do
-    job=${cli_jobs[$j]} name=job$j
-    for dev in 0 all; do
-      # shellcheck disable=SC2086
-      echo "gale $job --device $dev: $(python3 tools/device/timed.py /tmp/cli-$name-$dev.out "$g" $job --backend cuda \
-        --device $dev 2>/tmp/cli-$name-$dev.err)"
-      grep -h '^gale: ' /tmp/cli-$name-$dev.err
+  if [[ $parts == *" cli "* ]]; then
+    echo "== the CLI, device 0 against all"
+    for j in "${!cli_jobs[@]}"; do
+      job=${cli_jobs[$j]} name=job$j
+      for dev in 0 all; do
+        # shellcheck disable=SC2086
+        echo "gale $job --device $dev: $(python3 tools/device/timed.py /tmp/cli-$name-$dev.out "$g" $job --backend cuda \
+          --device $dev 2>/tmp/cli-$name-$dev.err)"
+        grep -h '^gale: ' /tmp/cli-$name-$dev.err
+      done
+      if [ -s /tmp/cli-$name-0.out ] && cmp -s /tmp/cli-$name-0.out /tmp/cli-$name-all.out; then
+        echo "  same output, byte for byte ($(wc -l </tmp/cli-$name-0.out) lines)"
+      else echo "  FAILED: the outputs differ, or one is empty"; status=1; fi
     done
-    if [ -s /tmp/cli-$name-0.out ] && cmp -s /tmp/cli-$name-0.out /tmp/cli-$name-all.out; then
-      echo "  same output, byte for byte ($(wc -l </tmp/cli-$name-0.out) lines)"
-    else echo "  FAILED: the outputs differ, or one is empty"; status=1; fi
-  done
-  if "$g" --version | grep -q '^MPI: Open MPI'; then
+  fi
+  if [[ $parts == *" mpi "* ]] && "$g" --version | grep -q '^MPI: Open MPI'; then
     echo "== mpirun -np $ndev (one rank per GPU) against one process"
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_btl=self,vader
     for j in "${!cli_jobs[@]}"; do
       job=${cli_jobs[$j]} name=job$j
+      if [ ! -s /tmp/cli-$name-0.out ]; then  # (the one-process run, when the cli part did not run)
+        # shellcheck disable=SC2086
+        echo "gale $job --device 0: $(python3 tools/device/timed.py /tmp/cli-$name-0.out "$g" $job --backend cuda \
+          --device 0 2>/tmp/cli-$name-0.err)"
+      fi
       # shellcheck disable=SC2086
       echo "mpirun -np $ndev gale $job: $(python3 tools/device/timed.py /tmp/cli-$name-mpi.out mpirun --bind-to none \
         -np "$ndev" "$g" $job --backend cuda 2>/tmp/cli-$name-mpi.err)"
@@ -526,7 +546,7 @@ if [ "$mode" = multigpu ]; then
         echo "  same output as one process, byte for byte"
       else echo "  FAILED: differs from one process, or empty"; tail -5 /tmp/cli-$name-mpi.err; status=1; fi
     done
-  else
+  elif [[ $parts == *" mpi "* ]]; then
     echo "== no CLI with MPI built (carry .hts and .mpi)"; status=1
   fi
   grep -E "MemTotal|MemAvailable" /proc/meminfo | tee "$out/meminfo-end.txt"
