@@ -116,12 +116,15 @@ static void window_free(window *w)
     free(w->weights);
 }
 
+/* memory 0: a CUDA context takes every device (GALE_DEVICES_ALL: both GPUs of
+ * nvidia-h200-x2, where each batch is split across them), else device 0 alone. */
 static int new_ctx(gale_ctx **ctx, int backend, uint64_t memory)
 {
     gale_ctx_opts o;
     gale_ctx_opts_init(&o);
     o.backend = backend;
     o.device_memory = memory;
+    if (backend == GALE_BACKEND_CUDA && memory == 0) o.n_devices = GALE_DEVICES_ALL;
     return gale_ctx_create(ctx, &o);
 }
 

@@ -258,6 +258,8 @@ static void compare(gale_ctx *gpu, gale_ctx *cpu, const char *t, int64_t tl, con
     gale_lastz_result_free(b);
 }
 
+/* memory 0: a CUDA context takes every device (GALE_DEVICES_ALL: on nvidia-h200-x2 both
+ * GPUs, of which phase 1 uses the first), else device 0 alone. */
 static int new_ctx(gale_ctx **ctx, int backend, int threads, uint64_t memory)
 {
     gale_ctx_opts o;
@@ -265,6 +267,7 @@ static int new_ctx(gale_ctx **ctx, int backend, int threads, uint64_t memory)
     o.backend = backend;
     o.threads = threads;
     o.device_memory = memory;
+    if (backend == GALE_BACKEND_CUDA && memory == 0) o.n_devices = GALE_DEVICES_ALL;
     return gale_ctx_create(ctx, &o);
 }
 

@@ -453,7 +453,8 @@ if [ "$mode" = multigpu ]; then
   # there: nothing in gale sizes itself from it), then the parts GALE_MULTIGPU_PARTS names
   # (default all of "tests startup bench cli mpi"):
   #   tests: those that use every device (multi_device: one context of all devices against
-  #     one and the CPU, every GPU kind; bella_gpu: the bella plugin with ngpus = the devices,
+  #     one and the CPU, every GPU kind; ydrop_gpu and poa_gpu, whose main CUDA context
+  #     takes every device; bella_gpu: the bella plugin with ngpus = the devices,
   #     against ngpus = 1; faults; the CLI's summary and usage);
   #   startup: ctx_startup on device 0 and on all, three cold starts each;
   #   bench: xdrop_bench and wfa_bench on ../shared/ANCHORS.md's workloads, --device 0 and
@@ -468,8 +469,8 @@ if [ "$mode" = multigpu ]; then
   grep -E "MemTotal|MemAvailable" /proc/meminfo | tee "$out/meminfo-start.txt"
   if [[ $parts == *" tests "* ]]; then
     echo "== tests on every device"
-    meson test -C "$build" --print-errorlogs --num-processes 1 -t 4 multi_device faults bella_gpu bella_seqan api_contract \
-      cli-summary cli-usage >"$out/multigpu-tests.log" 2>&1 || status=1
+    meson test -C "$build" --print-errorlogs --num-processes 1 -t 4 multi_device faults ydrop_gpu poa_gpu bella_gpu \
+      bella_seqan api_contract cli-summary cli-usage >"$out/multigpu-tests.log" 2>&1 || status=1
     grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:" "$out/multigpu-tests.log"
     cp "$build/meson-logs/testlog.txt" "$out/multigpu-testlog.txt" 2>/dev/null
   fi
