@@ -22,6 +22,7 @@
 // empty reads, N runs and lowercase, per-sequence weights or qualities.
 #include "testutil.h"
 #include "testgen.h"
+#include "lane_group.hpp"
 
 #include "cuda/common/poa_core.cuh"
 #include "gale.h"
@@ -49,37 +50,7 @@ struct HostGroup {
     bool stop() const { return false; }
 };
 
-struct LaneShared {
-    pthread_barrier_t bar;
-    int64_t slot[32];
-};
-template <int N>
-struct LaneGroup {
-    static constexpr int size = N;
-    LaneShared *sh;
-    int lane;
-    int tid() const { return lane; }
-    void sync() const {
-        pthread_barrier_wait(&sh->bar);
-    }
-    int32_t max(int32_t v) const {
-        sh->slot[lane] = v;
-        sync();
-        int64_t m = sh->slot[0];
-        for (int i = 1; i < N; ++i) m = m > sh->slot[i] ? m : sh->slot[i];
-        sync();
-        return (int32_t)m;
-    }
-    int32_t bcast(int32_t v) const {
-        sync();
-        if (lane == 0) sh->slot[0] = v;
-        sync();
-        const int32_t r = (int32_t)sh->slot[0];
-        sync();
-        return r;
-    }
-    bool stop() const { return false; }
-};
+// N host threads in lockstep, one per lane: LaneGroup (tests/common/lane_group.hpp).
 
 struct Win {
     poa::Params P;

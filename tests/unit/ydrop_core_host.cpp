@@ -18,6 +18,7 @@
 // from 0 to 20,000, --noytrim, and traceback memories small enough to truncate.
 #include "testutil.h"
 #include "testgen.h"
+#include "lane_group.hpp"
 
 #include "cuda/common/ydrop_core.cuh"
 #include "cuda/common/ydrop_side.h"
@@ -59,70 +60,7 @@ struct HostGroup {
     int32_t bcast(int32_t v, int) const { return v; }
 };
 
-// N host threads in lockstep, one per lane.
-struct LaneShared {
-    pthread_barrier_t bar;
-    int64_t v[32];
-    int64_t f[32];
-};
-template <int N>
-struct LaneGroup {
-    static constexpr int size = N;
-    LaneShared *sh;
-    int lane;
-    int tid() const { return lane; }
-    void sync() const { pthread_barrier_wait(&sh->bar); }
-    int32_t shfl_up(int32_t v, int32_t carry) const {
-        sh->v[lane] = v;
-        sync();
-        const int32_t r = lane ? (int32_t)sh->v[lane - 1] : carry;
-        sync();
-        return r;
-    }
-    int32_t last(int32_t v) const {
-        sh->v[lane] = v;
-        sync();
-        const int32_t r = (int32_t)sh->v[N - 1];
-        sync();
-        return r;
-    }
-    int64_t scan_max(int64_t v, int64_t carry, int64_t &total) const {
-        sh->v[lane] = v;
-        sync();
-        int64_t r = carry;
-        for (int k = 0; k < lane; ++k) r = std::max(r, sh->v[k]);
-        total = carry;
-        for (int k = 0; k < N; ++k) total = std::max(total, sh->v[k]);
-        sync();
-        return r;
-    }
-    int64_t seg_scan_max(bool reset, int64_t v, int64_t carry, int64_t &total) const {
-        sh->v[lane] = v;
-        sh->f[lane] = reset;
-        sync();
-        int64_t r = carry;
-        for (int k = 0; k < lane; ++k) r = sh->f[k] ? sh->v[k] : std::max(r, sh->v[k]);
-        total = carry;
-        for (int k = 0; k < N; ++k) total = sh->f[k] ? sh->v[k] : std::max(total, sh->v[k]);
-        sync();
-        return r;
-    }
-    uint32_t ballot(bool p) const {
-        sh->f[lane] = p;
-        sync();
-        uint32_t m = 0;
-        for (int k = 0; k < N; ++k) m |= sh->f[k] ? 1u << k : 0u;
-        sync();
-        return m;
-    }
-    int32_t bcast(int32_t v, int src) const {
-        sh->v[lane] = v;
-        sync();
-        const int32_t r = (int32_t)sh->v[src];
-        sync();
-        return r;
-    }
-};
+// N host threads in lockstep, one per lane: LaneGroup (tests/common/lane_group.hpp).
 
 struct LaneJob {
     const ydg::YdParams *P;

@@ -20,6 +20,7 @@
 // tasks without one in the same batch.
 #include "testutil.h"
 #include "testgen.h"
+#include "lane_group.hpp"
 
 #include "cuda/common/zdrop_core.cuh"
 
@@ -50,52 +51,7 @@ struct HostGroup {
     bool stop(int) const { return false; }
 };
 
-// A group of N host threads, one per lane, in lockstep at each call: what the kernel's
-// warp does with __syncwarp, shuffles and reductions.
-struct LaneShared {
-    pthread_barrier_t bar;
-    int64_t slot[32];
-    uint64_t slot64[32];
-};
-template <int N>
-struct LaneGroup {
-    static constexpr int size = N;
-    LaneShared *sh;
-    int lane;
-    int tid() const { return lane; }
-    void sync() const { pthread_barrier_wait(&sh->bar); }
-    int32_t shfl_up(int32_t v, int32_t carry) const {
-        sh->slot[lane] = v;
-        sync();
-        const int32_t r = lane ? (int32_t)sh->slot[lane - 1] : carry;
-        sync();
-        return r;
-    }
-    int32_t last(int32_t v) const {
-        sh->slot[lane] = v;
-        sync();
-        const int32_t r = (int32_t)sh->slot[N - 1];
-        sync();
-        return r;
-    }
-    int32_t max(int32_t v) const {
-        sh->slot[lane] = v;
-        sync();
-        int64_t m = sh->slot[0];
-        for (int i = 1; i < N; ++i) m = std::max(m, sh->slot[i]);
-        sync();
-        return (int32_t)m;
-    }
-    uint64_t min(uint64_t v) const {
-        sh->slot64[lane] = v;
-        sync();
-        uint64_t m = sh->slot64[0];
-        for (int i = 1; i < N; ++i) m = std::min(m, sh->slot64[i]);
-        sync();
-        return m;
-    }
-    bool stop(int) const { return false; }
-};
+// A group of N host threads, one per lane: LaneGroup (tests/common/lane_group.hpp).
 
 struct LaneJob {
     const ZdropParams *P;
