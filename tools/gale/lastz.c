@@ -69,11 +69,11 @@ void usage_lastz(FILE *out)
         "general fields: score name1 number1 strand1 size1 start1 zstart1 end1 length1\n"
         "align1 text1 nucs1 name2 number2 strand2 size2 start2 zstart2 end2 start2+\n"
         "zstart2+ end2+ length2 align2 text2 nucs2 nmatch nmismatch npair ncolumn ngap\n"
-        "cgap diff cigar cigar- diagonal identity idfrac id%% blastid%% coverage covfrac\n"
-        "cov%% continuity confrac con%% gaprate number znumber NA, and LASTZ's aliases\n"
-        "(n1 s1 z1 e1 l1 a1 t1 n2 s2 z2 s2+ z2+ e2 e2+ l2 a2 t2 d diag s id ident cov\n"
-        "con con%% gap). Not yet: qalign1/2, quals1/2, cigarx[1][-], shingle, chore,\n"
-        "diff=CHARS.\n");
+        "cgap diff cigar cigar- cigarx cigarx- cigarx1 cigarx1- diagonal identity idfrac\n"
+        "id%% blastid%% coverage covfrac cov%% continuity confrac con%% gaprate number\n"
+        "znumber NA, and LASTZ's aliases (n1 s1 z1 e1 l1 a1 t1 n2 s2 z2 s2+ z2+ e2 e2+\n"
+        "l2 a2 t2 d diag s id ident cov con con%% gap). Not yet: qalign1/2, quals1/2,\n"
+        "shingle, chore, hspid, phash, ahash, diff=CHARS.\n");
 }
 
 static char complement(char c)

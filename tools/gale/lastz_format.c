@@ -20,14 +20,15 @@ enum { F_SCORE, F_NAME1, F_STRAND1, F_SIZE1, F_START1, F_ZSTART1, F_END1, F_NAME
        F_ZSTART2, F_END2, F_START2P, F_ZSTART2P, F_END2P, F_IDENTITY, F_IDFRAC, F_IDPCT, F_COVERAGE, F_COVFRAC,
        F_COVPCT, F_CIGAR, F_NUMBER1, F_NUMBER2, F_LENGTH1, F_LENGTH2, F_ALIGN1, F_TEXT1, F_ALIGN2, F_TEXT2, F_NMATCH,
        F_NMISMATCH, F_NPAIR, F_NCOLUMN, F_NGAP, F_CGAP, F_DIFF, F_CIGARL, F_DIAGONAL, F_BLASTID, F_CONTINUITY,
-       F_CONFRAC, F_CONPCT, F_GAPRATE, F_NUCS1, F_NUCS2, F_NUMBER, F_ZNUMBER, F_NA, F_N };
+       F_CONFRAC, F_CONPCT, F_GAPRATE, F_NUCS1, F_NUCS2, F_NUMBER, F_ZNUMBER, F_NA, F_CIGARX, F_CIGARXL, F_CIGARX1,
+       F_CIGARX1L, F_N };
 /* LASTZ's field names (genpaf.h genpafName), then its aliases (genpafAliases) */
 static const char *const field_names[F_N] = {
     "score", "name1", "strand1", "size1", "start1", "zstart1", "end1", "name2", "strand2", "size2", "start2",
     "zstart2", "end2", "start2+", "zstart2+", "end2+", "identity", "idfrac", "id%", "coverage", "covfrac", "cov%",
     "cigar", "number1", "number2", "length1", "length2", "align1", "text1", "align2", "text2", "nmatch", "nmismatch",
     "npair", "ncolumn", "ngap", "cgap", "diff", "cigar-", "diagonal", "blastid%", "continuity", "confrac", "con%",
-    "gaprate", "nucs1", "nucs2", "number", "znumber", "NA"};
+    "gaprate", "nucs1", "nucs2", "number", "znumber", "NA", "cigarx", "cigarx-", "cigarx1", "cigarx1-"};
 static const struct { const char *alias; int field; } field_aliases[] = {
     {"n1", F_NAME1}, {"s1", F_START1}, {"z1", F_ZSTART1}, {"e1", F_END1}, {"l1", F_LENGTH1}, {"a1", F_ALIGN1},
     {"t1", F_TEXT1}, {"n2", F_NAME2}, {"s2", F_START2}, {"z2", F_ZSTART2}, {"s2+", F_START2P}, {"z2+", F_ZSTART2P},
@@ -35,8 +36,8 @@ static const struct { const char *alias; int field; } field_aliases[] = {
     {"diag", F_DIAGONAL}, {"s", F_SCORE}, {"id", F_IDENTITY}, {"ident", F_IDENTITY}, {"cov", F_COVERAGE},
     {"con", F_CONTINUITY}, {"con%", F_CONPCT}, {"gap", F_GAPRATE}};
 /* LASTZ's fields gale does not write (yet): named in the refusal */
-static const char *const fields_not_written[] = {"qalign1", "qalign2", "cigarx", "cigarx-", "cigarx1", "cigarx1-",
-                                                 "shingle", "quals1", "quals2", "chore", "hspid", "phash", "ahash"};
+static const char *const fields_not_written[] = {"qalign1", "qalign2", "shingle", "quals1", "quals2", "chore",
+                                                 "hspid", "phash", "ahash"};
 /* the header names LASTZ writes for them (genpaf.c print_genpaf_job_header; identity,
  * coverage, continuity and gaprate take two columns, NA none) */
 static const char *const field_headers[F_N] = {
@@ -44,7 +45,8 @@ static const char *const field_headers[F_N] = {
     "zstart2", "end2", "start2+", "zstart2+", "end2+", "identity\tidPct", "idfrac", "id%", "coverage\tcovPct",
     "covfrac", "cov%", "cigar", "number1", "number2", "length1", "length2", "align1", "text1", "align2", "text2",
     "nmatch", "nmismatch", "npair", "ncolumn", "ngap", "cgap", "diff", "cigar-", "diagonal", "blastid%",
-    "continuity\tconPct", "confrac", "con%", "gaprate\tgapPct", "nucs1", "nucs2", "number", "znumber", ""};
+    "continuity\tconPct", "confrac", "con%", "gaprate\tgapPct", "nucs1", "nucs2", "number", "znumber", "",
+    "cigarx", "cigarx-", "cigarx1", "cigarx1-"};
 
 static int nuc_bits(char c)
 {
@@ -54,6 +56,58 @@ static int nuc_bits(char c)
     case 'G': case 'g': return 2;
     case 'T': case 't': return 3;
     default: return -1;
+    }
+}
+
+/* One run of a cigarx field: the count, then the letter (LASTZ's letterAfter); with
+ * hide_singles a run of 1 is the letter alone. */
+static void cigarx_run(FILE *out, uint32_t len, char op, int hide_singles)
+{
+    if (hide_singles && len == 1)
+        fputc(op, out);
+    else
+        fprintf(out, "%u%c", len, op);
+}
+
+/* cigarx, cigarx-, cigarx1, cigarx1- (cigar.c print_cigar_align with markMismatches and
+ * letterAfter): each run of substitutions as runs of = (the same A, C, G or T, either
+ * case) and X (anything else: N against N too), then each run of indels as its target
+ * bases (D) and then its query bases (I); cigarx writes a run of 1 as the letter alone
+ * (hideSingles), cigarx1 with its count. The - forms in lower case (x, d, i), except
+ * cigarx1-: lastz 1.04.22 asks for lower case only when the field is cigarx- (genpaf.c),
+ * so cigarx1- comes out as cigarx1. s1, s2: the target and query at the alignment's start. */
+static void print_cigarx(FILE *out, const char *s1, const char *s2, const gale_lastz_alignment *a, int hide_singles,
+                         int lower)
+{
+    const char ch_x = lower ? 'x' : 'X', ch_d = lower ? 'd' : 'D', ch_i = lower ? 'i' : 'I';
+    uint32_t k = 0;
+    while (k < a->n_ops) {
+        if (GALE_CIGAR_OP(a->cigar[k]) == GALE_CIGAR_MATCH) { /* a run of substitutions (ops in a row) */
+            int mismatch = 0;
+            uint32_t run = 0;
+            for (; k < a->n_ops && GALE_CIGAR_OP(a->cigar[k]) == GALE_CIGAR_MATCH; k++) {
+                for (uint32_t j = 0, len = GALE_CIGAR_LEN(a->cigar[k]); j < len; j++, s1++, s2++) {
+                    const int b1 = nuc_bits(*s1), b2 = nuc_bits(*s2), mm = !(b1 == b2 && b1 >= 0);
+                    if (run > 0 && mm != mismatch) {
+                        cigarx_run(out, run, mismatch ? ch_x : '=', hide_singles);
+                        run = 0;
+                    }
+                    mismatch = mm;
+                    run++;
+                }
+            }
+            if (run > 0) cigarx_run(out, run, mismatch ? ch_x : '=', hide_singles);
+        } else { /* a run of indels: its target bases, then its query bases */
+            uint32_t del = 0, ins = 0;
+            for (; k < a->n_ops && GALE_CIGAR_OP(a->cigar[k]) != GALE_CIGAR_MATCH; k++) {
+                if (GALE_CIGAR_OP(a->cigar[k]) == GALE_CIGAR_INS) ins += GALE_CIGAR_LEN(a->cigar[k]);
+                else del += GALE_CIGAR_LEN(a->cigar[k]);
+            }
+            s1 += del;
+            s2 += ins;
+            if (del) cigarx_run(out, del, ch_d, hide_singles);
+            if (ins) cigarx_run(out, ins, ch_i, hide_singles);
+        }
     }
 }
 
@@ -419,6 +473,10 @@ void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, 
                 const char c = GALE_CIGAR_STR[GALE_CIGAR_OP(a->cigar[j])];
                 fprintf(out, "%u%c", GALE_CIGAR_LEN(a->cigar[j]), os->fields[k] == F_CIGARL ? tolower(c) : c);
             }
+            break;
+        case F_CIGARX: case F_CIGARXL: case F_CIGARX1: case F_CIGARX1L:
+            print_cigarx(out, t->seq + rel->beg1 - 1, qs + rel->beg2 - 1, a,
+                         os->fields[k] == F_CIGARX || os->fields[k] == F_CIGARXL, os->fields[k] == F_CIGARXL);
             break;
         case F_NUMBER1: fprintf(out, "%ld", t->contig - 1); break;
         case F_NUMBER2: fprintf(out, "%ld", os->contig - 1); break;
