@@ -906,6 +906,12 @@ typedef struct gale_lastz_anchor {
 #define GALE_LASTZ_ALLBOUNDS  2u /* --allgappedbounds: alignments below gapped_thresh still bound later ones */
 #define GALE_LASTZ_NOTRIVIAL  4u /* --notrivial: drop the trivial self-alignment of identical sequences */
 #define GALE_LASTZ_MINUS      8u /* the query is the minus strand (LASTZ then looks for no trivial self-alignment) */
+/* --scores=FILE (since 0.7): the scores as LASTZ 1.04.22 builds them from a scoring file
+ * (read_score_set) whose matrix has the rows and columns A C G T, instead of its default
+ * (new_dna_score_set): lower-case a c g t score as upper case; x_score applies to upper-case
+ * X only (lower-case x scores fill_score, but x_score against X); byte 0, LASTZ's sequence
+ * terminator, scores its very bad score against X too. */
+#define GALE_LASTZ_SCORES_FILE 16u
 
 /* LASTZ's scoring and gapped-extension options; gale_lastz_params_init sets LASTZ's defaults. */
 typedef struct gale_lastz_params {

@@ -613,7 +613,8 @@ GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_
                     fail(GALE_E_RANGE, "matrix[%d][%d] = %d: scores must be in [-2^20, 2^20]", r, c, p.matrix[r][c]);
         if (p.x_score < -(1 << 20) || p.x_score > (1 << 20) || p.fill_score < -(1 << 20) || p.fill_score > (1 << 20))
             fail(GALE_E_RANGE, "x_score %d, fill_score %d: must be in [-2^20, 2^20]", p.x_score, p.fill_score);
-        if (p.flags & ~(GALE_LASTZ_NOYTRIM | GALE_LASTZ_ALLBOUNDS | GALE_LASTZ_NOTRIVIAL | GALE_LASTZ_MINUS))
+        if (p.flags & ~(GALE_LASTZ_NOYTRIM | GALE_LASTZ_ALLBOUNDS | GALE_LASTZ_NOTRIVIAL | GALE_LASTZ_MINUS |
+                        GALE_LASTZ_SCORES_FILE))
             fail(GALE_E_RANGE, "flags 0x%x: unknown bits", p.flags);
         if (p.traceback_bytes != 0 && p.traceback_bytes < 16)
             fail(GALE_E_RANGE, "traceback_bytes %llu: 0 (unlimited) or at least 16", (unsigned long long)p.traceback_bytes);
@@ -629,7 +630,8 @@ GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_
             an[i] = gale::YdropAnchor{a.pos1, a.pos2, a.length, a.score, 0};
         }
         auto sc = std::make_unique<gale::YdropScoring>();
-        gale::ydrop_scoring(*sc, p.matrix, p.x_score, p.fill_score, p.gap_open, p.gap_extend);
+        gale::ydrop_scoring(*sc, p.matrix, p.x_score, p.fill_score, p.gap_open, p.gap_extend,
+                            (p.flags & GALE_LASTZ_SCORES_FILE) != 0);
         gale::YdropParams yp;
         yp.ydrop = p.ydrop;
         yp.gapped_thresh = p.gapped_thresh;

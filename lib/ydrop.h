@@ -59,9 +59,11 @@ extern const int32_t kHoxd70[4][4];
 constexpr int32_t kHoxd70Open = 400, kHoxd70Extend = 30, kHoxd70X = -1000, kHoxd70Fill = -100;
 
 // LASTZ's new_dna_score_set: the 4x4 template (A C G T) on both cases, bad for X/x, fill
-// for every other byte but 0.
+// for every other byte but 0. With from_file, LASTZ's read_score_set for a file whose
+// matrix is A C G T (GALE_LASTZ_SCORES_FILE): bad for upper-case X only, and byte 0 very
+// bad against everything, X included.
 void ydrop_scoring(YdropScoring &s, const int32_t tmpl[4][4], int32_t bad, int32_t fill, int32_t gap_open,
-                   int32_t gap_extend);
+                   int32_t gap_extend, bool from_file = false);
 
 // LASTZ's traceback memory: --allocate:traceback's default (80 MiB), of which the
 // tback header takes 8 bytes and one cell is counted in (new_traceback).

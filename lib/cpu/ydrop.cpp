@@ -23,18 +23,33 @@ const int32_t kHoxd70[4][4] = {
 using namespace ydrop_run;
 
 void ydrop_scoring(YdropScoring &s, const int32_t tmpl[4][4], int32_t bad, int32_t fill, int32_t gap_open,
-                   int32_t gap_extend) {
-    for (int c = 0; c < 256; ++c) s.sub[0][c] = kVeryBad;
-    s.sub[1][0] = kVeryBad;
-    for (int c = 1; c < 256; ++c) s.sub[1][c] = fill;
-    for (int r = 2; r < 256; ++r) std::memcpy(s.sub[r], s.sub[1], sizeof s.sub[r]);
-    for (int c = 0; c < 256; ++c) s.sub['X'][c] = s.sub['x'][c] = s.sub[c]['X'] = s.sub[c]['x'] = bad;
+                   int32_t gap_extend, bool from_file) {
     static const char nuc[4] = {'A', 'C', 'G', 'T'};
-    for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 4; ++c) {
-            const int R = nuc[r], C = nuc[c], r2 = R - 'A' + 'a', c2 = C - 'A' + 'a';
-            s.sub[R][C] = s.sub[R][c2] = s.sub[r2][C] = s.sub[r2][c2] = tmpl[r][c];
-        }
+    if (from_file) {
+        // read_score_set's order: fill everywhere, the matrix, its lower-case columns and
+        // then rows, the bad row and column (X), then row and column 0 very bad
+        for (int r = 0; r < 256; ++r)
+            for (int c = 0; c < 256; ++c) s.sub[r][c] = fill;
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 4; ++c) {
+                const int R = nuc[r], C = nuc[c];
+                s.sub[R][C] = s.sub[R][C - 'A' + 'a'] = tmpl[r][c];
+            }
+        for (int r = 0; r < 4; ++r) std::memcpy(s.sub[nuc[r] - 'A' + 'a'], s.sub[(int)nuc[r]], sizeof s.sub[0]);
+        for (int c = 0; c < 256; ++c) s.sub['X'][c] = s.sub[c]['X'] = bad;
+        for (int c = 0; c < 256; ++c) s.sub[0][c] = s.sub[c][0] = kVeryBad;
+    } else {  // new_dna_score_set's
+        for (int c = 0; c < 256; ++c) s.sub[0][c] = kVeryBad;
+        s.sub[1][0] = kVeryBad;
+        for (int c = 1; c < 256; ++c) s.sub[1][c] = fill;
+        for (int r = 2; r < 256; ++r) std::memcpy(s.sub[r], s.sub[1], sizeof s.sub[r]);
+        for (int c = 0; c < 256; ++c) s.sub['X'][c] = s.sub['x'][c] = s.sub[c]['X'] = s.sub[c]['x'] = bad;
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 4; ++c) {
+                const int R = nuc[r], C = nuc[c], r2 = R - 'A' + 'a', c2 = C - 'A' + 'a';
+                s.sub[R][C] = s.sub[R][c2] = s.sub[r2][C] = s.sub[r2][c2] = tmpl[r][c];
+            }
+    }
     s.gap_open = gap_open;
     s.gap_extend = gap_extend;
 }

@@ -89,6 +89,107 @@ $d/target.fa[nickname=T]|$d/query.fa[subset=$work/names,nickname=Q]|nick.seg
 T::$d/target.fa|Q::$d/query.fa[subset=$work/names]|nick.seg
 $d/target.fa[unmask]|$d/query.fa[@$work/names][unmask]|q2.seg
 EOF
+# --scores=FILE (LASTZ's scoring files, A C G T matrices) against lastz: per case, random
+# matrices with the columns in a random order, rows with or without labels (in another
+# order), random settings among LASTZ's names and aliases (some with a K/M suffix or a
+# decimal point), x, X, n and N runs put into both sequences (a scoring file scores x as
+# fill, lastz's default as X); every output format of the --scores runs, the command
+# line's --gap, --ydrop and --gappedthresh over the file's, and lastz's threshold warning
+# on stderr. Then files lastz refuses (a setting twice, a bad value) and files gale refuses
+# (a column other than A C G T): exit 2 naming the file.
+for ((c = 0; c < cases; c++)); do
+  d=$work/$c
+  python3 - "$((seed + c))" "$d" <<'PY'
+import random, sys
+rng = random.Random(int(sys.argv[1]))
+d = sys.argv[2]
+for name in ("target", "query"):   # runs of x, X, n, N into every record
+    out, head, seq = [], None, []
+    def flush():
+        if head is None:
+            return
+        s = list("".join(seq))
+        for _ in range(max(1, len(s) // 400)):
+            i = rng.randrange(max(1, len(s) - 8))
+            ch = rng.choice("xXnN")
+            for j in range(i, min(len(s), i + rng.randrange(1, 7))):
+                s[j] = ch
+        out.append(head + "\n" + "".join(s) + "\n")
+    for line in open(f"{d}/{name}.fa"):
+        line = line.rstrip("\n")
+        if line.startswith(">"):
+            flush()
+            head, seq = line, []
+        else:
+            seq.append(line)
+    flush()
+    open(f"{d}/{name}x.fa", "w").write("".join(out))
+for k in range(3):
+    lines = ["# scoring file %d" % k]
+    settings = [("bad_score", "bad", "X:%d" % rng.randrange(-1500, -200)), ("fill_score", "fill", str(rng.randrange(-300, -10))),
+                ("gap_open_penalty", "O", str(rng.randrange(150, 600))), ("gap_extend_penalty", "E", str(rng.randrange(5, 60))),
+                ("y_drop", "Y", str(rng.randrange(2000, 12000))), ("gapped_threshold", "L", "%.1fK" % (rng.randrange(15, 40) / 10)),
+                ("hsp_threshold", "K", str(rng.randrange(1500, 4000))), ("x_drop", "X", str(rng.randrange(300, 1500))),
+                ("step", "Z", "1")]
+    for long, short, val in settings:
+        if rng.random() < 0.5:
+            lines.append("%s = %s%s" % (rng.choice([long, short]), val, rng.choice(["", "   # why"])))
+    cols = rng.sample("ACGT", 4)
+    lines.append("   " + "    ".join(cols))
+    labels = rng.random() < 0.5
+    rows = rng.sample("ACGT", 4) if labels else cols
+    for r in rows:
+        vals = [rng.randrange(60, 130) if r == c else rng.randrange(-150, -10) for c in cols]
+        lines.append((r + " " if labels else "  ") + " ".join("%5d" % v for v in vals))
+    open(f"{d}/scores{k}.txt", "w").write("\n".join(lines) + "\n")
+PY
+  for k in 0 1 2; do
+    for o in "" "--gap=350,25 --ydrop=7000 --gappedthresh=2500"; do
+      for f in "" general:score,name1,zstart1,end1,name2,strand2,zstart2,end2,identity,cigarx,text1,text2 axt maf segments; do
+        [ -n "$o" ] && [ -n "$f" ] && continue
+        [ "$f" = segments ] && [ -n "$o" ] && continue
+        fo=()
+        [ -n "$f" ] && fo=(--format="$f")
+        lrc=0; grc=0
+        # shellcheck disable=SC2086
+        lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" --scores="$d/scores$k.txt" $o "${fo[@]}" \
+          > "$work/l.out" 2> "$work/l.err" || lrc=$?
+        # shellcheck disable=SC2086
+        "$gale" lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" --scores="$d/scores$k.txt" $o "${fo[@]}" \
+          > "$work/g.out" 2> "$work/g.err" || grc=$?
+        sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
+        if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || ! grep -q . "$work/l.out" ||
+           ! cmp -s <(grep -v '^gale:' "$work/l.err" | grep -A2 '^WARNING') <(grep -A2 '^WARNING' "$work/g.err"); then
+          echo "FAIL: case $c --scores=scores$k.txt '$o' format '$f': lastz exit $lrc, gale exit $grc"
+          sed 's/^/  | /' "$d/scores$k.txt"
+          diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; head -3 "$work/g.err"; fail=$((fail + 1))
+        fi
+        total=$((total + 1))
+      done
+    done
+  done
+  # without --scores the same sequences score x as X: the files above were not the default
+  "$gale" lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" --format=general:score > "$work/g.out" 2>/dev/null
+  lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" --format=general:score > "$work/l.out" 2>/dev/null
+  cmp -s "$work/l.out" "$work/g.out" || { echo "FAIL: case $c, x and X without --scores"; fail=$((fail + 1)); }
+  total=$((total + 1))
+done
+d=$work/0
+printf 'gap_open = 400\nO = 300\n A C G T\n 1 2 3 4\n 1 2 3 4\n 1 2 3 4\n 1 2 3 4\n' > "$work/twice.txt"
+printf 'x_drop = 0\n A C G T\n 1 2 3 4\n 1 2 3 4\n 1 2 3 4\n 1 2 3 4\n' > "$work/xdrop0.txt"
+printf 'nosuch = 1\n A C G T\n 1 2 3 4\n 1 2 3 4\n 1 2 3 4\n 1 2 3 4\n' > "$work/name.txt"
+printf ' A C G T\n 1 2 3 4\n 1 2 3 4\n 1 2 3 4\n' > "$work/rows3.txt"
+printf ' A C G T N\n 1 2 3 4 0\n 1 2 3 4 0\n 1 2 3 4 0\n 1 2 3 4 0\n 0 0 0 0 0\n' > "$work/withn.txt"
+for sf in twice xdrop0 name rows3 withn; do
+  lrc=0; grc=0
+  lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --scores="$work/$sf.txt" > /dev/null 2>&1 || lrc=$?
+  "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --scores="$work/$sf.txt" > "$work/out" 2> "$work/err" || grc=$?
+  # lastz refuses all but the matrix with N (which gale does not take yet)
+  if [ "$grc" -ne 2 ] || [ -s "$work/out" ] || ! grep -q "$sf.txt" "$work/err" || { [ "$sf" != withn ] && [ "$lrc" -eq 0 ]; }; then
+    echo "FAIL: --scores=$sf.txt: lastz exit $lrc, gale exit $grc: $(cat "$work/err")"; fail=$((fail + 1))
+  fi
+  total=$((total + 1))
+done
 # subranges (start..end, start,end, start.., ..end, start#length) on the target and on
 # every query record, with anchors that lastz --nogapped finds on the same subranges (on
 # the whole records' coordinates, as lastz reads them back), in every format

@@ -18,6 +18,12 @@
 
 #include "gale.h"
 
+/* HOXD70's score of a base against itself (LASTZ's default matrix, written out here) */
+static int32_t hoxd70_self(char c)
+{
+    return c == 'A' || c == 'T' ? 91 : 100;
+}
+
 int main(void)
 {
     gale_ctx_opts o;
@@ -157,6 +163,39 @@ int main(void)
     CHECK(strstr(gale_last_error(), "gale_lastz_params") != NULL);
     p.size = GALE_STRUCT_SIZE_MAX + 1;
     CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_E_INVALID);
+
+    /* GALE_LASTZ_SCORES_FILE: lower-case x scores fill_score (-100) against a base, not
+     * x_score (-1000); upper-case X still x_score. An identical pair but for one x (or X)
+     * in the target aligns whole and ungapped either way: the scores differ by 900, or
+     * not at all. */
+    {
+        static const char unit[] = "ACGTTGCAAGCTTCGAGATC";
+        char tx[200], qx[200];
+        int32_t sum = 0, got[4];
+        for (int k = 0; k < 200; k++) qx[k] = tx[k] = unit[k % 20];
+        for (int k = 0; k < 200; k++)
+            if (k != 100) sum += hoxd70_self(qx[k]);
+        for (int v = 0; v < 4; v++) { /* x default, x from a file, X default, X from a file */
+            gale_lastz_anchor whole = {0, 0, 200, 0};
+            gale_lastz_alignment a;
+            gale_lastz_params_init(&p);
+            if (v & 1) p.flags |= GALE_LASTZ_SCORES_FILE;
+            tx[100] = v < 2 ? 'x' : 'X';
+            got[v] = 0;
+            REQUIRE(gale_lastz_extend(ctx, tx, 200, qx, 200, &whole, 1, &p, &r) == GALE_OK);
+            CHECK(gale_lastz_result_count(r) == 1);
+            a.size = sizeof a;
+            if (gale_lastz_result_count(r) == 1 && gale_lastz_result_get(r, 0, &a) == GALE_OK) {
+                CHECK(a.beg1 == 1 && a.end1 == 200 && a.n_ops == 1);
+                got[v] = a.score;
+            }
+            gale_lastz_result_free(r);
+            r = NULL;
+        }
+        CHECK_MSG(got[0] == sum - 1000 && got[1] == sum - 100 && got[2] == sum - 1000 && got[3] == sum - 1000,
+                  "x/X scores %d %d %d %d, expected %d %d %d %d", got[0], got[1], got[2], got[3], sum - 1000,
+                  sum - 100, sum - 1000, sum - 1000);
+    }
 
     /* the id has no batch kind */
     {

@@ -46,6 +46,8 @@ void usage_lastz(FILE *out)
         "                           rdotplot, segments (the anchors, merged, without\n"
         "                           gapped extension: as lastz)\n"
 
+        "  --scores=FILE            substitution scores (A, C, G and T), gaps and\n"
+        "                           thresholds from a LASTZ scoring file (HOXD70)\n"
         "  --gap=OPEN,EXTEND        gap penalties (400,30)\n"
         "  --ydrop=N                y-drop (OPEN + 300 * EXTEND)\n"
         "  --gappedthresh=N         score threshold of the alignments (3000)\n"
@@ -127,12 +129,55 @@ static size_t merge_anchors(gale_lastz_anchor *an, size_t n)
     return dst;
 }
 
+static int nuc_of(char c) { return (int)(strchr("ACGT", c) - "ACGT"); }
+
+/* The matrix as lastz prints its score set (dna_utilities.c private_print_score_matrix):
+ * the columns and rows in the scoring file's order (A C G T without one), each line after
+ * prefix; with row labels where lastz prints its extras (axt, maf), without for lav. */
+static void print_matrix(const gale_lastz_params *p, const lastz_scores *sc, const char *prefix, int labels)
+{
+    printf("%s%s", prefix, labels ? "   " : " ");
+    for (int c = 0; c < 4; c++) printf(" %4c", sc->cols[c]);
+    printf("\n");
+    for (int r = 0; r < 4; r++) {
+        printf("%s ", prefix);
+        if (labels) printf("%2c", sc->rows[r]);
+        for (int c = 0; c < 4; c++) printf(" %4d", p->matrix[nuc_of(sc->rows[r])][nuc_of(sc->cols[c])]);
+        printf("\n");
+    }
+}
+
+/* lastz's warning for a scoring file that sets no hsp threshold (lastz.c parse_options,
+ * on stderr): a diagonal score below 70 or above 120 may not suit the default 3000 (its
+ * scan: C, G, T each either a new minimum or else a new maximum) */
+static void scores_warning(const char *path, const int32_t m[4][4])
+{
+    char min_nuc = 'A', max_nuc = 'A';
+    int32_t min_sub = m[0][0], max_sub = m[0][0];
+    for (int k = 1; k < 4; k++) {
+        if (m[k][k] < min_sub) min_sub = m[k][k], min_nuc = "ACGT"[k];
+        else if (m[k][k] > max_sub) max_sub = m[k][k], max_nuc = "ACGT"[k];
+    }
+    if (min_sub < 70)
+        fprintf(stderr, "WARNING.  Scores file may warrant setting of thresholds absent from %s.\n"
+                        "Minimum match score is %d, for matrix entry (%c,%c).\n"
+                        "This may not work well with default %s=%d (may result in few alignments).\n",
+                path, min_sub, min_nuc, min_nuc, "--hspthresh", 3000);
+    else if (max_sub > 120)
+        fprintf(stderr, "WARNING.  Scores file may warrant setting of thresholds absent from %s.\n"
+                        "Maximum match score is %d, for matrix entry (%c,%c).\n"
+                        "This may not work well with default %s=%d (may result in too many alignments).\n",
+                path, max_sub, max_nuc, max_nuc, "--hspthresh", 3000);
+}
+
 int cmd_lastz(int argc, char **argv)
 {
     const char *paths[2] = {NULL, NULL}, *segpath = NULL, *format = NULL;
     int npaths = 0, rc = EXIT_FAIL, strands = 3;
     gale_lastz_params p;
-    int have_ydrop = 0, summary = 0;
+    int have_ydrop = 0, have_gap = 0, have_gapped = 0, summary = 0;
+    const char *scores_path = NULL; /* --scores=FILE */
+    lastz_scores sc;
     const char *gapped_opt = NULL; /* the first option of the gapped stage given */
     out_spec os;
     record *t = NULL, *q = NULL;
@@ -163,6 +208,7 @@ int cmd_lastz(int argc, char **argv)
                 return bad_value(CMD, "--gap", a + 6, "expected OPEN,EXTEND (non-negative)");
             p.gap_open = o;
             p.gap_extend = e;
+            have_gap = 1;
         } else if (strncmp(a, "--ydrop=", 8) == 0) {
             if (!gapped_opt) gapped_opt = a;
             if (option_number(CMD, "--ydrop", a + 8, 0, 1 << 28, &v)) return EXIT_USAGE;
@@ -172,6 +218,9 @@ int cmd_lastz(int argc, char **argv)
             if (!gapped_opt) gapped_opt = a;
             if (option_number(CMD, "--gappedthresh", a + 15, INT32_MIN, INT32_MAX, &v)) return EXIT_USAGE;
             p.gapped_thresh = (int32_t)v;
+            have_gapped = 1;
+        } else if (strncmp(a, "--scores=", 9) == 0) { /* (lastz takes it with --format=segments too) */
+            scores_path = a + 9;
         } else if (strcmp(a, "--noytrim") == 0) {
             if (!gapped_opt) gapped_opt = a;
             p.flags |= GALE_LASTZ_NOYTRIM;
@@ -229,7 +278,37 @@ int cmd_lastz(int argc, char **argv)
                                 "there; gale lastz refuses it (use sam or sam-)", format);
     os.paths[0] = specs[0].file;
     os.paths[1] = specs[1].file;
+    /* --scores (lastz.c parse_options): the file's scores and settings, the command
+     * line's --gap, --ydrop and --gappedthresh over them; with --segments lastz's gapped
+     * threshold defaults to its hsp threshold, the file's when it sets one */
+    memset(&sc, 0, sizeof sc);
+    memcpy(sc.cols, "ACGT", 4);
+    memcpy(sc.rows, "ACGT", 4);
+    if (scores_path) {
+        if (read_scores(scores_path, &sc)) return EXIT_USAGE;
+        memcpy(p.matrix, sc.matrix, sizeof p.matrix);
+        p.x_score = sc.bad;
+        p.fill_score = sc.fill;
+        p.flags |= GALE_LASTZ_SCORES_FILE;
+        if (!have_gap) {
+            p.gap_open = sc.gap_open;
+            p.gap_extend = sc.gap_extend;
+        }
+        if (p.gap_open < 0 || p.gap_extend < 0)
+            return usage_error(CMD, "--scores: %s: gap penalties %d, %d: gale lastz takes non-negative ones",
+                               scores_path, p.gap_open, p.gap_extend);
+        if (!have_ydrop && sc.have_y_drop) {
+            p.ydrop = sc.y_drop;
+            have_ydrop = 1;
+        }
+        if (!have_gapped && (sc.have_gapped || sc.have_hsp)) p.gapped_thresh = sc.have_gapped ? sc.gapped_thresh : sc.hsp_thresh;
+        if (!sc.have_hsp) scores_warning(scores_path, p.matrix);
+    }
     if (!have_ydrop) p.ydrop = p.gap_open + 300 * p.gap_extend; /* LASTZ's default */
+    /* lav's K, axt's and maf's hsp_threshold (lastz takes no --hspthresh with --segments)
+     * and x_drop (10 times the matrix's first score, in the file's order) */
+    const int32_t hsp_thresh = sc.have_hsp ? sc.hsp_thresh : 3000;
+    const int32_t x_drop = sc.have_x_drop ? sc.x_drop : 10 * p.matrix[nuc_of(sc.rows[0])][nuc_of(sc.cols[0])];
 
     if ((nt = read_fasta(specs[0].file, &t)) < 0 || (nq = read_fasta(specs[1].file, &q)) < 0 ||
         (ns = read_segments(segpath, &segs)) < 0)
@@ -269,11 +348,8 @@ int cmd_lastz(int argc, char **argv)
         printf(" ");
         printf("\n#\n# hsp_threshold      = %d\n# gapped_threshold   = %d\n# x_drop             = %d\n"
                "# y_drop             = %d\n# gap_open_penalty   = %d\n# gap_extend_penalty = %d\n",
-               3000, p.gapped_thresh, 10 * p.matrix[0][0], p.ydrop, p.gap_open,
-               p.gap_extend);
-        printf("#        A    C    G    T\n");
-        for (int r = 0; r < 4; r++)
-            printf("#   %c %4d %4d %4d %4d\n", "ACGT"[r], p.matrix[r][0], p.matrix[r][1], p.matrix[r][2], p.matrix[r][3]);
+               hsp_thresh, p.gapped_thresh, x_drop, p.ydrop, p.gap_open, p.gap_extend);
+        print_matrix(&p, &sc, "# ", 1);
     }
     if (os.lav) {
         /* lav's d stanza (lav.c print_lav_job_header): program, files and options (lastz names
@@ -282,10 +358,9 @@ int cmd_lastz(int argc, char **argv)
         printf("#:lav\nd {\n  \"gale.v%s %s %s ", gale_version_string(), specs[0].file, specs[1].file);
         for (int k = 1; k < argc; k++)
             if (argv[k][0] == '-' && argv[k][1]) printf("%s ", argv[k]);
-        printf("\n     A    C    G    T\n");
-        for (int r = 0; r < 4; r++)
-            printf("  %4d %4d %4d %4d\n", p.matrix[r][0], p.matrix[r][1], p.matrix[r][2], p.matrix[r][3]);
-        printf("  O = %d, E = %d, K = %d, L = %d, M = 0\"\n}\n", p.gap_open, p.gap_extend, 3000, p.gapped_thresh);
+        printf("\n");
+        print_matrix(&p, &sc, "", 0);
+        printf("  O = %d, E = %d, K = %d, L = %d, M = 0\"\n}\n", p.gap_open, p.gap_extend, hsp_thresh, p.gapped_thresh);
     }
     if (os.sam == 1 || os.sam == 3) printf("@HD\tVN:1.0\tSO:unsorted\n");
     if (os.header) {

@@ -67,7 +67,20 @@ typedef struct {
     char buf[4096];
 } seq_spec;
 
+/* --scores=FILE as LASTZ 1.04.22 reads it (dna_utilities.c read_score_set): settings,
+ * then a matrix; gale takes matrices whose rows and columns are A C G T. */
+typedef struct {
+    int32_t matrix[4][4];            /* rows (target) and columns (query) in A C G T order */
+    char cols[5], rows[5];           /* the file's order of the labels (lav, axt and maf print it) */
+    int32_t bad, fill, gap_open, gap_extend;
+    int32_t hsp_thresh, gapped_thresh, x_drop, y_drop;
+    int have_gap_open, have_gap_extend, have_hsp, have_gapped, have_x_drop, have_y_drop;
+} lastz_scores;
+
 /* lastz_input.c */
+/* Reads a scores file; returns 0, or -1 (message said: the file, the line and what is wrong,
+ * or that gale does not take it yet). */
+int read_scores(const char *path, lastz_scores *sc);
 /* Reads every record of a FASTA file; returns the number, or -1 (message said). */
 long read_fasta(const char *path, record **out);
 /* Reads the segments file as LASTZ's read_segment_table does; the number, or -1. */
