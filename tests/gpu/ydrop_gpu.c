@@ -12,12 +12,13 @@
  * Cases (seed printed, GALE_TEST_SEED reproduces; GALE_TEST_SCALE scales the pairs):
  * random homologous pairs of 4 - 60 kbp (the query a mutated copy of the target with
  * 0 - 25% divergence, indels up to 30 bases, an inverted block, a duplicated block,
- * unrelated stretches, N runs and lowercase), both query strands (the minus strand
+ * unrelated stretches, N runs, lowercase, x and X runs), both query strands (the minus strand
  * reverse-complemented with GALE_LASTZ_MINUS), anchors from exact 16-mer matches grown
  * ungapped (scored by HOXD70; as a seeding stage would write them) plus random ones, in
  * random order; option sets: LASTZ's defaults, a small ydrop, other gap penalties,
- * --noytrim, --allgappedbounds with a low threshold, and a traceback memory small
- * enough to truncate.
+ * --noytrim, --allgappedbounds with a low threshold, a traceback memory small
+ * enough to truncate, and a scoring file's table (GALE_LASTZ_SCORES_FILE) with other X
+ * and fill scores.
  *
  * GALE_GPU_TEST_FAKE=1 replaces the CUDA contexts by CPU contexts of 3 threads (the
  * two-phase path on threads): a self-check of this harness without a GPU (never used by
@@ -109,6 +110,9 @@ static void make_pair(tu_rng *r, char **t, int64_t *tl, char **q, int64_t *ql)
             for (k = p; k < p + tu_range(r, 1, 40); k++) s[k] = 'N';
         p = tu_range(r, 0, sl - 50);
         for (k = p; k < sl && k < p + tu_range(r, 1, 2000); k++) s[k] = (char)(s[k] | 0x20);
+        p = tu_range(r, 0, sl - 50); /* x or X (scored apart under GALE_LASTZ_SCORES_FILE) */
+        if (tu_chance(r, 0.7))
+            for (k = p; k < p + tu_range(r, 1, 8); k++) s[k] = tu_chance(r, 0.5) ? 'x' : 'X';
     }
 }
 
@@ -307,7 +311,7 @@ int main(void)
         revcomp(q, ql, qm);
         n[0] = make_anchors(&r, t, tl, q, ql, &an[0]);
         n[1] = make_anchors(&r, t, tl, qm, ql, &an[1]);
-        for (set = 0; set < 6; set++) {
+        for (set = 0; set < 7; set++) {
             gale_lastz_params p;
             char what[160];
             gale_lastz_params_init(&p);
@@ -318,6 +322,8 @@ int main(void)
             case 3: p.flags |= GALE_LASTZ_NOYTRIM; break;
             case 4: p.flags |= GALE_LASTZ_ALLBOUNDS; p.gapped_thresh = (int32_t)tu_range(&r, 500, 3000); break;
             case 5: p.traceback_bytes = (uint64_t)tu_range(&r, 20000, 400000); break;
+            case 6: p.flags |= GALE_LASTZ_SCORES_FILE; p.x_score = (int32_t)tu_range(&r, -1500, -200);
+                    p.fill_score = (int32_t)tu_range(&r, -300, -10); break;
             default: break;
             }
             for (strand = 0; strand < 2; strand++) {
