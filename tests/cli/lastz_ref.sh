@@ -190,6 +190,44 @@ for sf in twice xdrop0 name rows3 withn; do
   fi
   total=$((total + 1))
 done
+# 2bit input (tests/common/fa2twobit.py writes the case's FASTA files as 2bit, the query
+# big-endian): against lastz on the same files, plain and with file actions; a truncated
+# 2bit file, and format=fasta on a 2bit file, are refused naming it
+d=$work/0
+python3 "$(dirname "$0")/../common/fa2twobit.py" "$d/target.fa" "$work/t.2bit"
+python3 "$(dirname "$0")/../common/fa2twobit.py" "$d/query.fa" "$work/q.2bit" big
+awk -v OFS='\t' '!/^#/ {$1 = "T"; print}' "$d/seg" > "$work/nick2.seg"
+while IFS='|' read -r tspec qspec sf; do
+  # (gen: the anchors lastz finds on these specifiers)
+  [ "$sf" = gen ] && { sf=$work/gen.seg; lastz "$tspec" "$qspec" --nogapped --format=segments > "$sf" 2>/dev/null; }
+  for f in "" general:name1,number1,name2,number2,score,zstart1,end1,zstart2,end2,text1,text2 maf; do
+    fo=()
+    [ -n "$f" ] && fo=(--format="$f")
+    lrc=0; grc=0
+    lastz "$tspec" "$qspec" --segments="$sf" "${fo[@]}" > "$work/l.out" 2>/dev/null || lrc=$?
+    "$gale" lastz "$tspec" "$qspec" --segments="$sf" "${fo[@]}" > "$work/g.out" 2>/dev/null || grc=$?
+    sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
+    if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || ! grep -q . "$work/l.out"; then
+      echo "FAIL: 2bit '$tspec' '$qspec' format '$f': lastz exit $lrc, gale exit $grc"
+      diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; fail=$((fail + 1))
+    fi
+    total=$((total + 1))
+  done
+done <<SPECS
+$work/t.2bit|$work/q.2bit|$d/seg
+$work/t.2bit[unmask]|$work/q.2bit[101..1500]|gen
+T::$work/t.2bit[format=2bit]|$work/q.2bit[unmask]|$work/nick2.seg
+$d/target.fa|$work/q.2bit|$d/seg
+SPECS
+head -c 40 "$work/t.2bit" > "$work/short.2bit"
+for bad in "$work/short.2bit" "$work/t.2bit[format=fasta]"; do
+  rc=0
+  "$gale" lastz "$bad" "$work/q.2bit" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
+  if [ "$rc" -ne 1 ] || [ -s "$work/out" ] || ! grep -q "2bit" "$work/err"; then
+    echo "FAIL: $bad: exit $rc, $(wc -c < "$work/out") bytes out: $(cat "$work/err")"; fail=$((fail + 1))
+  fi
+  total=$((total + 1))
+done
 # subranges (start..end, start,end, start.., ..end, start#length) on the target and on
 # every query record, with anchors that lastz --nogapped finds on the same subranges (on
 # the whole records' coordinates, as lastz reads them back), in every format

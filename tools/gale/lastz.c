@@ -2,8 +2,8 @@
  * gale lastz TARGET QUERY --segments=FILE [options]: LASTZ 1.04.22's gapped stage from
  * anchors (gale_lastz_extend), writing what `lastz TARGET QUERY --segments=FILE` writes
  * with the same options. See doc/cli.md ("gale lastz") for what is covered so far:
- * FASTA input (one target record, any number of query records), both strands, LASTZ's
- * scoring and gapped options, and the formats lav (the default), general[-][:fields],
+ * FASTA and 2bit input (one target record, any number of query records), both strands,
+ * LASTZ's scoring (--scores) and gapped options, and the formats lav (the default), general[-][:fields],
  * cigar, axt, maf[-], [soft]sam[-], rdotplot and segments.
  *
  * This file: the help, the options and the run; lastz_input.c reads the sequences and
@@ -29,12 +29,13 @@ void usage_lastz(FILE *out)
         "\n"
         "LASTZ 1.04.22's gapped extension from anchors, with lastz's output: replaces\n"
         "'lastz TARGET QUERY --segments=FILE' (e.g. after KegAlign/SegAlign seeding).\n"
-        "TARGET: FASTA, one record; QUERY: FASTA, one or more records. SEGMENTS: lines\n"
+        "TARGET: FASTA or 2bit, one record; QUERY: FASTA or 2bit, one or more records\n"
+        "(FILE.2bit/NAME: the record NAME). SEGMENTS: lines\n"
         "'name1 start1 end1 name2 start2 end2 strand2 [score]' (lastz --format=segments),\n"
         "in the order lastz reads them (query records in file order, + strand first).\n"
         "TARGET and QUERY as lastz's specifiers: [NICK::]FILE[[ACTION,...]] with the\n"
         "actions unmask, nickname=NAME, subset=FILE (or @FILE), nameparse=darkspace|\n"
-        "alnum|full, format=fasta and the subranges START..END, START,END, START..,\n"
+        "alnum|full, format=fasta|2bit and the subranges START..END, START,END, START..,\n"
         "..END, START#LENGTH; lastz's other actions (multiple, revcomp, other subrange\n"
         "forms, ...) are refused so far. Names are parsed from headers as lastz does.\n"
         "\n"
@@ -310,9 +311,18 @@ int cmd_lastz(int argc, char **argv)
     const int32_t hsp_thresh = sc.have_hsp ? sc.hsp_thresh : 3000;
     const int32_t x_drop = sc.have_x_drop ? sc.x_drop : 10 * p.matrix[nuc_of(sc.rows[0])][nuc_of(sc.cols[0])];
 
-    if ((nt = read_fasta(specs[0].file, &t)) < 0 || (nq = read_fasta(specs[1].file, &q)) < 0 ||
+    if ((nt = read_sequences(specs[0].file, specs[0].format, &t)) < 0 ||
+        (nq = read_sequences(specs[1].file, specs[1].format, &q)) < 0 ||
         (ns = read_segments(segpath, &segs)) < 0)
         goto done;
+    if (specs[0].contig) {
+        if (keep_contig(specs[0].file, specs[0].contig, t, nt) < 0) goto done;
+        nt = 1;
+    }
+    if (specs[1].contig) {
+        if (keep_contig(specs[1].file, specs[1].contig, q, nq) < 0) goto done;
+        nq = 1;
+    }
     apply_names(&specs[0], t, nt);
     apply_names(&specs[1], q, nq);
     if ((specs[0].subset && (nt = apply_subset(specs[0].subset, t, nt)) < 0) ||

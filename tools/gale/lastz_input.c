@@ -94,6 +94,174 @@ long read_fasta(const char *path, record **out)
     return (long)n;
 }
 
+/* A 2bit file (UCSC's format, as LASTZ 1.04.22's sequences.c read_2bit_header and
+ * load_2bit_sequence read it): the magic number in either byte order, version 0, the
+ * records' names and offsets, then per record its length, N blocks, mask blocks, a 0 and
+ * its bases, four a byte from the high bits (T C A G). The bases come out upper case, the
+ * N blocks as N, then the mask blocks in lower case (an N there as n). A record's header is
+ * its name (no '>': lav's h stanza writes it so). Returns the number of records, or -1
+ * (message said: the file and what is wrong). */
+static long read_2bit(const char *path, FILE *f, record **out)
+{
+    unsigned char *buf = NULL;
+    size_t size = 0, cap = 0, got;
+    record *recs = NULL;
+    long n = 0, rc = -1;
+    int big;
+    uint32_t count;
+    for (;;) { /* the whole file */
+        if (size == cap) {
+            unsigned char *nb = realloc(buf, cap = cap ? 2 * cap : 1 << 20);
+            if (!nb) {
+                msg("%s: out of memory reading it", path);
+                goto done;
+            }
+            buf = nb;
+        }
+        got = fread(buf + size, 1, cap - size, f);
+        size += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) {
+        msg("%s: %s", path, strerror(errno));
+        goto done;
+    }
+#define U32(at) (big ? (uint32_t)buf[at] << 24 | (uint32_t)buf[(at) + 1] << 16 | (uint32_t)buf[(at) + 2] << 8 | buf[(at) + 3] \
+                     : (uint32_t)buf[(at) + 3] << 24 | (uint32_t)buf[(at) + 2] << 16 | (uint32_t)buf[(at) + 1] << 8 | buf[at])
+    big = buf[0] == 0x1A;
+    if (size < 16 || U32(4) != 0 || U32(12) != 0) {
+        msg("%s: a bad 2bit header (version and reserved words must be 0)", path);
+        goto done;
+    }
+    count = U32(8);
+    if (count == 0) {
+        msg("empty 2bit file %s", path);
+        goto done;
+    }
+    recs = calloc(count, sizeof *recs);
+    if (!recs) {
+        msg("%s: out of memory reading it", path);
+        goto done;
+    }
+    {
+        size_t at = 16;
+        for (uint32_t k = 0; k < count; k++, n++) {
+            size_t nl, dpos, d, nb, mb, len;
+            if (at >= size || at + 1 + buf[at] + 4 > size) goto truncated;
+            nl = buf[at];
+            recs[k].name = malloc(nl + 1);
+            recs[k].header = malloc(nl + 1);
+            if (!recs[k].name || !recs[k].header) goto truncated;
+            memcpy(recs[k].name, buf + at + 1, nl);
+            recs[k].name[nl] = 0;
+            memcpy(recs[k].header, recs[k].name, nl + 1);
+            dpos = U32(at + 1 + nl);
+            at += 1 + nl + 4;
+            if (dpos + 8 > size) goto truncated;
+            len = U32(dpos);
+            if (len == 0 || len == 0xFFFFFFFFu) {
+                msg("%s: record %s: bad 2bit length (%08zX)", path, recs[k].name, len);
+                goto done;
+            }
+            nb = U32(dpos + 4);
+            d = dpos + 8;
+            if (d + 8 * nb + 4 > size) goto truncated;
+            mb = U32(d + 8 * nb);
+            if (d + 8 * nb + 4 + 8 * mb + 4 > size) goto truncated;
+            {
+                const size_t ms = d + 8 * nb + 4, bases = ms + 8 * mb + 4;
+                if (U32(bases - 4) != 0) {
+                    msg("%s: record %s: bad 2bit reserved word before its bases", path, recs[k].name);
+                    goto done;
+                }
+                if (bases + (len + 3) / 4 > size) goto truncated;
+                recs[k].seq = malloc(len + 1);
+                if (!recs[k].seq) goto truncated;
+                for (size_t i = 0; i < len; i++)
+                    recs[k].seq[i] = "TCAG"[(buf[bases + i / 4] >> (6 - 2 * (i % 4))) & 3];
+                for (size_t b = 0; b < nb; b++) { /* N blocks, clipped to the record */
+                    const size_t st = U32(d + 4 * b), sz = U32(d + 4 * nb + 4 * b);
+                    for (size_t i = st; i < st + sz && i < len; i++) recs[k].seq[i] = 'N';
+                }
+                for (size_t b = 0; b < mb; b++) { /* mask blocks: lower case */
+                    const size_t st = U32(ms + 4 * b), sz = U32(ms + 4 * mb + 4 * b);
+                    for (size_t i = st; i < st + sz && i < len; i++)
+                        recs[k].seq[i] = (char)tolower((unsigned char)recs[k].seq[i]);
+                }
+            }
+            recs[k].len = recs[k].true_len = len;
+            recs[k].contig = (long)k + 1;
+            recs[k].start_loc = 1;
+        }
+    }
+#undef U32
+    rc = n;
+    *out = recs;
+    recs = NULL;
+    goto done;
+truncated:
+    msg("%s: the 2bit file ends early, or is not one (record %ld of %lu)", path, n + 1, (unsigned long)count);
+done:
+    if (recs) {
+        for (long k = 0; k <= n && k < (long)count; k++) {
+            free(recs[k].name);
+            free(recs[k].header);
+            free(recs[k].seq);
+        }
+        free(recs);
+    }
+    free(buf);
+    return rc;
+}
+
+long keep_contig(const char *path, const char *name, record *recs, long n)
+{
+    long k = 0;
+    while (k < n && strcmp(recs[k].header, name) != 0) k++; /* (a 2bit record's header is its name) */
+    if (k == n) {
+        msg("2bit file %s doesn't contain %s", path, name);
+        return -1;
+    }
+    for (long j = 0; j < n; j++) {
+        if (j == k) continue;
+        free(recs[j].name);
+        free(recs[j].header);
+        free(recs[j].seq);
+    }
+    recs[0] = recs[k];
+    return 1;
+}
+
+long read_sequences(const char *path, int format, record **out)
+{
+    unsigned char magic[4] = {0, 0, 0, 0};
+    FILE *f = fopen(path, "rb");
+    int is_2bit;
+    long n;
+    if (!f) {
+        msg("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    is_2bit = fread(magic, 1, 4, f) == 4 &&
+              ((magic[0] == 0x43 && magic[1] == 0x27 && magic[2] == 0x41 && magic[3] == 0x1A) ||
+               (magic[0] == 0x1A && magic[1] == 0x41 && magic[2] == 0x27 && magic[3] == 0x43));
+    if (format && format != (is_2bit ? 2 : 1) && (is_2bit || format == 2)) {
+        /* lastz: a forced type that is not the file's ("clashing file type") */
+        msg("%s: clashing file type (format=%s given, the file is %s)", path, format == 2 ? "2bit" : "fasta",
+            is_2bit ? "2bit" : "not 2bit");
+        fclose(f);
+        return -1;
+    }
+    if (!is_2bit) {
+        fclose(f);
+        return read_fasta(path, out);
+    }
+    rewind(f);
+    n = read_2bit(path, f, out);
+    fclose(f);
+    return n;
+}
+
 /* Reads the segments file as LASTZ's read_segment_table does (comments after '#', blank
  * lines skipped, 7 or 8 fields, 1-based inclusive intervals of equal length). */
 long read_segments(const char *path, seg_line **out)
@@ -148,6 +316,17 @@ long read_segments(const char *path, seg_line **out)
 }
 
 /* Returns 0, or writes a usage error naming the action and returns -1. */
+/* FILE.2bit/NAME (sequences.c parse_sequence_name): the record NAME of the 2bit file alone,
+ * unless a '/' or ".2bit" follows in NAME (then it is all one file name). */
+static void split_contig(seq_spec *sp)
+{
+    char *ext = strstr(sp->file, ".2bit/");
+    if (ext && !strchr(ext + 6, '/') && !strstr(ext + 6, ".2bit")) {
+        sp->contig = ext + 6;
+        ext[5] = 0;
+    }
+}
+
 int parse_spec(const char *arg, seq_spec *sp)
 {
     char *s, *act, *colons;
@@ -166,6 +345,7 @@ int parse_spec(const char *arg, seq_spec *sp)
     act = strchr(s, '[');
     if (!act) {
         size_t l = strlen(s);
+        split_contig(sp);
         FILE *probe = l > 1 && s[l - 1] == '-' ? fopen(s, "r") : NULL;
         if (probe) fclose(probe); /* a file whose name ends with '-' */
         else if (l > 1 && s[l - 1] == '-' && s[l - 2] != '/')
@@ -174,6 +354,7 @@ int parse_spec(const char *arg, seq_spec *sp)
         return 0;
     }
     *act++ = 0;
+    split_contig(sp);
     {
         size_t l = strlen(act);
         if (l && act[l - 1] == '-') {
@@ -256,13 +437,15 @@ int parse_spec(const char *arg, seq_spec *sp)
         } else if (strcmp(a, "nameparse=full") == 0 || strcmp(a, "fullname") == 0 || strcmp(a, "fullnames") == 0) {
             sp->nameparse = 3;
         } else if (strcmp(a, "format=fasta") == 0 || strcmp(a, "format=FASTA") == 0) {
-            /* gale reads FASTA: nothing to override */
+            sp->format = 1;
+        } else if (strcmp(a, "format=2bit") == 0 || strcmp(a, "format=2BIT") == 0) {
+            sp->format = 2;
         } else {
             /* the others of lastz --help=files: a clear refusal naming the action */
             const char *what = a;
             if (strcmp(a, "multi") == 0) what = "multiple";
             return usage_error(CMD, "%s: LASTZ's file action '%s'%s%s%s is not supported by gale lastz yet (supported: "
-                                    "unmask, nickname=NAME, subset=FILE, nameparse=darkspace|alnum|full, format=fasta, subranges)",
+                                    "unmask, nickname=NAME, subset=FILE, nameparse=darkspace|alnum|full, format=fasta|2bit, subranges)",
                                arg, a, what != a ? " (" : "", what != a ? what : "", what != a ? ")" : "") ? -1 : -1;
         }
     }

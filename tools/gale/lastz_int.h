@@ -60,6 +60,8 @@ typedef struct {
     char *subset;          /* [subset=FILE] or [@FILE] */
     int unmask;            /* [unmask] */
     int nameparse;         /* 0: lastz's default (core), 1 darkspace, 2 alnum, 3 full */
+    int format;            /* [format=fasta] 1, [format=2bit] 2; 0: from the file's first bytes */
+    const char *contig;    /* FILE.2bit/NAME: that record alone (LASTZ's contig of interest) */
     unsigned long long sub_start, sub_end; /* a subrange, 1-based inclusive (0: not given) */
     int sub_end_soft;      /* start#length: an end past the record is clipped */
     int sub_end_open;      /* start..: to the record's end */
@@ -83,6 +85,13 @@ typedef struct {
 int read_scores(const char *path, lastz_scores *sc);
 /* Reads every record of a FASTA file; returns the number, or -1 (message said). */
 long read_fasta(const char *path, record **out);
+/* A FASTA or 2bit file, told apart by the 2bit magic number as lastz does (format: the
+ * spec's format=, which must then agree); the number of records, or -1 (message said). */
+long read_sequences(const char *path, int format, record **out);
+/* FILE.2bit/NAME: the record named NAME (by its 2bit name) alone, first, keeping its number
+ * (the others freed); returns 1, or -1 when there is none (message said: then the caller
+ * still frees all n). */
+long keep_contig(const char *path, const char *name, record *recs, long n);
 /* Reads the segments file as LASTZ's read_segment_table does; the number, or -1. */
 long read_segments(const char *path, seg_line **out);
 /* Returns 0, or writes a usage error naming the action and returns -1. */
