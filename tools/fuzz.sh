@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds gale's libFuzzer harnesses (tests/fuzz: the CLI's LOGAN TSV, .seq and
-# FASTA/FASTQ readers, and the C API) with clang, ASan and UBSan, and runs each for a
+# FASTA/FASTQ readers, gale lastz's sequence, scores and segments readers, and the C API) with clang, ASan and UBSan, and runs each for a
 # fixed time. Fails on any crash, leak, sanitizer report, broken promise or timeout.
 #
-#   bash tools/fuzz.sh [HARNESS ...]     # default: logan seq fastx api
+#   bash tools/fuzz.sh [HARNESS ...]     # default: logan seq fastx api lastz_input
 #
 # Environment:
 #   GALE_FUZZ_SECONDS  seconds per harness (default 20)
@@ -20,7 +20,7 @@ secs=${GALE_FUZZ_SECONDS:-20}
 build=${GALE_FUZZ_BUILD:-build-fuzz}
 jobs=$(nproc 2>/dev/null || echo 2)
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(logan seq fastx api)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(logan seq fastx api lastz_input)
 
 if ! command -v clang >/dev/null || ! command -v clang++ >/dev/null; then
   echo "tools/fuzz.sh: clang and clang++ are needed (bash tools/setup-deps.sh installs them)" >&2

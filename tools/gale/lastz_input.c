@@ -67,18 +67,14 @@ long read_fasta(const char *path, record **out)
         if (n == 0) {
             if (len == 0) continue;
             msg("%s line %ld: sequence before the first '>' header", path, lineno);
-            fclose(f);
-            free(line);
-            return -1;
+            goto failed;
         }
         for (ssize_t k = 0; k < len; k++) {
             unsigned char c = (unsigned char)line[k];
             if (isspace(c)) continue;
             if (!isalpha(c)) {
                 msg("%s line %ld: byte 0x%02x is not a sequence letter", path, lineno, c);
-                fclose(f);
-                free(line);
-                return -1;
+                goto failed;
             }
             if (recs[n - 1].len + 1 >= scap) {
                 scap = scap ? 2 * scap : 4096;
@@ -92,6 +88,16 @@ long read_fasta(const char *path, record **out)
     for (size_t k = 0; k < n; k++) recs[k].true_len = recs[k].len;
     *out = recs;
     return (long)n;
+failed: /* (the records read so far go with it) */
+    fclose(f);
+    free(line);
+    for (size_t k = 0; k < n; k++) {
+        free(recs[k].name);
+        free(recs[k].header);
+        free(recs[k].seq);
+    }
+    free(recs);
+    return -1;
 }
 
 /* A 2bit file (UCSC's format, as LASTZ 1.04.22's sequences.c read_2bit_header and
@@ -136,6 +142,10 @@ static long read_2bit(const char *path, FILE *f, record **out)
     count = U32(8);
     if (count == 0) {
         msg("empty 2bit file %s", path);
+        goto done;
+    }
+    if (count > (size - 16) / 5) { /* (an index entry takes 5 bytes at least) */
+        msg("%s: the 2bit file's index of %lu records does not fit in it", path, (unsigned long)count);
         goto done;
     }
     recs = calloc(count, sizeof *recs);
@@ -292,6 +302,11 @@ long read_segments(const char *path, seg_line **out)
                 path, lineno);
             fclose(f);
             free(line);
+            for (size_t k2 = 0; k2 < n; k2++) {
+                free(segs[k2].name1);
+                free(segs[k2].name2);
+            }
+            free(segs);
             return -1;
         }
         if (n == scap) {
@@ -315,7 +330,6 @@ long read_segments(const char *path, seg_line **out)
     return (long)n;
 }
 
-/* Returns 0, or writes a usage error naming the action and returns -1. */
 /* FILE.2bit/NAME (sequences.c parse_sequence_name): the record NAME of the 2bit file alone,
  * unless a '/' or ".2bit" follows in NAME (then it is all one file name). */
 static void split_contig(seq_spec *sp)
@@ -327,6 +341,7 @@ static void split_contig(seq_spec *sp)
     }
 }
 
+/* Returns 0, or writes a usage error naming the action and returns -1. */
 int parse_spec(const char *arg, seq_spec *sp)
 {
     char *s, *act, *colons;

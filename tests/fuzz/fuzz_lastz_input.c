@@ -1,0 +1,86 @@
+/*
+ * fuzz_lastz_input: `gale lastz`'s readers (tools/gale/lastz_input.c) on any bytes: the
+ * sequence files (FASTA or 2bit, told apart by the 2bit magic number; then the record a
+ * FILE.2bit/NAME specifier picks), LASTZ's scoring files (--scores) and the segments file.
+ * Each must return its records or say what is wrong, never crash, read out of bounds
+ * or leak; what it returns is checked against its own promises.
+ *
+ * Input: byte 0 picks the reader (0 sequences, 1 scores, 2 segments; seeds use '0', '1',
+ * '2'), the rest is the file (written plain).
+ */
+#include "fuzz_common.h"
+
+#include "lastz_int.h"
+
+static fz_file file;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    fz_init();
+    fz_file_init(&file, "gale-fuzz-lastz");
+    return 0;
+}
+
+static void free_records(record *r, long n)
+{
+    for (long k = 0; k < n; k++) {
+        free(r[k].name);
+        free(r[k].header);
+        free(r[k].seq);
+    }
+    free(r);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    fz_file_put(&file, FZ_PLAIN, data + 1, size - 1);
+    switch (data[0] % 3) {
+    case 0: {
+        record *r = NULL;
+        const long n = read_sequences(file.path, 0, &r);
+        FZ_CHECK(n >= -1, "read_sequences returned %ld", n);
+        for (long k = 0; k < n; k++) {
+            FZ_CHECK(r[k].name && r[k].header, "record %ld without a name", k);
+            FZ_CHECK(r[k].len == r[k].true_len && r[k].contig == k + 1, "record %ld: length or number", k);
+            for (size_t i = 0; i < r[k].len; i++) FZ_CHECK(r[k].seq[i] != 0, "record %ld: byte 0 at %zu", k, i);
+        }
+        if (n > 0) {
+            FZ_CHECK(keep_contig(file.path, r[n - 1].header, r, n) == 1, "keep_contig missed a record's own name");
+            free_records(r, 1); /* keep_contig freed the others */
+        } else {
+            free(r);
+        }
+        break;
+    }
+    case 1: {
+        lastz_scores sc;
+        if (read_scores(file.path, &sc) == 0) {
+            int seen = 0;
+            for (int k = 0; k < 4; k++) seen |= 1 << (int)(strchr("ACGT", sc.cols[k]) - "ACGT");
+            FZ_CHECK(seen == 15, "the columns are not A C G T: %.4s", sc.cols);
+            FZ_CHECK(!sc.have_gap_extend || sc.gap_extend >= 0, "a negative gap extension taken");
+        }
+        break;
+    }
+    default: {
+        seg_line *s = NULL;
+        const long n = read_segments(file.path, &s);
+        FZ_CHECK(n >= -1, "read_segments returned %ld", n);
+        for (long k = 0; k < n; k++) {
+            FZ_CHECK(s[k].start1 <= s[k].end1 && s[k].start2 <= s[k].end2, "segment %ld: start after end", k);
+            free(s[k].name1);
+            free(s[k].name2);
+        }
+        free(s);
+        break;
+    }
+    }
+    return 0;
+}
