@@ -96,7 +96,7 @@ EOF
 # fill, lastz's default as X); every output format of the --scores runs, the command
 # line's --gap, --ydrop and --gappedthresh over the file's, and lastz's threshold warning
 # on stderr. Then files lastz refuses (a setting twice, a bad value) and files gale refuses
-# (a column other than A C G T): exit 2 naming the file.
+# (a column other than A C G T): exit 2 naming the file. Also --match=R[,P] and --unitscores.
 for ((c = 0; c < cases; c++)); do
   d=$work/$c
   python3 - "$((seed + c))" "$d" <<'PY'
@@ -168,6 +168,26 @@ PY
       done
     done
   done
+  # --match=R[,P] and --unitscores (lastz's unit scores: its gaps, thresholds and drops
+  # derived from R and P), alone and under the command line's gap, ydrop and threshold
+  for m in "--match=1,2" "--match=3" "--unitscores" "--match=1,5 --gap=6,1 --noytrim" \
+           "--match=2,3 --ydrop=50 --gappedthresh=40" "--match=1.5K,2K"; do
+    for f in "" general:score,name1,zstart1,end1,name2,strand2,zstart2,end2,identity,cigarx axt maf; do
+      fo=()
+      [ -n "$f" ] && fo=(--format="$f")
+      lrc=0; grc=0
+      # shellcheck disable=SC2086
+      lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" $m "${fo[@]}" > "$work/l.out" 2>/dev/null || lrc=$?
+      # shellcheck disable=SC2086
+      "$gale" lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" $m "${fo[@]}" > "$work/g.out" 2>/dev/null || grc=$?
+      sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
+      if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || ! grep -q . "$work/l.out"; then
+        echo "FAIL: case $c '$m' format '$f': lastz exit $lrc, gale exit $grc"
+        diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; fail=$((fail + 1))
+      fi
+      total=$((total + 1))
+    done
+  done
   # without --scores the same sequences score x as X: the files above were not the default
   "$gale" lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" --format=general:score > "$work/g.out" 2>/dev/null
   lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" --format=general:score > "$work/l.out" 2>/dev/null
@@ -180,6 +200,18 @@ printf 'x_drop = 0\n A C G T\n 1 2 3 4\n 1 2 3 4\n 1 2 3 4\n 1 2 3 4\n' > "$work
 printf 'nosuch = 1\n A C G T\n 1 2 3 4\n 1 2 3 4\n 1 2 3 4\n 1 2 3 4\n' > "$work/name.txt"
 printf ' A C G T\n 1 2 3 4\n 1 2 3 4\n 1 2 3 4\n' > "$work/rows3.txt"
 printf ' A C G T N\n 1 2 3 4 0\n 1 2 3 4 0\n 1 2 3 4 0\n 1 2 3 4 0\n 0 0 0 0 0\n' > "$work/withn.txt"
+# --match refused as lastz refuses it: no match score, no mismatch penalty, with --scores
+for bad in "--match=0" "--match=1,0" "--match=1,-2" "--match=1,2 --scores=$work/name.txt"; do
+  lrc=0; grc=0
+  # shellcheck disable=SC2086
+  lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" $bad > /dev/null 2>&1 || lrc=$?
+  # shellcheck disable=SC2086
+  "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" $bad > "$work/out" 2> "$work/err" || grc=$?
+  if [ "$grc" -ne 2 ] || [ "$lrc" -eq 0 ] || [ -s "$work/out" ] || ! grep -q "match" "$work/err"; then
+    echo "FAIL: $bad: lastz exit $lrc, gale exit $grc: $(cat "$work/err")"; fail=$((fail + 1))
+  fi
+  total=$((total + 1))
+done
 for sf in twice xdrop0 name rows3 withn; do
   lrc=0; grc=0
   lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --scores="$work/$sf.txt" > /dev/null 2>&1 || lrc=$?

@@ -5,7 +5,8 @@
 # lastz_begin BASE WHAT: fails (never skips) unless lastz is installed (WHAT: what is
 # missing then, "the reference" or "the oracle"); sets seed (GALE_TEST_SEED, else fresh),
 # scale (GALE_TEST_SCALE, 1) and cases = max(2, int(BASE * scale)), prints the seed line,
-# and makes the work folder $work, removed at exit.
+# and makes the work folder $work, removed at exit (kept with GALE_KEEP_WORK=1, to look
+# at a failing case).
 lastz_begin() {
   if ! command -v lastz >/dev/null; then
     echo "FAIL: lastz (Debian package lastz) is not installed: $2 is missing" >&2
@@ -16,7 +17,7 @@ lastz_begin() {
   cases=$(python3 -c "print(max(2, int($1 * float('$scale'))))")
   echo "GALE_TEST_SEED=$seed cases=$cases"
   work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
+  [ -n "${GALE_KEEP_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 }
 
 # lastz_split_query FILE [DESCRIPTION]: the FASTA query FILE rewritten as three records

@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,8 @@ void usage_lastz(FILE *out)
 
         "  --scores=FILE            substitution scores (A, C, G and T), gaps and\n"
         "                           thresholds from a LASTZ scoring file (HOXD70)\n"
+        "  --match=R[,P]            scores R for a match, -P for a mismatch (P: R), with\n"
+        "                           lastz's gaps and thresholds for them; --unitscores: 1,1\n"
         "  --gap=OPEN,EXTEND        gap penalties (400,30)\n"
         "  --ydrop=N                y-drop (OPEN + 300 * EXTEND)\n"
         "  --gappedthresh=N         score threshold of the alignments (3000)\n"
@@ -178,6 +181,7 @@ int cmd_lastz(int argc, char **argv)
     gale_lastz_params p;
     int have_ydrop = 0, have_gap = 0, have_gapped = 0, summary = 0;
     const char *scores_path = NULL; /* --scores=FILE */
+    int32_t unit_match = 0, unit_mismatch = 0; /* --match=R,P (--unitscores: 1,1); 0: not given */
     lastz_scores sc;
     const char *gapped_opt = NULL; /* the first option of the gapped stage given */
     out_spec os;
@@ -222,6 +226,21 @@ int cmd_lastz(int argc, char **argv)
             have_gapped = 1;
         } else if (strncmp(a, "--scores=", 9) == 0) { /* (lastz takes it with --format=segments too) */
             scores_path = a + 9;
+        } else if (strcmp(a, "--unitscores") == 0 || strcmp(a, "--unitscore") == 0) {
+            unit_match = 1, unit_mismatch = 1;
+        } else if (strncmp(a, "--match=", 8) == 0) {
+            /* --match=R[,P] (lastz.c): match R > 0, mismatch -P with P > 0 (default R) */
+            char buf[64];
+            char *comma;
+            if (strlen(a + 8) >= sizeof buf) return bad_value(CMD, "--match", a + 8, "expected MATCH[,MISMATCH]");
+            strcpy(buf, a + 8);
+            comma = strchr(buf, ',');
+            if (comma) *comma++ = 0;
+            if (score_value(buf, &unit_match) || unit_match <= 0)
+                return bad_value(CMD, "--match", a + 8, "the match score must be a positive number");
+            unit_mismatch = unit_match;
+            if (comma && (score_value(comma, &unit_mismatch) || unit_mismatch <= 0))
+                return bad_value(CMD, "--match", a + 8, "the mismatch penalty must be a positive number");
         } else if (strcmp(a, "--noytrim") == 0) {
             if (!gapped_opt) gapped_opt = a;
             p.flags |= GALE_LASTZ_NOYTRIM;
@@ -285,6 +304,8 @@ int cmd_lastz(int argc, char **argv)
     memset(&sc, 0, sizeof sc);
     memcpy(sc.cols, "ACGT", 4);
     memcpy(sc.rows, "ACGT", 4);
+    if (scores_path && unit_match)
+        return usage_error(CMD, "can't use --match (or --unitscores) and --scores together (as lastz)");
     if (scores_path) {
         if (read_scores(scores_path, &sc)) return EXIT_USAGE;
         memcpy(p.matrix, sc.matrix, sizeof p.matrix);
@@ -305,11 +326,34 @@ int cmd_lastz(int argc, char **argv)
         if (!have_gapped && (sc.have_gapped || sc.have_hsp)) p.gapped_thresh = sc.have_gapped ? sc.gapped_thresh : sc.hsp_thresh;
         if (!sc.have_hsp) scores_warning(scores_path, p.matrix);
     }
+    /* --match=R,P (lastz.c parse_options, useUnitScores): R on the diagonal and -P off it,
+     * X -10P, fill -P, gaps ceil(3.25P) and ceil(0.24375P) unless --gap, hsp (and so the
+     * gapped) threshold ceil(30R), x_drop ceil(10 sqrt(P)) and y_drop twice that */
+    int32_t unit_hsp = 0, unit_xdrop = 0;
+    if (unit_match) {
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++) p.matrix[r][c] = r == c ? unit_match : -unit_mismatch;
+        p.x_score = (int32_t)(-10.0 * unit_mismatch);
+        p.fill_score = (int32_t)(-1.0 * unit_mismatch);
+        if (!have_gap) {
+            p.gap_open = (int32_t)ceil(3.25 * unit_mismatch);
+            p.gap_extend = (int32_t)ceil(0.24375 * unit_mismatch);
+        }
+        unit_hsp = (int32_t)ceil(30.0 * unit_match);
+        unit_xdrop = (int32_t)ceil(10.0 * sqrt((double)unit_mismatch));
+        if (!have_gapped) p.gapped_thresh = unit_hsp;
+        if (!have_ydrop) {
+            p.ydrop = 2 * unit_xdrop;
+            have_ydrop = 1;
+        }
+    }
     if (!have_ydrop) p.ydrop = p.gap_open + 300 * p.gap_extend; /* LASTZ's default */
     /* lav's K, axt's and maf's hsp_threshold (lastz takes no --hspthresh with --segments)
      * and x_drop (10 times the matrix's first score, in the file's order) */
-    const int32_t hsp_thresh = sc.have_hsp ? sc.hsp_thresh : 3000;
-    const int32_t x_drop = sc.have_x_drop ? sc.x_drop : 10 * p.matrix[nuc_of(sc.rows[0])][nuc_of(sc.cols[0])];
+    const int32_t hsp_thresh = unit_match ? unit_hsp : sc.have_hsp ? sc.hsp_thresh : 3000;
+    const int32_t x_drop = unit_match       ? unit_xdrop
+                           : sc.have_x_drop ? sc.x_drop
+                                            : 10 * p.matrix[nuc_of(sc.rows[0])][nuc_of(sc.cols[0])];
 
     if ((nt = read_sequences(specs[0].file, specs[0].format, &t)) < 0 ||
         (nq = read_sequences(specs[1].file, specs[1].format, &q)) < 0 ||

@@ -71,8 +71,8 @@ static void cigarx_run(FILE *out, uint32_t len, char op, int hide_singles)
 
 /* cigarx, cigarx-, cigarx1, cigarx1- (cigar.c print_cigar_align with markMismatches and
  * letterAfter): each run of substitutions as runs of = (the same A, C, G or T, either
- * case) and X (anything else: N against N too), then each run of indels as its target
- * bases (D) and then its query bases (I); cigarx writes a run of 1 as the letter alone
+ * case) and X (anything else: N against N too), each indel op as its target bases (D)
+ * or its query bases (I), in the script's order; cigarx writes a run of 1 as the letter alone
  * (hideSingles), cigarx1 with its count. The - forms in lower case (x, d, i), except
  * cigarx1-: lastz 1.04.22 asks for lower case only when the field is cigarx- (genpaf.c),
  * so cigarx1- comes out as cigarx1. s1, s2: the target and query at the alignment's start. */
@@ -97,16 +97,16 @@ static void print_cigarx(FILE *out, const char *s1, const char *s2, const gale_l
                 }
             }
             if (run > 0) cigarx_run(out, run, mismatch ? ch_x : '=', hide_singles);
-        } else { /* a run of indels: its target bases, then its query bases */
-            uint32_t del = 0, ins = 0;
-            for (; k < a->n_ops && GALE_CIGAR_OP(a->cigar[k]) != GALE_CIGAR_MATCH; k++) {
-                if (GALE_CIGAR_OP(a->cigar[k]) == GALE_CIGAR_INS) ins += GALE_CIGAR_LEN(a->cigar[k]);
-                else del += GALE_CIGAR_LEN(a->cigar[k]);
+        } else { /* an indel op (edit_script_indel_len takes one op at a time) */
+            const uint32_t len = GALE_CIGAR_LEN(a->cigar[k]);
+            if (GALE_CIGAR_OP(a->cigar[k]) == GALE_CIGAR_INS) {
+                s2 += len;
+                cigarx_run(out, len, ch_i, hide_singles);
+            } else {
+                s1 += len;
+                cigarx_run(out, len, ch_d, hide_singles);
             }
-            s1 += del;
-            s2 += ins;
-            if (del) cigarx_run(out, del, ch_d, hide_singles);
-            if (ins) cigarx_run(out, ins, ch_i, hide_singles);
+            k++;
         }
     }
 }

@@ -610,7 +610,7 @@ int apply_spec(const seq_spec *sp, record *recs, long n)
 /* LASTZ's string_to_score for integer scores (string_to_unitized_int, by thousands): an
  * integer, or a decimal rounded as (int)(v + .5), with an optional K, M or G (x 1000^n).
  * Returns 0, or -1 for anything else. */
-static int score_value(const char *s, int32_t *out)
+int score_value(const char *s, int32_t *out)
 {
     char buf[20], extra;
     const char *parse = s;

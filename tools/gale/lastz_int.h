@@ -83,6 +83,9 @@ typedef struct {
 /* Reads a scores file; returns 0, or -1 (message said: the file, the line and what is wrong,
  * or that gale does not take it yet). */
 int read_scores(const char *path, lastz_scores *sc);
+/* A score as lastz reads one (string_to_score: an integer, or a decimal rounded, with an
+ * optional K, M or G for thousands); 0, or -1 for anything else. */
+int score_value(const char *s, int32_t *out);
 /* Reads every record of a FASTA file; returns the number, or -1 (message said). */
 long read_fasta(const char *path, record **out);
 /* A FASTA or 2bit file, told apart by the 2bit magic number as lastz does (format: the
