@@ -17,7 +17,7 @@ lastz_begin 4 "the reference"
 fields=score,name1,strand1,size1,start1,zstart1,end1,name2,strand2,size2,start2,zstart2,end2,start2+,zstart2+,end2+,identity,idfrac,id%,coverage,covfrac,cov%,cigar
 fields=$fields,number1,number2,length1,length2,align1,text1,align2,text2,nmatch,nmismatch,npair,ncolumn,ngap,cgap,diff
 fields=$fields,cigar-,diagonal,blastid%,continuity,confrac,con%,gaprate,number,znumber,NA,nucs1,nucs2,cigarx,cigarx-
-fields=$fields,cigarx1,cigarx1-
+fields=$fields,cigarx1,cigarx1-,chore,shingle,phash,ahash
 fields=$fields,n1,s1,z1,e1,l1,a1,t1,n2,s2,z2,s2+,z2+,e2,e2+,l2,a2,t2,d,diag,s,id,ident,cov,con,gap
 # "" is no --format: lastz writes lav, its default
 formats=("" lav general "general:$fields" "general-:$fields" cigar axt maf maf- sam sam- softsam softsam- rdotplot segments)
@@ -385,11 +385,21 @@ case "$lrcs" in " dup:0 dup:0 shuf:"[1-9]*" shuf:"[1-9]*) ;; *) echo "FAIL: last
 total=$((total + 2))
 # a general field that LASTZ has and gale does not write yet, and one LASTZ does not have:
 # a usage error naming the field, nothing written
-for fld in shingle nosuchfield; do
+for fld in hspid nosuchfield; do
   rc=0
   "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=general:score,$fld > "$work/out" 2> "$work/err" || rc=$?
   if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -q "'$fld'" "$work/err"; then
     echo "FAIL: general:score,$fld: exit $rc, $(wc -c < "$work/out") bytes out: $(cat "$work/err")"; fail=$((fail + 1))
+  fi
+  total=$((total + 1))
+done
+# quals1 and quals2 need FASTQ: lastz and gale refuse them on FASTA
+for fld in quals1 quals2; do
+  lrc=0; rc=0
+  lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=general:score,$fld > /dev/null 2>&1 || lrc=$?
+  "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=general:score,$fld > "$work/out" 2> "$work/err" || rc=$?
+  if [ "$lrc" -eq 0 ] || [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -q "'$fld'" "$work/err"; then
+    echo "FAIL: general:score,$fld: lastz exit $lrc, gale exit $rc: $(cat "$work/err")"; fail=$((fail + 1))
   fi
   total=$((total + 1))
 done

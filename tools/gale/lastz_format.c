@@ -21,14 +21,15 @@ enum { F_SCORE, F_NAME1, F_STRAND1, F_SIZE1, F_START1, F_ZSTART1, F_END1, F_NAME
        F_COVPCT, F_CIGAR, F_NUMBER1, F_NUMBER2, F_LENGTH1, F_LENGTH2, F_ALIGN1, F_TEXT1, F_ALIGN2, F_TEXT2, F_NMATCH,
        F_NMISMATCH, F_NPAIR, F_NCOLUMN, F_NGAP, F_CGAP, F_DIFF, F_CIGARL, F_DIAGONAL, F_BLASTID, F_CONTINUITY,
        F_CONFRAC, F_CONPCT, F_GAPRATE, F_NUCS1, F_NUCS2, F_NUMBER, F_ZNUMBER, F_NA, F_CIGARX, F_CIGARXL, F_CIGARX1,
-       F_CIGARX1L, F_N };
+       F_CIGARX1L, F_QUALS1, F_QUALS2, F_CHORE, F_SHINGLE, F_PHASH, F_AHASH, F_N };
 /* LASTZ's field names (genpaf.h genpafName), then its aliases (genpafAliases) */
 static const char *const field_names[F_N] = {
     "score", "name1", "strand1", "size1", "start1", "zstart1", "end1", "name2", "strand2", "size2", "start2",
     "zstart2", "end2", "start2+", "zstart2+", "end2+", "identity", "idfrac", "id%", "coverage", "covfrac", "cov%",
     "cigar", "number1", "number2", "length1", "length2", "align1", "text1", "align2", "text2", "nmatch", "nmismatch",
     "npair", "ncolumn", "ngap", "cgap", "diff", "cigar-", "diagonal", "blastid%", "continuity", "confrac", "con%",
-    "gaprate", "nucs1", "nucs2", "number", "znumber", "NA", "cigarx", "cigarx-", "cigarx1", "cigarx1-"};
+    "gaprate", "nucs1", "nucs2", "number", "znumber", "NA", "cigarx", "cigarx-", "cigarx1", "cigarx1-", "quals1",
+    "quals2", "chore", "shingle", "phash", "ahash"};
 static const struct { const char *alias; int field; } field_aliases[] = {
     {"n1", F_NAME1}, {"s1", F_START1}, {"z1", F_ZSTART1}, {"e1", F_END1}, {"l1", F_LENGTH1}, {"a1", F_ALIGN1},
     {"t1", F_TEXT1}, {"n2", F_NAME2}, {"s2", F_START2}, {"z2", F_ZSTART2}, {"s2+", F_START2P}, {"z2+", F_ZSTART2P},
@@ -36,8 +37,7 @@ static const struct { const char *alias; int field; } field_aliases[] = {
     {"diag", F_DIAGONAL}, {"s", F_SCORE}, {"id", F_IDENTITY}, {"ident", F_IDENTITY}, {"cov", F_COVERAGE},
     {"con", F_CONTINUITY}, {"con%", F_CONPCT}, {"gap", F_GAPRATE}};
 /* LASTZ's fields gale does not write (yet): named in the refusal */
-static const char *const fields_not_written[] = {"qalign1", "qalign2", "shingle", "quals1", "quals2", "chore",
-                                                 "hspid", "phash", "ahash"};
+static const char *const fields_not_written[] = {"qalign1", "qalign2", "hspid"};
 /* the header names LASTZ writes for them (genpaf.c print_genpaf_job_header; identity,
  * coverage, continuity and gaprate take two columns, NA none) */
 static const char *const field_headers[F_N] = {
@@ -46,7 +46,7 @@ static const char *const field_headers[F_N] = {
     "covfrac", "cov%", "cigar", "number1", "number2", "length1", "length2", "align1", "text1", "align2", "text2",
     "nmatch", "nmismatch", "npair", "ncolumn", "ngap", "cgap", "diff", "cigar-", "diagonal", "blastid%",
     "continuity\tconPct", "confrac", "con%", "gaprate\tgapPct", "nucs1", "nucs2", "number", "znumber", "",
-    "cigarx", "cigarx-", "cigarx1", "cigarx1-"};
+    "cigarx", "cigarx-", "cigarx1", "cigarx1-", "quals1", "quals2", "chore", "shingle", "phash", "ahash"};
 
 static int nuc_bits(char c)
 {
@@ -57,6 +57,75 @@ static int nuc_bits(char c)
     case 'T': case 't': return 3;
     default: return -1;
     }
+}
+
+/* LASTZ's hassock_hash (utilities.c, a MurmurHash2 variant): the key's bytes taken from
+ * its end, four at a time as big-endian words. */
+static uint32_t hassock_hash(const unsigned char *key, uint32_t len)
+{
+    const uint32_t m = 0x87C10417;
+    const unsigned char *data = key + len;
+    uint32_t h = 0x5C3FC4D3 ^ len, k;
+    while (data >= key + 4) {
+        k = *(--data);
+        k |= (uint32_t) * (--data) << 8;
+        k |= (uint32_t) * (--data) << 16;
+        k |= (uint32_t) * (--data) << 24;
+        k *= m;
+        k ^= k >> 24;
+        k *= m;
+        h *= m;
+        h ^= k;
+        len -= 4;
+    }
+    switch (len) {
+    case 3: h ^= (uint32_t) * (--data) << 16; /* fall through */
+    case 2: h ^= (uint32_t) * (--data) << 8;  /* fall through */
+    case 1:
+        h ^= *(--data);
+        h *= m;
+        break;
+    default: break;
+    }
+    h ^= h >> 13;
+    h *= m;
+    h ^= h >> 15;
+    return h;
+}
+
+static void put_u32_le(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8), p[2] = (unsigned char)(v >> 16), p[3] = (unsigned char)(v >> 24);
+}
+
+/* phash and ahash (edit_script.c alignment_hash, as lastz's x86-64 build lays it out): the
+ * hash of its struct ahtemp, the 32-bit words beg1 beg2 rcFlags1 end1 end2 rcFlags2 in
+ * memory order (little-endian), the positions 1-based on the sequences as held (rel), the
+ * query's flags 3 (reversed and complemented) on the - strand; ahash xors in the hash of
+ * the edit script's ops (op | repeat << 2: insert 1, delete 2, substitute 3). */
+static uint32_t alignment_hash(const gale_lastz_alignment *rel, char strand, int with_script)
+{
+    unsigned char key[24];
+    uint32_t h;
+    put_u32_le(key, rel->beg1);
+    put_u32_le(key + 4, rel->beg2);
+    put_u32_le(key + 8, 0);
+    put_u32_le(key + 12, rel->end1);
+    put_u32_le(key + 16, rel->end2);
+    put_u32_le(key + 20, strand == '-' ? 3 : 0);
+    h = hassock_hash(key, 24);
+    if (with_script && rel->n_ops > 0) {
+        unsigned char *ops = malloc((size_t)rel->n_ops * 4);
+        if (!ops) return h; /* (out of memory: the hash of the positions alone) */
+        for (uint32_t k = 0; k < rel->n_ops; k++) {
+            const uint32_t op = GALE_CIGAR_OP(rel->cigar[k]);
+            const uint32_t code = op == GALE_CIGAR_INS ? 1 : op == GALE_CIGAR_DEL ? 2 : 3;
+            put_u32_le(ops + 4 * k, code | GALE_CIGAR_LEN(rel->cigar[k]) << 2);
+        }
+        h ^= hassock_hash(ops, rel->n_ops * 4);
+        free(ops);
+    }
+    return h;
 }
 
 /* One run of a cigarx field: the count, then the letter (LASTZ's letterAfter); with
@@ -478,6 +547,20 @@ void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, 
             print_cigarx(out, t->seq + rel->beg1 - 1, qs + rel->beg2 - 1, a,
                          os->fields[k] == F_CIGARX || os->fields[k] == F_CIGARXL, os->fields[k] == F_CIGARXL);
             break;
+        case F_CHORE: fputs("NA", out); break;                    /* (no chores file) */
+        case F_SHINGLE: { /* genpaf.c: the diagonal's offset from the nearer corner, NA on the main one */
+            const int64_t len1 = (int64_t)t->len, len2 = (int64_t)q->len;
+            int64_t diag = (int64_t)a->beg1 - (int64_t)a->beg2;
+            const int64_t se = len1 - diag, nw = len2 + diag;
+            if (diag < 0) diag = nw < 0 || nw < len1 ? -nw : 0;
+            else if (diag > 0) diag = se < 0 || se < len2 ? se : 0;
+            if (diag == 0) fputs("NA", out);
+            else fprintf(out, "%" PRId64, diag);
+            break;
+        }
+        case F_PHASH: case F_AHASH:
+            fprintf(out, "%08X", (unsigned)alignment_hash(rel, strand, os->fields[k] == F_AHASH));
+            break;
         case F_NUMBER1: fprintf(out, "%ld", t->contig - 1); break;
         case F_NUMBER2: fprintf(out, "%ld", os->contig - 1); break;
         case F_LENGTH1: fprintf(out, "%u", a->end1 + 1 - a->beg1); break;
@@ -600,6 +683,10 @@ int parse_format(const char *v, out_spec *os)
         for (size_t x = 0; f == F_N && x < sizeof field_aliases / sizeof field_aliases[0]; x++)
             if (strlen(field_aliases[x].alias) == len && strncmp(field_aliases[x].alias, v, len) == 0)
                 f = field_aliases[x].field;
+        if (f == F_QUALS1 || f == F_QUALS2)
+            /* lastz writes them for FASTQ input only ("has no base-call qualities") */
+            return usage_error(CMD, "--format: the field '%.*s' needs base-call qualities, which FASTA and 2bit "
+                                    "files do not have (lastz refuses it too)", (int)len, v) ? -2 : -2;
         if (f == F_N) {
             for (size_t x = 0; x < sizeof fields_not_written / sizeof fields_not_written[0]; x++)
                 if (strlen(fields_not_written[x]) == len && strncmp(fields_not_written[x], v, len) == 0)
