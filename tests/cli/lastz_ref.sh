@@ -172,7 +172,7 @@ PY
   # derived from R and P), alone and under the command line's gap, ydrop and threshold
   for m in "--match=1,2" "--match=3" "--unitscores" "--match=1,5 --gap=6,1 --noytrim" \
            "--match=2,3 --ydrop=50 --gappedthresh=40" "--match=1.5K,2K"; do
-    for f in "" general:score,name1,zstart1,end1,name2,strand2,zstart2,end2,identity,cigarx axt maf; do
+    for f in "" general:score,name1,zstart1,end1,name2,strand2,zstart2,end2,identity,cigarx,diff=~ab\<\> axt maf; do
       fo=()
       [ -n "$f" ] && fo=(--format="$f")
       lrc=0; grc=0

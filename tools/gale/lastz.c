@@ -79,7 +79,8 @@ void usage_lastz(FILE *out)
         "id%% blastid%% coverage covfrac cov%% continuity confrac con%% gaprate number\n"
         "znumber NA, and LASTZ's aliases (n1 s1 z1 e1 l1 a1 t1 n2 s2 z2 s2+ z2+ e2 e2+\n"
         "l2 a2 t2 d diag s id ident cov con con%% gap), chore, shingle, phash, ahash.\n"
-        "Not yet: qalign1/2, hspid, diff=CHARS; quals1/2 need FASTQ (refused).\n");
+        "diffCCCCCC: diff with its own six characters. Not yet: qalign1/2, hspid;\n"
+        "quals1/2 need FASTQ (refused).\n");
 }
 
 static char complement(char c)

@@ -199,7 +199,7 @@ static void print_row(FILE *out, const record *t, const char *qs, const gale_las
 }
 
 /* diff (genpaf.c diff_char, default characters .:x--X) */
-static void print_diff(FILE *out, const record *t, const char *qs, const gale_lastz_alignment *a)
+static void print_diff(FILE *out, const char *ch, const record *t, const char *qs, const gale_lastz_alignment *a)
 {
     const char *p1 = t->seq + a->beg1 - 1, *p2 = qs + a->beg2 - 1;
     for (uint32_t k = 0; k < a->n_ops; k++) {
@@ -208,9 +208,9 @@ static void print_diff(FILE *out, const record *t, const char *qs, const gale_la
             if (op == GALE_CIGAR_MATCH) {
                 const int b1 = nuc_bits(p1[j]), b2 = nuc_bits(p2[j]);
                 /* A G purines (0, 2), C T pyrimidines (1, 3) */
-                fputc(b1 < 0 || b2 < 0 ? 'X' : b1 == b2 ? '.' : (b1 & 1) == (b2 & 1) ? ':' : 'x', out);
+                fputc(b1 < 0 || b2 < 0 ? ch[5] : b1 == b2 ? ch[0] : (b1 & 1) == (b2 & 1) ? ch[1] : ch[2], out);
             } else {
-                fputc('-', out);
+                fputc(op == GALE_CIGAR_DEL ? ch[3] : ch[4], out); /* a target base, or a query base, against a gap */
             }
         }
         if (op != GALE_CIGAR_INS) p1 += len;
@@ -573,7 +573,7 @@ void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, 
         case F_NCOLUMN: fprintf(out, "%u", nongap_cols + gap_cols); break;
         case F_NGAP: fprintf(out, "%u", n_gaps); break;
         case F_CGAP: fprintf(out, "%u", gap_cols); break;
-        case F_DIFF: print_diff(out, t, qs, rel); break;
+        case F_DIFF: print_diff(out, os->diff_chars, t, qs, rel); break;
         case F_DIAGONAL: fprintf(out, "%" PRId64, (int64_t)a->beg1 - (int64_t)a->beg2); break;
         case F_BLASTID:
             if (nongap_cols + gap_cols) fprintf(out, "%.2f", 100.0 * id_num / (nongap_cols + gap_cols));
@@ -616,6 +616,7 @@ int parse_format(const char *v, out_spec *os)
     static const int defaults[] = {F_SCORE, F_NAME1, F_STRAND1, F_SIZE1, F_ZSTART1, F_END1, F_NAME2, F_STRAND2,
                                    F_SIZE2, F_ZSTART2, F_END2, F_IDENTITY, F_COVERAGE};
     memset(os, 0, sizeof *os);
+    memcpy(os->diff_chars, ".:x--X", 7); /* genpaf.h genpafTDInfoDefault */
     if (strcmp(v, "lav") == 0 || strcmp(v, "LAV") == 0) {
         os->lav = 1;
         return 0;
@@ -683,6 +684,18 @@ int parse_format(const char *v, out_spec *os)
         for (size_t x = 0; f == F_N && x < sizeof field_aliases / sizeof field_aliases[0]; x++)
             if (strlen(field_aliases[x].alias) == len && strncmp(field_aliases[x].alias, v, len) == 0)
                 f = field_aliases[x].field;
+        if (f == F_N && len == 10 && strncmp(v, "diff", 4) == 0) {
+            /* diffCCCCCC (genpaf.c parse_genpaf_keys): diff with its six characters */
+            if (memchr(v + 4, ';', 6))
+                return usage_error(CMD, "--format: the diff field cannot contain ';' (as lastz)") ? -2 : -2;
+            memcpy(os->diff_chars, v + 4, 6);
+            f = F_DIFF;
+        }
+        if (f == F_DIFF) { /* one diff field at most (lastz: "duplicate field name") */
+            for (int x = 0; x < os->n_fields; x++)
+                if (os->fields[x] == F_DIFF)
+                    return usage_error(CMD, "--format: duplicate field name: diff (as lastz)") ? -2 : -2;
+        }
         if (f == F_QUALS1 || f == F_QUALS2)
             /* lastz writes them for FASTQ input only ("has no base-call qualities") */
             return usage_error(CMD, "--format: the field '%.*s' needs base-call qualities, which FASTA and 2bit "
@@ -693,8 +706,9 @@ int parse_format(const char *v, out_spec *os)
                     return usage_error(CMD, "--format: LASTZ's field '%.*s' is not written by gale lastz yet", (int)len,
                                        v) ? -2 : -2;
             if (len > 4 && strncmp(v, "diff", 4) == 0)
-                return usage_error(CMD, "--format: the field '%.*s' (diff with its own characters) is not written by "
-                                        "gale lastz yet", (int)len, v) ? -2 : -2;
+                return usage_error(CMD, "--format: '%.*s': diff takes six characters of its own, diffCCCCCC "
+                                        "(match, transition, transversion, target base, query base, other)",
+                                   (int)len, v) ? -2 : -2;
             return usage_error(CMD, "--format: '%.*s' is not one of LASTZ's general fields (gale lastz --help lists "
                                     "them)", (int)len, v) ? -2 : -2;
         }

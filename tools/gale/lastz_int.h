@@ -50,6 +50,8 @@ typedef struct {
     int strand_header;  /* this query strand's header written (lav) */
     const char *prev1, *prev2; /* rdotplot: the names of the last name line */
     int sq_done;        /* sam: the @SQ line written */
+    char diff_chars[7]; /* general's diff: match, transition, transversion, a target base against a gap,
+                         * a query base against one, anything else (".:x--X"; diffCCCCCC sets them) */
 } out_spec;
 
 /* A TARGET or QUERY specifier as LASTZ 1.04.22 reads it (sequences.c parse_sequence_name):
