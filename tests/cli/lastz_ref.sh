@@ -17,7 +17,7 @@ lastz_begin 4 "the reference"
 fields=score,name1,strand1,size1,start1,zstart1,end1,name2,strand2,size2,start2,zstart2,end2,start2+,zstart2+,end2+,identity,idfrac,id%,coverage,covfrac,cov%,cigar
 fields=$fields,number1,number2,length1,length2,align1,text1,align2,text2,nmatch,nmismatch,npair,ncolumn,ngap,cgap,diff
 fields=$fields,cigar-,diagonal,blastid%,continuity,confrac,con%,gaprate,number,znumber,NA,nucs1,nucs2,cigarx,cigarx-
-fields=$fields,cigarx1,cigarx1-,chore,shingle,phash,ahash
+fields=$fields,cigarx1,cigarx1-,chore,shingle,phash,ahash,qalign1,qalign2
 fields=$fields,n1,s1,z1,e1,l1,a1,t1,n2,s2,z2,s2+,z2+,e2,e2+,l2,a2,t2,d,diag,s,id,ident,cov,con,gap
 # "" is no --format: lastz writes lav, its default
 formats=("" lav general "general:$fields" "general-:$fields" cigar axt maf maf- sam sam- softsam softsam- rdotplot segments)

@@ -78,8 +78,8 @@ void usage_lastz(FILE *out)
         "cgap diff cigar cigar- cigarx cigarx- cigarx1 cigarx1- diagonal identity idfrac\n"
         "id%% blastid%% coverage covfrac cov%% continuity confrac con%% gaprate number\n"
         "znumber NA, and LASTZ's aliases (n1 s1 z1 e1 l1 a1 t1 n2 s2 z2 s2+ z2+ e2 e2+\n"
-        "l2 a2 t2 d diag s id ident cov con con%% gap), chore, shingle, phash, ahash.\n"
-        "diffCCCCCC: diff with its own six characters. Not yet: qalign1/2, hspid;\n"
+        "l2 a2 t2 d diag s id ident cov con con%% gap), chore, shingle, phash, ahash,\n"
+        "qalign1/2 (*). diffCCCCCC: diff with its own six characters. Not yet: hspid;\n"
         "quals1/2 need FASTQ (refused).\n");
 }
 
