@@ -946,7 +946,8 @@ typedef struct gale_lastz_result gale_lastz_result;
 
 /* Extends the anchors as LASTZ does and returns its alignments in LASTZ's reporting order
  * (by target start; see doc/ydrop.md). ctx: any live context: on a CUDA context the
- * anchors' one-sided extensions run on its first GPU (since 0.7), on a CPU context of
+ * anchors' one-sided extensions run on its GPUs (since 0.7; with several, each wave of
+ * extensions dealt out to all), on a CPU context of
  * several threads on those threads, and LASTZ's walk over them on the calling thread. GALE_E_INPUT names a byte 0 in a sequence or an anchor outside
  * the sequences; GALE_E_LIMIT a sequence of 2^31 - 11 bases or more (LASTZ's limit). */
 GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_t target_len, const char *query,

@@ -36,9 +36,10 @@ public:
     virtual void cancel(gale_batch *) noexcept {}
     // Stops the backend's own threads; every batch has ended before this is called.
     virtual void stop() noexcept {}
-    // LASTZ's phase 1 on this backend's first device for one gale_lastz_extend call
+    // LASTZ's phase 1 on this backend's devices for one gale_lastz_extend call
     // (lib/ydrop.h, YdropParams::device), or an empty function where there is none. The
-    // function runs each wave on the device entry's thread, between the parts of batches,
+    // function runs each wave on the device entries' threads (its anchors dealt out to
+    // them in turn), between the parts of batches,
     // and frees what the call took on the device when the last copy of it is destroyed.
     virtual YdropDevice ydrop_device() { return {}; }
 };

@@ -30,7 +30,7 @@ namespace gale {
 namespace {
 
 // One contiguous part [first, first + n) of a batch for one device entry; or, with b
-// null, a call to run on the entry's thread (on_device).
+// null, a call to run on the entry's thread (on_entries).
 struct Part {
     gale_batch *b;
     size_t index;  // in b->parts
@@ -143,45 +143,105 @@ public:
         }
     }
 
+    // LASTZ's phase 1 (lib/cpu/ydrop_parallel.cpp): each wave's anchors dealt out to the
+    // entries in turn (anchor k to entry k mod E: the waves follow LASTZ's order, so
+    // neighbours differ in cost alike), each entry's share run on its thread at once, the
+    // wave done when all are. Each entry holds its own copy of the sequences (YdropGpu).
     YdropDevice ydrop_device() override {
-        // The call's state, freed on the entry's thread once the walk is done with it.
+        // The call's state, freed on the entries' threads once the walk is done with it.
         struct State {
             CudaBackend *be;
-            cuda::YdropGpu *g;
+            std::vector<cuda::YdropGpu *> g;  // per entry
+            std::vector<size_t> capacity;     // per entry, as it last reported (0: not yet)
             ~State() {
-                cuda::YdropGpu *gp = g;
-                try {
-                    be->on_device([gp](cuda::Device *) { cuda::ydrop_gpu_close(gp); });
-                } catch (...) {
-                    cuda::ydrop_gpu_close(gp);
+                for (size_t e = 0; e < g.size(); ++e) {
+                    cuda::YdropGpu *gp = g[e];
+                    try {
+                        be->on_entry(e, [gp](cuda::Device *) { cuda::ydrop_gpu_close(gp); });
+                    } catch (...) {
+                        cuda::ydrop_gpu_close(gp);
+                    }
                 }
             }
         };
         auto st = std::make_shared<State>();
         st->be = this;
-        st->g = cuda::ydrop_gpu_open();
+        st->capacity.assign(entries_.size(), 0);
+        for (size_t e = 0; e < entries_.size(); ++e) st->g.push_back(cuda::ydrop_gpu_open());
         return [st](YdropDeviceWave &w) {
-            cuda::YdropGpu *g = st->g;
-            st->be->on_device([g, &w](cuda::Device *dev) { cuda::ydrop_gpu_wave(dev, g, w); });
+            const size_t E = std::min(st->g.size(), std::max<size_t>(w.n, 1));
+            std::vector<YdropDeviceWave> parts(E, w);
+            std::vector<std::vector<uint32_t>> a1(E), a2(E);
+            std::vector<std::vector<ydrop_run::SideRec *>> sides(E);
+            for (size_t k = 0; k < w.n; ++k) {
+                const size_t e = k % E;
+                a1[e].push_back(w.anchor1[k]);
+                a2[e].push_back(w.anchor2[k]);
+                sides[e].push_back(w.sides[2 * k]);
+                sides[e].push_back(w.sides[2 * k + 1]);
+            }
+            std::vector<std::function<void(cuda::Device *)>> calls(E);
+            for (size_t e = 0; e < E; ++e) {
+                YdropDeviceWave &pw = parts[e];
+                pw.anchor1 = a1[e].data();
+                pw.anchor2 = a2[e].data();
+                pw.sides = sides[e].data();
+                pw.n = a1[e].size();
+                pw.kernel_ns = 0;
+                pw.capacity = 0;
+                cuda::YdropGpu *g = st->g[e];
+                calls[e] = [g, &pw](cuda::Device *dev) { cuda::ydrop_gpu_wave(dev, g, pw); };
+            }
+            std::vector<size_t> which(E);
+            for (size_t e = 0; e < E; ++e) which[e] = e;
+            st->be->on_entries(which, calls);  // (rethrows the first entry's failure once all are done)
+            w.kernel_ns = 0;
+            w.capacity = 0;
+            for (size_t e = 0; e < E; ++e) {
+                w.kernel_ns = std::max(w.kernel_ns, parts[e].kernel_ns);
+                if (parts[e].capacity) st->capacity[e] = parts[e].capacity;
+            }
+            for (size_t c : st->capacity) w.capacity += c;
         };
     }
 
-    // Runs fn on the first entry's thread, after the parts queued before it, and waits for
-    // it; rethrows what it threw.
-    void on_device(const std::function<void(cuda::Device *)> &fn) {
-        Entry &e = *entries_.front();
-        std::promise<void> done;
-        std::future<void> f = done.get_future();
-        {
-            std::lock_guard<std::mutex> lock(e.mu);
-            Part p{nullptr, 0, 0, 0};
-            p.call = &fn;
-            p.done = &done;
-            e.queue.push_back(p);
+    // Runs calls[k] on entry which[k]'s thread, after the parts queued there before it, all
+    // at once, and waits for all of them; then rethrows the first one's exception, if any.
+    void on_entries(const std::vector<size_t> &which, const std::vector<std::function<void(cuda::Device *)>> &calls) {
+        std::vector<std::promise<void>> done(calls.size());
+        std::vector<std::future<void>> f;
+        f.reserve(calls.size());
+        std::exception_ptr first;
+        try {
+            for (size_t k = 0; k < calls.size(); ++k) {
+                std::future<void> fk = done[k].get_future();
+                Entry &e = *entries_[which[k]];
+                {
+                    std::lock_guard<std::mutex> lock(e.mu);
+                    Part p{nullptr, 0, 0, 0};
+                    p.call = &calls[k];
+                    p.done = &done[k];
+                    e.queue.push_back(p);
+                }
+                f.push_back(std::move(fk));  // (reserved: cannot throw once queued)
+                e.cv.notify_one();
+            }
+        } catch (...) {
+            first = std::current_exception();
         }
-        e.cv.notify_one();
-        f.get();
+        for (std::future<void> &x : f) {  // every queued call ends before the promises go
+            try {
+                x.get();
+            } catch (...) {
+                if (!first) first = std::current_exception();
+            }
+        }
+        if (first) std::rethrow_exception(first);
     }
+
+    // Runs fn on entry e's thread, after the parts queued before it, and waits for it;
+    // rethrows what it threw.
+    void on_entry(size_t e, const std::function<void(cuda::Device *)> &fn) { on_entries({e}, {fn}); }
 
     void stop() noexcept override {
         for (auto &e : entries_) {

@@ -15,7 +15,7 @@
  * unrelated stretches, N runs, lowercase, x and X runs), both query strands (the minus strand
  * reverse-complemented with GALE_LASTZ_MINUS), anchors from exact 16-mer matches grown
  * ungapped (scored by HOXD70; as a seeding stage would write them) plus random ones, in
- * random order; option sets: LASTZ's defaults, a small ydrop, other gap penalties,
+ * random order (also on device 0 listed twice, whose entries share each wave); option sets: LASTZ's defaults, a small ydrop, other gap penalties,
  * --noytrim, --allgappedbounds with a low threshold, a traceback memory small
  * enough to truncate, and a scoring file's table (GALE_LASTZ_SCORES_FILE) with other X
  * and fill scores.
@@ -280,7 +280,8 @@ int main(void)
     const uint64_t seed = tu_seed("ydrop_gpu");
     const int fake = getenv("GALE_GPU_TEST_FAKE") && strcmp(getenv("GALE_GPU_TEST_FAKE"), "1") == 0;
     const long pairs = tu_scaled(12, 2);
-    gale_ctx *gpu = NULL, *small = NULL, *cpu = NULL;
+    gale_ctx *gpu = NULL, *small = NULL, *cpu = NULL, *twice = NULL;
+    static const int dev00[2] = {0, 0};
     gale_status st;
     tu_rng r;
     long k;
@@ -298,6 +299,16 @@ int main(void)
     REQUIRE_OK(fake ? new_ctx(&small, GALE_BACKEND_CPU, 2, 0)
                     : new_ctx(&small, GALE_BACKEND_CUDA, 0, (uint64_t)32 << 20));
     REQUIRE_OK(new_ctx(&cpu, GALE_BACKEND_CPU, 1, 0));
+    { /* device 0 as two entries: each wave's anchors dealt out to both (as on two GPUs) */
+        gale_ctx_opts o;
+        gale_ctx_opts_init(&o);
+        o.backend = fake ? GALE_BACKEND_CPU : GALE_BACKEND_CUDA;
+        o.threads = fake ? 2 : 0;
+        o.n_devices = fake ? 0 : 2;
+        o.devices = fake ? NULL : dev00;
+        o.device_memory = fake ? 0 : (uint64_t)4 << 30;
+        REQUIRE_OK(gale_ctx_create(&twice, &o));
+    }
     tu_rng_init(&r, seed);
     for (k = 0; k < pairs; k++) {
         char *t, *q, *qm;
@@ -336,6 +347,11 @@ int main(void)
                     snprintf(what2, sizeof what2, "%s, 32 MiB device budget", what);
                     compare(small, cpu, t, tl, strand ? qm : q, ql, an[strand], n[strand], &p, what2, 0);
                 }
+                if (set == 0 || set == 3) {
+                    char what2[200];
+                    snprintf(what2, sizeof what2, "%s, device 0 as two entries", what);
+                    compare(twice, cpu, t, tl, strand ? qm : q, ql, an[strand], n[strand], &p, what2, 0);
+                }
             }
         }
         free(an[0]);
@@ -370,6 +386,7 @@ int main(void)
     if (!fake) CHECK_MSG(dev_sides > dev_failed, "the GPU computed no half");
     gale_ctx_destroy(gpu);
     gale_ctx_destroy(small);
+    gale_ctx_destroy(twice);
     gale_ctx_destroy(cpu);
     return tu_finish("ydrop_gpu");
 }

@@ -69,6 +69,8 @@ void usage_lastz(FILE *out)
         "  --threads=N              CPU threads (0: one per core); on the cpu backend one\n"
         "                           thread runs LASTZ's walk alone, more compute the\n"
         "                           extensions in parallel first\n"
+        "  --device=N|N,M,...|all   the GPUs (default 0): with several, each wave of\n"
+        "                           extensions is dealt out to all of them\n"
         "  --summary                per query strand on stderr: the phases' times and\n"
         "                           where the extensions ran\n"
         "\n"
@@ -264,6 +266,9 @@ int cmd_lastz(int argc, char **argv)
             else if (strcmp(a + 10, "cpu") == 0) co.backend = GALE_BACKEND_CPU;
             else if (strcmp(a + 10, "cuda") == 0) co.backend = GALE_BACKEND_CUDA;
             else return bad_value(CMD, "--backend", a + 10, "expected auto, cpu or cuda");
+        } else if (strncmp(a, "--device=", 9) == 0) {
+            const int dr = device_option(CMD, a + 9, &co);
+            if (dr != -1) return dr;
         } else if (strcmp(a, "--summary") == 0) {
             summary = 1;
         } else if (strncmp(a, "--threads=", 10) == 0) {

@@ -263,6 +263,44 @@ void usage_output_opts(FILE *out, int width)
         "Exit status: 0 success, 1 bad input or run failure, 2 usage error.\n");
 }
 
+/* --device N, N,M,... or all into o; -1 to go on, else an exit status (a usage error).
+ * Whether the devices exist is known once the backend is (start_context). */
+int device_option(const char *cmd, const char *arg, common_opts *o)
+{
+    int64_t v;
+    o->device_set = 1;
+    o->n_devices = 0;
+    if (strcmp(arg, "all") == 0) {
+        o->n_devices = GALE_DEVICES_ALL;
+        return -1;
+    }
+    if (!strchr(arg, ',')) {
+        if (option_number(cmd, "--device", arg, 0, INT_MAX, &v) != 0)
+            return EXIT_USAGE;
+        o->device = v;
+        return -1;
+    } else {
+        const char *p = arg;
+        for (;;) {
+            const char *comma = strchr(p, ',');
+            const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+            char one[32];
+            if (o->n_devices == CLI_MAX_DEVICES)
+                return bad_value(cmd, "--device", arg, "at most " CLI_STR(CLI_MAX_DEVICES) " devices");
+            if (len == 0 || len >= sizeof one)
+                return bad_value(cmd, "--device", arg, "expected N, a list N,M,... of device indices, or all");
+            memcpy(one, p, len);
+            one[len] = 0;
+            if (parse_number(one, len, 0, INT_MAX, &v) != NUM_OK)
+                return bad_value(cmd, "--device", arg, "expected N, a list N,M,... of device indices, or all");
+            o->devices[o->n_devices++] = (int)v;
+            if (!comma)
+                return -1;
+            p = comma + 1;
+        }
+    }
+}
+
 #define NOT_COMMON (-2)
 
 /* Handles getopt's answer c when it is a common option (or a getopt error) of
@@ -284,39 +322,7 @@ static int parse_common_opt(int c, const char *cmd, void (*usage)(FILE *), char 
         o->threads = v;
         return -1;
     case OPT_DEVICE:
-        /* N, N,M,... or all; whether the devices exist is known once the backend is
-         * (start_context) */
-        o->device_set = 1;
-        o->n_devices = 0;
-        if (strcmp(optarg, "all") == 0) {
-            o->n_devices = GALE_DEVICES_ALL;
-            return -1;
-        }
-        if (!strchr(optarg, ',')) {
-            if (option_number(cmd, "--device", optarg, 0, INT_MAX, &v) != 0)
-                return EXIT_USAGE;
-            o->device = v;
-            return -1;
-        } else {
-            const char *p = optarg;
-            for (;;) {
-                const char *comma = strchr(p, ',');
-                const size_t len = comma ? (size_t)(comma - p) : strlen(p);
-                char one[32];
-                if (o->n_devices == CLI_MAX_DEVICES)
-                    return bad_value(cmd, "--device", optarg, "at most " CLI_STR(CLI_MAX_DEVICES) " devices");
-                if (len == 0 || len >= sizeof one)
-                    return bad_value(cmd, "--device", optarg, "expected N, a list N,M,... of device indices, or all");
-                memcpy(one, p, len);
-                one[len] = 0;
-                if (parse_number(one, len, 0, INT_MAX, &v) != NUM_OK)
-                    return bad_value(cmd, "--device", optarg, "expected N, a list N,M,... of device indices, or all");
-                o->devices[o->n_devices++] = (int)v;
-                if (!comma)
-                    return -1;
-                p = comma + 1;
-            }
-        }
+        return device_option(cmd, optarg, o);
     case OPT_DEVICE_MEMORY: {
         /* a size in bytes, or with a binary suffix K, M, G or T; at least 1M (the library's floor) */
         char *end = NULL;

@@ -112,6 +112,9 @@ enum {
         {"version",     no_argument,       NULL, OPT_VERSION}
 
 void common_opts_init(common_opts *o, int64_t batch_size);
+/* --device N, N,M,... (at most CLI_MAX_DEVICES) or all into o: -1 to go on, else the
+ * exit status of the usage error it printed (gale lastz parses its own options). */
+int device_option(const char *cmd, const char *arg, common_opts *o);
 
 /* The help of the common options, their names padded to width: --backend,
  * --threads, --device and --device-memory; then -o, -q, -h, --version and the exit statuses. */
