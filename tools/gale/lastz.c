@@ -239,11 +239,12 @@ int cmd_lastz(int argc, char **argv)
             strcpy(buf, a + 8);
             comma = strchr(buf, ',');
             if (comma) *comma++ = 0;
-            if (score_value(buf, &unit_match) || unit_match <= 0)
-                return bad_value(CMD, "--match", a + 8, "the match score must be a positive number");
+            /* (at most 2^20 each: the library's bound on scores, and -10 P fits an int) */
+            if (score_value(buf, &unit_match) || unit_match <= 0 || unit_match > (1 << 20))
+                return bad_value(CMD, "--match", a + 8, "the match score must be a number in [1, 2^20]");
             unit_mismatch = unit_match;
-            if (comma && (score_value(comma, &unit_mismatch) || unit_mismatch <= 0))
-                return bad_value(CMD, "--match", a + 8, "the mismatch penalty must be a positive number");
+            if (comma && (score_value(comma, &unit_mismatch) || unit_mismatch <= 0 || unit_mismatch > (1 << 20)))
+                return bad_value(CMD, "--match", a + 8, "the mismatch penalty must be a number in [1, 2^20]");
         } else if (strcmp(a, "--noytrim") == 0) {
             if (!gapped_opt) gapped_opt = a;
             p.flags |= GALE_LASTZ_NOYTRIM;
