@@ -2,7 +2,8 @@
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
 #   tools/device/run.sh [all|test|bench|wfa|wfaheur|zdrop|zdcheck|poa|lastz|sweep|cli|mpi|multigpu|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
-#   lastz: ydrop_gpu and `gale lastz` on gen_genomes pairs, GPU against CPU and lastz (carry .hts, .sharedbench);
+#   lastz: ydrop_gpu and `gale lastz` on gen_genomes pairs, GPU against CPU and lastz (carry .hts, .sharedbench;
+#     GALE_LASTZ_SPLIT=N adds lastz split over N cores as KegAlign runs it);
 #   poa: `gale poa` on the issue's two cudapoa window sets, GPU against CPU (carry .sharedbench);
 #   wfa: the wavefront benchmark alone; wfaheur: WFA2-lib's heuristics on the GPU (wfa_gpu, then `gale wfa
 #     --wfa-heuristic` GPU against CPU, timed; carry .hts); zdcheck: zdrop_gpu from the normal and a bounds-checked build (doc/zdrop.md); zdrop: `gale zdrop` on AGAThA's workload, GPU against CPU (carry .hts, .sharedbench);
@@ -446,6 +447,14 @@ if [ "$mode" = lastz ]; then
         if cmp -s <(grep -v '^#' /tmp/l-$p-cuda.general) <(grep -v '^#' /tmp/l-$p-lastz.general); then
           echo "   $p: GPU output = lastz's (header line masked)"
         else echo "   $p: GPU output DIFFERS from lastz's"; status=1; fi
+      fi
+      # GALE_LASTZ_SPLIT=N: Debian lastz on the same anchors cut into N parts run at once, as
+      # KegAlign runs it (split_lastz.py; GALE_LASTZ_SPLIT_TIMEOUT seconds, default 400): its
+      # wall time is the all-cores figure, its summed CPU time the one-core figure
+      if [ -x $d/lastz-bin ] && [ -n "${GALE_LASTZ_SPLIT:-}" ]; then
+        echo "-- $p lastz (Debian 1.04.22) split in ${GALE_LASTZ_SPLIT} parts at once:"
+        python3 tools/device/split_lastz.py "$GALE_LASTZ_SPLIT" "${GALE_LASTZ_SPLIT_TIMEOUT:-400}" $d/lastz-bin \
+          "${args[@]}" | tee "$out/lastz-$p-split.txt"
       fi
     done
   fi
