@@ -13,6 +13,37 @@ gale=$1
 gen=$2
 . "$(cd "$(dirname "$0")/../common" && pwd)/lastz_cases.sh"
 lastz_begin 4 "the reference"
+fail=0
+total=0
+# same_as_lastz LABEL CHECK ARGS...: one check. lastz ARGS and gale lastz ARGS, the header
+# lines that name the program and its version masked (axt's first, maf's first two, lav's
+# third: lastz's, gale's); it fails (printing LABEL and the first differences) unless both
+# exit 0 and every other byte is equal, and, by CHECK: any (nothing more), some (lastz
+# wrote something), 2 (at least two lines besides the # and @ headers), warn (some, and
+# lastz's threshold warning on stderr written by gale too).
+same_as_lastz() {
+  local label=$1 check=$2 lrc=0 grc=0 ok=1
+  shift 2
+  lastz "$@" > "$work/l.out" 2> "$work/l.err" || lrc=$?
+  "$gale" lastz "$@" > "$work/g.out" 2> "$work/g.err" || grc=$?
+  sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
+  { [ "$lrc" -eq 0 ] && [ "$grc" -eq 0 ] && cmp -s "$work/l.out" "$work/g.out"; } || ok=0
+  case $check in
+    some|warn) grep -q . "$work/l.out" || ok=0 ;;
+    2) [ "$(grep -vc '^[#@]' "$work/l.out")" -ge 2 ] || ok=0 ;;
+  esac
+  if [ "$check" = warn ] &&
+     ! cmp -s <(grep -v '^gale:' "$work/l.err" | grep -A2 '^WARNING') <(grep -A2 '^WARNING' "$work/g.err"); then
+    ok=0
+  fi
+  total=$((total + 1))
+  if [ "$ok" = 0 ]; then
+    echo "FAIL: $label: lastz exit $lrc, gale exit $grc"
+    diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200 || true
+    head -3 "$work/g.err"
+    fail=$((fail + 1))
+  fi
+}
 # every general field gale writes, then LASTZ's aliases (genpaf.h genpafName, genpafAliases)
 fields=score,name1,strand1,size1,start1,zstart1,end1,name2,strand2,size2,start2,zstart2,end2,start2+,zstart2+,end2+,identity,idfrac,id%,coverage,covfrac,cov%,cigar
 fields=$fields,number1,number2,length1,length2,align1,text1,align2,text2,nmatch,nmismatch,npair,ncolumn,ngap,cgap,diff
@@ -22,8 +53,6 @@ fields=$fields,n1,s1,z1,e1,l1,a1,t1,n2,s2,z2,s2+,z2+,e2,e2+,l2,a2,t2,d,diag,s,id
 # "" is no --format: lastz writes lav, its default
 formats=("" lav general "general:$fields" "general-:$fields" cigar axt maf maf- sam sam- softsam softsam- rdotplot segments)
 optsets=("" "--ydrop=2000 --gappedthresh=2000" "--gap=300,20 --noytrim" "--allgappedbounds" "--allocate:traceback=150000")
-fail=0
-total=0
 for ((c = 0; c < cases; c++)); do
   s=$((seed + c))
   d=$work/$c
@@ -39,21 +68,10 @@ for ((c = 0; c < cases; c++)); do
       # (run time: the variants that only change how the same alignments are written run
       # with the default options only)
       case "$f" in general|general-:*|maf-|sam-|softsam|softsam-|lav) [ -n "$o" ] && continue;; esac
-      total=$((total + 1))
-      # shellcheck disable=SC2086
       fo=()
       [ -n "$f" ] && fo=(--format="$f")
-      lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" $o "${fo[@]}" > "$d/lastz.out" 2>/dev/null
       # shellcheck disable=SC2086
-      "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" $o "${fo[@]}" > "$d/gale.out" 2>/dev/null
-      # the header lines that name the program and its version (axt's first, maf's first
-      # two, lav's third: lastz's, gale's) are masked; every other byte must be equal
-      sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$d/lastz.out" "$d/gale.out"
-      if ! cmp -s "$d/lastz.out" "$d/gale.out"; then
-        fail=$((fail + 1))
-        echo "FAIL case $c (seed $s) options '$o' format '$f'"
-        diff "$d/lastz.out" "$d/gale.out" | head -4 | cut -c1-200
-      fi
+      same_as_lastz "case $c (seed $s) options '$o' format '$f'" any "$d/target.fa" "$d/query.fa" --segments="$d/seg" $o "${fo[@]}"
     done
   done
 done
@@ -74,15 +92,7 @@ while IFS='|' read -r tspec qspec sf; do
   for f in "" general:name1,number1,name2,number2,score,zstart1,end1,text1,text2 maf sam; do
     fo=()
     [ -n "$f" ] && fo=(--format="$f")
-    lrc=0; grc=0
-    lastz "$tspec" "$qspec" --segments="$work/$sf" "${fo[@]}" > "$work/l.out" 2>/dev/null || lrc=$?
-    "$gale" lastz "$tspec" "$qspec" --segments="$work/$sf" "${fo[@]}" > "$work/g.out" 2>/dev/null || grc=$?
-    sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
-    if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || ! grep -q . "$work/l.out"; then
-      echo "FAIL: '$tspec' '$qspec' format '$f': lastz exit $lrc, gale exit $grc"
-      diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; fail=$((fail + 1))
-    fi
-    total=$((total + 1))
+    same_as_lastz "'$tspec' '$qspec' format '$f'" some "$tspec" "$qspec" --segments="$work/$sf" "${fo[@]}"
   done
 done <<EOF
 $d/target.fa[nickname=T]|$d/query.fa[subset=$work/names,nickname=Q]|nick.seg
@@ -150,21 +160,10 @@ PY
         [ "$f" = segments ] && [ -n "$o" ] && continue
         fo=()
         [ -n "$f" ] && fo=(--format="$f")
-        lrc=0; grc=0
+        # (the scoring file of a failing case: GALE_TEST_SEED and GALE_KEEP_WORK=1 keep it)
         # shellcheck disable=SC2086
-        lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" --scores="$d/scores$k.txt" $o "${fo[@]}" \
-          > "$work/l.out" 2> "$work/l.err" || lrc=$?
-        # shellcheck disable=SC2086
-        "$gale" lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" --scores="$d/scores$k.txt" $o "${fo[@]}" \
-          > "$work/g.out" 2> "$work/g.err" || grc=$?
-        sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
-        if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || ! grep -q . "$work/l.out" ||
-           ! cmp -s <(grep -v '^gale:' "$work/l.err" | grep -A2 '^WARNING') <(grep -A2 '^WARNING' "$work/g.err"); then
-          echo "FAIL: case $c --scores=scores$k.txt '$o' format '$f': lastz exit $lrc, gale exit $grc"
-          sed 's/^/  | /' "$d/scores$k.txt"
-          diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; head -3 "$work/g.err"; fail=$((fail + 1))
-        fi
-        total=$((total + 1))
+        same_as_lastz "case $c (seed $((seed + c))) --scores=scores$k.txt '$o' format '$f'" warn \
+          "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" --scores="$d/scores$k.txt" $o "${fo[@]}"
       done
     done
   done
@@ -175,17 +174,8 @@ PY
     for f in "" general:score,name1,zstart1,end1,name2,strand2,zstart2,end2,identity,cigarx,diff=~ab\<\> axt maf; do
       fo=()
       [ -n "$f" ] && fo=(--format="$f")
-      lrc=0; grc=0
       # shellcheck disable=SC2086
-      lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" $m "${fo[@]}" > "$work/l.out" 2>/dev/null || lrc=$?
-      # shellcheck disable=SC2086
-      "$gale" lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" $m "${fo[@]}" > "$work/g.out" 2>/dev/null || grc=$?
-      sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
-      if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || ! grep -q . "$work/l.out"; then
-        echo "FAIL: case $c '$m' format '$f': lastz exit $lrc, gale exit $grc"
-        diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; fail=$((fail + 1))
-      fi
-      total=$((total + 1))
+      same_as_lastz "case $c '$m' format '$f'" some "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" $m "${fo[@]}"
     done
   done
   # without --scores the same sequences score x as X: the files above were not the default
@@ -235,15 +225,7 @@ while IFS='|' read -r tspec qspec sf; do
   for f in "" general:name1,number1,name2,number2,score,zstart1,end1,zstart2,end2,text1,text2 maf; do
     fo=()
     [ -n "$f" ] && fo=(--format="$f")
-    lrc=0; grc=0
-    lastz "$tspec" "$qspec" --segments="$sf" "${fo[@]}" > "$work/l.out" 2>/dev/null || lrc=$?
-    "$gale" lastz "$tspec" "$qspec" --segments="$sf" "${fo[@]}" > "$work/g.out" 2>/dev/null || grc=$?
-    sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
-    if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || ! grep -q . "$work/l.out"; then
-      echo "FAIL: 2bit '$tspec' '$qspec' format '$f': lastz exit $lrc, gale exit $grc"
-      diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; fail=$((fail + 1))
-    fi
-    total=$((total + 1))
+    same_as_lastz "2bit '$tspec' '$qspec' format '$f'" some "$tspec" "$qspec" --segments="$sf" "${fo[@]}"
   done
 done <<SPECS
 $work/t.2bit|$work/q.2bit|$d/seg
@@ -269,15 +251,7 @@ while IFS='|' read -r tspec qspec; do
   for f in "" general:$fields maf axt cigar sam sam- rdotplot segments; do
     fo=()
     [ -n "$f" ] && fo=(--format="$f")
-    lrc=0; grc=0
-    lastz "$tspec" "$qspec" --segments="$work/sub.seg" "${fo[@]}" > "$work/l.out" 2>/dev/null || lrc=$?
-    "$gale" lastz "$tspec" "$qspec" --segments="$work/sub.seg" "${fo[@]}" > "$work/g.out" 2>/dev/null || grc=$?
-    sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
-    if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || [ "$(grep -vc '^[#@]' "$work/l.out")" -lt 2 ]; then
-      echo "FAIL: '$tspec' '$qspec' format '$f': lastz exit $lrc, gale exit $grc"
-      diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; fail=$((fail + 1))
-    fi
-    total=$((total + 1))
+    same_as_lastz "'$tspec' '$qspec' format '$f'" 2 "$tspec" "$qspec" --segments="$work/sub.seg" "${fo[@]}"
   done
 done <<EOF
 $d/target.fa[301..4500]|$d/query.fa[101..1500]
@@ -327,15 +301,7 @@ for np in "" "[nameparse=darkspace]" "[nameparse=alnum]"; do
   for f in "" general:name1,name2,score,zstart1,end1 sam; do
     fo=()
     [ -n "$f" ] && fo=(--format="$f")
-    lrc=0; grc=0
-    lastz "$work/hn_t.fa$np" "$work/hn_q.fa$np" --segments="$work/hn.seg" "${fo[@]}" > "$work/l.out" 2>/dev/null || lrc=$?
-    "$gale" lastz "$work/hn_t.fa$np" "$work/hn_q.fa$np" --segments="$work/hn.seg" "${fo[@]}" > "$work/g.out" 2>/dev/null || grc=$?
-    sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
-    if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || ! cmp -s "$work/l.out" "$work/g.out" || [ "$(grep -vc '^[#@]' "$work/l.out")" -lt 2 ]; then
-      echo "FAIL: names, '$np' format '$f': lastz exit $lrc, gale exit $grc"
-      diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200; fail=$((fail + 1))
-    fi
-    total=$((total + 1))
+    same_as_lastz "names, '$np' format '$f'" 2 "$work/hn_t.fa$np" "$work/hn_q.fa$np" --segments="$work/hn.seg" "${fo[@]}"
   done
 done
 # the other actions: a usage error naming the action, nothing written
@@ -371,7 +337,7 @@ for sf in dup shuf; do
     "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$work/$sf.seg" --format=$f > "$work/g.out" 2> "$work/err" || grc=$?
     lrcs="$lrcs $sf:$lrc"
     if ! cmp -s "$work/l.out" "$work/g.out" || [ $((lrc == 0)) -ne $((grc == 0)) ]; then
-      echo "FAIL: segments $sf format $f: lastz exit $lrc, gale exit $grc"; diff "$work/l.out" "$work/g.out" | head -4
+      echo "FAIL: segments $sf format $f: lastz exit $lrc, gale exit $grc"; { diff "$work/l.out" "$work/g.out" | head -4 || true; }
       fail=$((fail + 1))
     elif [ "$grc" -ne 0 ] && ! grep -q "$sf.seg line [0-9]" "$work/err"; then
       echo "FAIL: segments $sf: the message does not name the line: $(cat "$work/err")"; fail=$((fail + 1))
