@@ -136,8 +136,6 @@ static size_t merge_anchors(gale_lastz_anchor *an, size_t n)
     return dst;
 }
 
-static int nuc_of(char c) { return (int)(strchr("ACGT", c) - "ACGT"); }
-
 /* The matrix as lastz prints its score set (dna_utilities.c private_print_score_matrix):
  * the columns and rows in the scoring file's order (A C G T without one), each line after
  * prefix; with row labels where lastz prints its extras (axt, maf), without for lav. */
@@ -149,7 +147,7 @@ static void print_matrix(const gale_lastz_params *p, const lastz_scores *sc, con
     for (int r = 0; r < 4; r++) {
         printf("%s ", prefix);
         if (labels) printf("%2c", sc->rows[r]);
-        for (int c = 0; c < 4; c++) printf(" %4d", p->matrix[nuc_of(sc->rows[r])][nuc_of(sc->cols[c])]);
+        for (int c = 0; c < 4; c++) printf(" %4d", p->matrix[lastz_nuc(sc->rows[r])][lastz_nuc(sc->cols[c])]);
         printf("\n");
     }
 }
@@ -360,7 +358,7 @@ int cmd_lastz(int argc, char **argv)
     const int32_t hsp_thresh = unit_match ? unit_hsp : sc.have_hsp ? sc.hsp_thresh : 3000;
     const int32_t x_drop = unit_match       ? unit_xdrop
                            : sc.have_x_drop ? sc.x_drop
-                                            : 10 * p.matrix[nuc_of(sc.rows[0])][nuc_of(sc.cols[0])];
+                                            : 10 * p.matrix[lastz_nuc(sc.rows[0])][lastz_nuc(sc.cols[0])];
 
     if ((nt = read_sequences(specs[0].file, specs[0].format, &t)) < 0 ||
         (nq = read_sequences(specs[1].file, specs[1].format, &q)) < 0 ||

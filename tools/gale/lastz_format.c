@@ -49,16 +49,7 @@ static const char *const field_headers[F_N] = {
     "cigarx", "cigarx-", "cigarx1", "cigarx1-", "quals1", "quals2", "chore", "shingle", "phash", "ahash", "qalign1",
     "qalign2"};
 
-static int nuc_bits(char c)
-{
-    switch (c) {
-    case 'A': case 'a': return 0;
-    case 'C': case 'c': return 1;
-    case 'G': case 'g': return 2;
-    case 'T': case 't': return 3;
-    default: return -1;
-    }
-}
+static int nuc_bits(char c) { return lastz_nuc(toupper((unsigned char)c)); } /* case folded */
 
 /* LASTZ's hassock_hash (utilities.c, a MurmurHash2 variant): the key's bytes taken from
  * its end, four at a time as big-endian words. */

@@ -647,11 +647,8 @@ static char *trim(char *s)
     return s;
 }
 
-static int nuc_index(const char *tok)
-{
-    const char *p = tok[0] && !tok[1] ? strchr("ACGT", tok[0]) : NULL;
-    return p ? (int)(p - "ACGT") : -1;
-}
+/* a scoring file's row or column label: one upper-case A, C, G or T */
+static int nuc_index(const char *tok) { return tok[0] && !tok[1] ? lastz_nuc(tok[0]) : -1; }
 
 int read_scores(const char *path, lastz_scores *sc)
 {

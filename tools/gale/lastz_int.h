@@ -14,6 +14,19 @@
 
 #define CMD "lastz"
 
+/* A, C, G, T as 0..3 (LASTZ's order: the purines A, G even), -1 for any other byte,
+ * lower case included (a caller that folds case passes toupper(c)) */
+static inline int lastz_nuc(int c)
+{
+    switch (c) {
+    case 'A': return 0;
+    case 'C': return 1;
+    case 'G': return 2;
+    case 'T': return 3;
+    default: return -1;
+    }
+}
+
 typedef struct {
     char *name;
     char *header; /* the whole header line, '>' included (lav's h stanza) */
