@@ -454,7 +454,8 @@ if [ "$mode" = lastz ]; then
       if [ -x $d/lastz-bin ] && [ -n "${GALE_LASTZ_SPLIT:-}" ]; then
         echo "-- $p lastz (Debian 1.04.22) split in ${GALE_LASTZ_SPLIT} parts at once:"
         python3 tools/device/split_lastz.py "$GALE_LASTZ_SPLIT" "${GALE_LASTZ_SPLIT_TIMEOUT:-400}" $d/lastz-bin \
-          "${args[@]}" | tee "$out/lastz-$p-split.txt"
+          $d/$p.target.fa $d/$p.query.fa $d/$p.segs --format=general | tee "$out/lastz-$p-split.txt"
+        [ "${PIPESTATUS[0]}" = 0 ] || status=1
       fi
     done
   fi
