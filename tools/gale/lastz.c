@@ -360,8 +360,8 @@ int cmd_lastz(int argc, char **argv)
                            : sc.have_x_drop ? sc.x_drop
                                             : 10 * p.matrix[lastz_nuc(sc.rows[0])][lastz_nuc(sc.cols[0])];
 
-    if ((nt = read_sequences(specs[0].file, specs[0].format, &t)) < 0 ||
-        (nq = read_sequences(specs[1].file, specs[1].format, &q)) < 0 ||
+    if ((nt = read_sequences(specs[0].file, specs[0].format, specs[0].contig, &t)) < 0 ||
+        (nq = read_sequences(specs[1].file, specs[1].format, specs[1].contig, &q)) < 0 ||
         (ns = read_segments(segpath, &segs)) < 0)
         goto done;
     if (specs[0].contig) {

@@ -3,7 +3,7 @@
  * sequence specifiers (nickname, subset, unmask, name parsing, subranges) applied to the
  * records read.
  */
-#define _POSIX_C_SOURCE 200809L /* getline, ssize_t */
+#define _POSIX_C_SOURCE 200809L /* getline, ssize_t, fseeko */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -100,127 +100,155 @@ failed: /* (the records read so far go with it) */
     return -1;
 }
 
+/* A 2bit file's 32-bit word at b, in the file's byte order */
+static uint32_t word_2bit(const unsigned char *b, int big)
+{
+    return big ? (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]
+               : (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+}
+
+/* n bytes at offset at of f into dst; 0 when the file ends before them */
+static int read_at(FILE *f, uint64_t at, void *dst, size_t n)
+{
+    return at <= (uint64_t)INT64_MAX && fseeko(f, (off_t)at, SEEK_SET) == 0 && fread(dst, 1, n, f) == n;
+}
+
 /* A 2bit file (UCSC's format, as LASTZ 1.04.22's sequences.c read_2bit_header and
  * load_2bit_sequence read it): the magic number in either byte order, version 0, the
  * records' names and offsets, then per record its length, N blocks, mask blocks, a 0 and
  * its bases, four a byte from the high bits (T C A G). The bases come out upper case, the
  * N blocks as N, then the mask blocks in lower case (an N there as n). A record's header is
- * its name (no '>': lav's h stanza writes it so). Returns the number of records, or -1
+ * its name (no '>': lav's h stanza writes it so). The index is read first, then each record
+ * from its offset (the file is never held whole: one record's packed bases at a time);
+ * with only (FILE.2bit/NAME) the other records keep their names and no bases (keep_contig
+ * drops them), as lastz seeks to the one it names. Returns the number of records, or -1
  * (message said: the file and what is wrong). */
-static long read_2bit(const char *path, FILE *f, record **out)
+static long read_2bit(const char *path, FILE *f, const char *only, record **out)
 {
-    unsigned char *buf = NULL;
-    size_t size = 0, cap = 0, got;
+    unsigned char head[16], w[8], *packed = NULL, *blocks = NULL;
+    size_t packed_cap = 0, blocks_cap = 0;
+    uint64_t size, *offset = NULL;
     record *recs = NULL;
     long n = 0, rc = -1;
     int big;
     uint32_t count;
-    for (;;) { /* the whole file */
-        if (size == cap) {
-            unsigned char *nb = realloc(buf, cap = cap ? 2 * cap : 1 << 20);
-            if (!nb) {
-                msg("%s: out of memory reading it", path);
-                goto done;
-            }
-            buf = nb;
-        }
-        got = fread(buf + size, 1, cap - size, f);
-        size += got;
-        if (got == 0) break;
+    if (fseeko(f, 0, SEEK_END) != 0 || ftello(f) < 0) {
+        msg("%s: %s (a 2bit file is read by offsets: it must be a regular file)", path, strerror(errno));
+        return -1;
     }
-    if (ferror(f)) {
-        msg("%s: %s", path, strerror(errno));
-        goto done;
-    }
-#define U32(at) (big ? (uint32_t)buf[at] << 24 | (uint32_t)buf[(at) + 1] << 16 | (uint32_t)buf[(at) + 2] << 8 | buf[(at) + 3] \
-                     : (uint32_t)buf[(at) + 3] << 24 | (uint32_t)buf[(at) + 2] << 16 | (uint32_t)buf[(at) + 1] << 8 | buf[at])
-    big = buf[0] == 0x1A;
-    if (size < 16 || U32(4) != 0 || U32(12) != 0) {
+    size = (uint64_t)ftello(f);
+    if (!read_at(f, 0, head, 16) || word_2bit(head + 4, head[0] == 0x1A) != 0 ||
+        word_2bit(head + 12, head[0] == 0x1A) != 0) {
         msg("%s: a bad 2bit header (version and reserved words must be 0)", path);
-        goto done;
+        return -1;
     }
-    count = U32(8);
+    big = head[0] == 0x1A;
+    count = word_2bit(head + 8, big);
     if (count == 0) {
         msg("empty 2bit file %s", path);
-        goto done;
+        return -1;
     }
     if (count > (size - 16) / 5) { /* (an index entry takes 5 bytes at least) */
         msg("%s: the 2bit file's index of %lu records does not fit in it", path, (unsigned long)count);
-        goto done;
+        return -1;
     }
     recs = calloc(count, sizeof *recs);
-    if (!recs) {
+    offset = calloc(count, sizeof *offset);
+    if (!recs || !offset) {
         msg("%s: out of memory reading it", path);
         goto done;
     }
-    {
-        size_t at = 16;
-        for (uint32_t k = 0; k < count; k++, n++) {
-            size_t nl, dpos, d, nb, mb, len;
-            if (at >= size || at + 1 + buf[at] + 4 > size) goto truncated;
-            nl = buf[at];
-            recs[k].name = malloc(nl + 1);
-            recs[k].header = malloc(nl + 1);
-            if (!recs[k].name || !recs[k].header) goto truncated;
-            memcpy(recs[k].name, buf + at + 1, nl);
-            recs[k].name[nl] = 0;
-            memcpy(recs[k].header, recs[k].name, nl + 1);
-            dpos = U32(at + 1 + nl);
-            at += 1 + nl + 4;
-            if (dpos + 8 > size) goto truncated;
-            len = U32(dpos);
-            if (len == 0 || len == 0xFFFFFFFFu) {
-                msg("%s: record %s: bad 2bit length (%08zX)", path, recs[k].name, len);
-                goto done;
-            }
-            nb = U32(dpos + 4);
-            d = dpos + 8;
-            if (d + 8 * nb + 4 > size) goto truncated;
-            mb = U32(d + 8 * nb);
-            if (d + 8 * nb + 4 + 8 * mb + 4 > size) goto truncated;
-            {
-                const size_t ms = d + 8 * nb + 4, bases = ms + 8 * mb + 4;
-                if (U32(bases - 4) != 0) {
-                    msg("%s: record %s: bad 2bit reserved word before its bases", path, recs[k].name);
-                    goto done;
-                }
-                if (bases + (len + 3) / 4 > size) goto truncated;
-                recs[k].seq = malloc(len + 1);
-                if (!recs[k].seq) goto truncated;
-                for (size_t i = 0; i < len; i++)
-                    recs[k].seq[i] = "TCAG"[(buf[bases + i / 4] >> (6 - 2 * (i % 4))) & 3];
-                for (size_t b = 0; b < nb; b++) { /* N blocks, clipped to the record */
-                    const size_t st = U32(d + 4 * b), sz = U32(d + 4 * nb + 4 * b);
-                    for (size_t i = st; i < st + sz && i < len; i++) recs[k].seq[i] = 'N';
-                }
-                for (size_t b = 0; b < mb; b++) { /* mask blocks: lower case */
-                    const size_t st = U32(ms + 4 * b), sz = U32(ms + 4 * mb + 4 * b);
-                    for (size_t i = st; i < st + sz && i < len; i++)
-                        recs[k].seq[i] = (char)tolower((unsigned char)recs[k].seq[i]);
-                }
-            }
-            recs[k].len = recs[k].true_len = len;
-            recs[k].contig = (long)k + 1;
-            recs[k].start_loc = 1;
-        }
+    if (fseeko(f, 16, SEEK_SET) != 0) goto truncated;
+    for (uint32_t k = 0; k < count; k++, n++) { /* the index: names and offsets */
+        const int nl = fgetc(f);
+        if (nl == EOF) goto truncated;
+        recs[k].name = malloc((size_t)nl + 1);
+        recs[k].header = malloc((size_t)nl + 1);
+        if (!recs[k].name || !recs[k].header || fread(recs[k].name, 1, (size_t)nl, f) != (size_t)nl ||
+            fread(w, 1, 4, f) != 4)
+            goto truncated;
+        recs[k].name[nl] = 0;
+        memcpy(recs[k].header, recs[k].name, (size_t)nl + 1);
+        offset[k] = word_2bit(w, big);
+        recs[k].contig = (long)k + 1;
+        recs[k].start_loc = 1;
     }
-#undef U32
+    for (n = 0; n < (long)count; n++) {
+        record *r = &recs[n];
+        uint64_t at = offset[n], len, nb, mb, need;
+        if (only && strcmp(r->name, only) != 0) continue;
+        if (!read_at(f, at, w, 8)) goto truncated;
+        len = word_2bit(w, big);
+        nb = word_2bit(w + 4, big);
+        if (len == 0 || len == 0xFFFFFFFFu) {
+            msg("%s: record %s: bad 2bit length (%08" PRIX64 ")", path, r->name, len);
+            goto done;
+        }
+        /* the N blocks' starts and sizes, then the mask blocks' count, starts and sizes,
+         * then a reserved 0; checked against the file's size before anything is allocated */
+        at += 8;
+        if (at + 8 * nb + 4 > size) goto truncated;
+        if (!read_at(f, at + 8 * nb, w, 4)) goto truncated;
+        mb = word_2bit(w, big);
+        need = 8 * nb + 4 + 8 * mb + 4;
+        if (at + need > size) goto truncated;
+        if (need > blocks_cap) {
+            unsigned char *nbuf = realloc(blocks, need);
+            if (!nbuf) goto out_of_memory;
+            blocks = nbuf;
+            blocks_cap = need;
+        }
+        if (!read_at(f, at, blocks, need)) goto truncated;
+        if (word_2bit(blocks + need - 4, big) != 0) {
+            msg("%s: record %s: bad 2bit reserved word before its bases", path, r->name);
+            goto done;
+        }
+        at += need;
+        if (at + (len + 3) / 4 > size) goto truncated;
+        if ((len + 3) / 4 > packed_cap) {
+            unsigned char *nbuf = realloc(packed, (len + 3) / 4);
+            if (!nbuf) goto out_of_memory;
+            packed = nbuf;
+            packed_cap = (len + 3) / 4;
+        }
+        r->seq = malloc(len + 1);
+        if (!r->seq) goto out_of_memory;
+        if (!read_at(f, at, packed, (len + 3) / 4)) goto truncated;
+        for (uint64_t i = 0; i < len; i++) r->seq[i] = "TCAG"[(packed[i / 4] >> (6 - 2 * (i % 4))) & 3];
+        {
+            const unsigned char *nblk = blocks, *mblk = blocks + 8 * nb + 4;
+            for (uint64_t b = 0; b < nb; b++) { /* N blocks, clipped to the record */
+                const uint64_t st = word_2bit(nblk + 4 * b, big), sz = word_2bit(nblk + 4 * nb + 4 * b, big);
+                for (uint64_t i = st; i < st + sz && i < len; i++) r->seq[i] = 'N';
+            }
+            for (uint64_t b = 0; b < mb; b++) { /* mask blocks: lower case */
+                const uint64_t st = word_2bit(mblk + 4 * b, big), sz = word_2bit(mblk + 4 * mb + 4 * b, big);
+                for (uint64_t i = st; i < st + sz && i < len; i++) r->seq[i] = (char)tolower((unsigned char)r->seq[i]);
+            }
+        }
+        r->len = r->true_len = (size_t)len;
+    }
     rc = n;
     *out = recs;
     recs = NULL;
+    goto done;
+out_of_memory:
+    msg("%s: out of memory reading record %ld", path, n + 1);
     goto done;
 truncated:
     msg("%s: the 2bit file ends early, or is not one (record %ld of %lu)", path, n + 1, (unsigned long)count);
 done:
     if (recs) {
-        for (long k = 0; k <= n && k < (long)count; k++) {
+        for (uint32_t k = 0; k < count; k++) {
             free(recs[k].name);
             free(recs[k].header);
             free(recs[k].seq);
         }
         free(recs);
     }
-    free(buf);
+    free(offset);
+    free(blocks);
+    free(packed);
     return rc;
 }
 
@@ -242,7 +270,7 @@ long keep_contig(const char *path, const char *name, record *recs, long n)
     return 1;
 }
 
-long read_sequences(const char *path, int format, record **out)
+long read_sequences(const char *path, int format, const char *only, record **out)
 {
     unsigned char magic[4] = {0, 0, 0, 0};
     FILE *f = fopen(path, "rb");
@@ -266,8 +294,7 @@ long read_sequences(const char *path, int format, record **out)
         fclose(f);
         return read_fasta(path, out);
     }
-    rewind(f);
-    n = read_2bit(path, f, out);
+    n = read_2bit(path, f, only, out);
     fclose(f);
     return n;
 }

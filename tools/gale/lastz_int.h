@@ -104,8 +104,9 @@ int score_value(const char *s, int32_t *out);
 /* Reads every record of a FASTA file; returns the number, or -1 (message said). */
 long read_fasta(const char *path, record **out);
 /* A FASTA or 2bit file, told apart by the 2bit magic number as lastz does (format: the
- * spec's format=, which must then agree); the number of records, or -1 (message said). */
-long read_sequences(const char *path, int format, record **out);
+ * spec's format=, which must then agree); the number of records, or -1 (message said).
+ * only (FILE.2bit/NAME, else NULL): of a 2bit file, the record NAME alone is decoded. */
+long read_sequences(const char *path, int format, const char *only, record **out);
 /* FILE.2bit/NAME: the record named NAME (by its 2bit name) alone, first, keeping its number
  * (the others freed); returns 1, or -1 when there is none (message said: then the caller
  * still frees all n). */
