@@ -258,6 +258,30 @@ $d/target.fa[301..4500]|$d/query.fa[101..1500]
 $d/target.fa[301,4500]|$d/query.fa[..1500]
 $d/target.fa[1001..]|$d/query.fa[201#100000]
 EOF
+# the query's reverse complement ([revcomp], a trailing '-', both: forward again; with
+# unmask): lastz then takes each record's - strand first and --strand=plus and minus trade
+# places; anchors from lastz --nogapped on the same specifier and strand
+fields=score,name1,zstart1,end1,name2,strand2,size2,zstart2,end2,cigar,text1,text2
+for spec in "$d/query.fa[revcomp]" "$d/query.fa-" "$d/query.fa[unmask]-" "$d/query.fa[revcomp]-"; do
+  for st in both plus minus; do
+    lastz "$d/target.fa" "$spec" --strand=$st --nogapped --format=segments > "$work/rc.seg" 2>/dev/null
+    for f in "" general:$fields maf sam; do
+      fo=()
+      [ -n "$f" ] && fo=(--format="$f")
+      same_as_lastz "'$spec' --strand=$st format '$f'" some "$d/target.fa" "$spec" --segments="$work/rc.seg" --strand=$st "${fo[@]}"
+    done
+  done
+done
+# the target's reverse complement: lastz and gale refuse it with --segments
+for spec in "$d/target.fa-" "$d/target.fa[revcomp]"; do
+  lrc=0; grc=0
+  lastz "$spec" "$d/query.fa" --segments="$d/seg" > /dev/null 2>&1 || lrc=$?
+  "$gale" lastz "$spec" "$d/query.fa" --segments="$d/seg" > "$work/out" 2> "$work/err" || grc=$?
+  if [ "$lrc" -eq 0 ] || [ "$grc" -ne 1 ] || [ -s "$work/out" ] || ! grep -q "reverse-complement of target" "$work/err"; then
+    echo "FAIL: $spec: lastz exit $lrc, gale exit $grc: $(cat "$work/err")"; fail=$((fail + 1))
+  fi
+  total=$((total + 1))
+done
 # softsam with a query subrange: lastz writes bytes from outside the query (a bug), gale
 # refuses (a usage error)
 rc=0
@@ -305,11 +329,10 @@ for np in "" "[nameparse=darkspace]" "[nameparse=alnum]"; do
   done
 done
 # the other actions: a usage error naming the action, nothing written
-for spec in "[multiple]" "[100^50]" "[revcomp]" "-" "[softmask=$work/names]" "[nameparse=tag:x]"; do
+for spec in "[multiple]" "[100^50]" "[softmask=$work/names]" "[nameparse=tag:x]"; do
   rc=0
   "$gale" lastz "$d/target.fa" "$d/query.fa$spec" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
   want=${spec#[}; want=${want%%]}; want=${want%%=*}
-  [ "$spec" = "-" ] && want=revcomp
   if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -qF "$want" "$work/err"; then
     echo "FAIL: query.fa$spec: exit $rc, $(wc -c < "$work/out") bytes out: $(cat "$work/err")"; fail=$((fail + 1))
   fi

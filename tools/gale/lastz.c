@@ -36,9 +36,10 @@ void usage_lastz(FILE *out)
         "in the order lastz reads them (query records in file order, + strand first).\n"
         "TARGET and QUERY as lastz's specifiers: [NICK::]FILE[[ACTION,...]] with the\n"
         "actions unmask, nickname=NAME, subset=FILE (or @FILE), nameparse=darkspace|\n"
-        "alnum|full, format=fasta|2bit and the subranges START..END, START,END, START..,\n"
-        "..END, START#LENGTH; lastz's other actions (multiple, revcomp, other subrange\n"
-        "forms, ...) are refused so far. Names are parsed from headers as lastz does.\n"
+        "alnum|full, format=fasta|2bit, the subranges START..END, START,END, START..,\n"
+        "..END, START#LENGTH and, on the query, revcomp (or FILE-); lastz's other\n"
+        "actions (multiple, other subrange forms, ...) are refused so far. Names are\n"
+        "parsed from headers as lastz does.\n"
         "\n"
         "Options (as lastz's):\n"
         "  --segments=FILE          the anchors (required; --anchors=FILE is the same)\n"
@@ -303,6 +304,16 @@ int cmd_lastz(int argc, char **argv)
                                 "there; gale lastz refuses it (use sam or sam-)", format);
     os.paths[0] = specs[0].file;
     os.paths[1] = specs[1].file;
+    if (specs[0].revcomp) { /* lastz.c: refused after the sequences are read, before any output */
+        msg("can't use --segments with reverse-complement of target (%s)", specs[0].file);
+        return EXIT_FAIL;
+    }
+    /* The query's reverse complement ([revcomp], a trailing '-'): lastz 1.04.22 then
+     * aligns each record's strands the other way round (its + strand is the file's -) and
+     * reports every alignment on the file's strands as before; with --segments what a user
+     * sees change is --strand=plus and minus trading places and each record's - strand
+     * coming first (its segments, then its alignments). */
+    if (specs[1].revcomp) strands = (strands & 1) << 1 | (strands & 2) >> 1;
     /* --scores (lastz.c parse_options): the file's scores and settings, the command
      * line's --gap, --ydrop and --gappedthresh over them; with --segments lastz's gapped
      * threshold defaults to its hsp threshold, the file's when it sets one */
@@ -426,7 +437,8 @@ int cmd_lastz(int argc, char **argv)
         print_general_header(stdout, &os);
     }
     for (long r = 0; r < nq; r++) {
-        for (int s = 0; s < 2; s++) {
+        for (int pass = 0; pass < 2; pass++) {
+            const int s = specs[1].revcomp ? 1 - pass : pass;
             const char strand = s == 0 ? '+' : '-';
             gale_lastz_anchor *an;
             size_t n = 0;

@@ -387,21 +387,22 @@ int parse_spec(const char *arg, seq_spec *sp)
     act = strchr(s, '[');
     if (!act) {
         size_t l = strlen(s);
+        /* a trailing '-': the reverse complement, '+' the forward strand (sequences.c
+         * parse_sequence_name takes either off the name whatever the file is called) */
+        if (l > 1 && (s[l - 1] == '-' || s[l - 1] == '+')) {
+            sp->revcomp ^= s[l - 1] == '-';
+            s[l - 1] = 0;
+        }
         split_contig(sp);
-        FILE *probe = l > 1 && s[l - 1] == '-' ? fopen(s, "r") : NULL;
-        if (probe) fclose(probe); /* a file whose name ends with '-' */
-        else if (l > 1 && s[l - 1] == '-' && s[l - 2] != '/')
-            return usage_error(CMD, "%s: LASTZ's trailing '-' (reverse complement, action revcomp) is not supported "
-                                    "by gale lastz yet", arg) ? -1 : -1;
         return 0;
     }
     *act++ = 0;
     split_contig(sp);
     {
         size_t l = strlen(act);
-        if (l && act[l - 1] == '-') {
-            return usage_error(CMD, "%s: LASTZ's trailing '-' (reverse complement, action revcomp) is not supported "
-                                    "by gale lastz yet", arg) ? -1 : -1;
+        if (l && (act[l - 1] == '-' || act[l - 1] == '+')) {
+            sp->revcomp ^= act[l - 1] == '-';
+            act[--l] = 0;
         }
         if (l == 0 || act[l - 1] != ']')
             return usage_error(CMD, "%s: the actions list must end with ']'", arg) ? -1 : -1;
@@ -465,6 +466,8 @@ int parse_spec(const char *arg, seq_spec *sp)
             return usage_error(CMD, "%s: the subrange start %llu has no end", arg, sp->sub_start) ? -1 : -1;
         if (strcmp(a, "unmask") == 0) {
             sp->unmask = 1;
+        } else if (strcmp(a, "revcomp") == 0) {
+            sp->revcomp ^= 1; /* (twice: forward again, as lastz's rcf_revcomp flag toggles) */
         } else if (strncmp(a, "nickname=", 9) == 0) {
             if (!a[9]) return usage_error(CMD, "%s: an empty nickname", arg) ? -1 : -1;
             sp->nickname = a + 9;
