@@ -20,12 +20,14 @@ total=0
 # third: lastz's, gale's); it fails (printing LABEL and the first differences) unless both
 # exit 0 and every other byte is equal, and, by CHECK: any (nothing more), some (lastz
 # wrote something), 2 (at least two lines besides the # and @ headers), warn (some, and
-# lastz's threshold warning on stderr written by gale too).
+# lastz's threshold warning on stderr written by gale too). The array gale_only holds
+# options for gale alone (none unless set).
+gale_only=()
 same_as_lastz() {
   local label=$1 check=$2 lrc=0 grc=0 ok=1
   shift 2
   lastz "$@" > "$work/l.out" 2> "$work/l.err" || lrc=$?
-  "$gale" lastz "$@" > "$work/g.out" 2> "$work/g.err" || grc=$?
+  "$gale" lastz "$@" "${gale_only[@]}" > "$work/g.out" 2> "$work/g.err" || grc=$?
   sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
   { [ "$lrc" -eq 0 ] && [ "$grc" -eq 0 ] && cmp -s "$work/l.out" "$work/g.out"; } || ok=0
   case $check in
@@ -272,6 +274,48 @@ for spec in "$d/query.fa[revcomp]" "$d/query.fa-" "$d/query.fa[unmask]-" "$d/que
     done
   done
 done
+# [multiple] on the target: its records as one partitioned sequence (the case's target cut
+# in three records; the query's three records, both strands), anchors from lastz --nogapped
+# on the same specifiers, every format lastz takes with it (not lav), on all threads (the
+# query strands at once: the default) and on one (formats whose header does not echo the
+# options); lav refused by both
+python3 - "$d/target.fa" "$work/t3.fa" <<'PY3'
+import sys
+seq = "".join(l.strip() for l in open(sys.argv[1]) if not l.startswith(">"))
+k = len(seq) // 3
+with open(sys.argv[2], "w") as f:
+    for i, part in enumerate([seq[:k], seq[k:2 * k], seq[2 * k:]]):
+        f.write(">tgt%d piece %d\n%s\n" % (i, i, part))
+PY3
+fields=name1,number1,size1,zstart1,end1,name2,number2,strand2,zstart2,end2,score,cigarx,identity
+for tspec in "$work/t3.fa[multiple]" "$work/t3.fa[unmask][multiple]"; do
+  lastz "$tspec" "$d/query.fa" --nogapped --format=segments > "$work/m.seg" 2>/dev/null
+  for f in general:$fields maf axt sam cigar segments; do
+    for th in 0 1; do
+      [ "$th" = 1 ] && { [ "$f" = maf ] || [ "$f" = axt ]; } && continue
+      gale_only=()
+      [ "$th" = 1 ] && gale_only=(--threads=1)
+      same_as_lastz "'$tspec' format '$f' --threads=$th" some "$tspec" "$d/query.fa" --segments="$work/m.seg" --format="$f"
+      gale_only=()
+    done
+  done
+done
+lrc=0; grc=0
+lastz "$work/t3.fa[multiple]" "$d/query.fa" --segments="$work/m.seg" > /dev/null 2>&1 || lrc=$?
+"$gale" lastz "$work/t3.fa[multiple]" "$d/query.fa" --segments="$work/m.seg" > "$work/out" 2> "$work/err" || grc=$?
+if [ "$lrc" -eq 0 ] || [ "$grc" -ne 1 ] || [ -s "$work/out" ] || ! grep -q "multiple action cannot be used with --lav" "$work/err"; then
+  echo "FAIL: [multiple] with lav: lastz exit $lrc, gale exit $grc: $(cat "$work/err")"; fail=$((fail + 1))
+fi
+total=$((total + 1))
+# [multiple] with a subrange or rdotplot (lastz counts on the records joined): refused
+for extra in "[multiple,101..500]|general" "[multiple]|rdotplot"; do
+  rc=0
+  "$gale" lastz "$work/t3.fa${extra%%|*}" "$d/query.fa" --segments="$work/m.seg" --format="${extra#*|}" > "$work/out" 2> "$work/err" || rc=$?
+  if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -q "multiple" "$work/err"; then
+    echo "FAIL: t3.fa$extra: exit $rc: $(cat "$work/err")"; fail=$((fail + 1))
+  fi
+  total=$((total + 1))
+done
 # the target's reverse complement: lastz and gale refuse it with --segments
 for spec in "$d/target.fa-" "$d/target.fa[revcomp]"; do
   lrc=0; grc=0
@@ -329,7 +373,7 @@ for np in "" "[nameparse=darkspace]" "[nameparse=alnum]"; do
   done
 done
 # the other actions: a usage error naming the action, nothing written
-for spec in "[multiple]" "[100^50]" "[softmask=$work/names]" "[nameparse=tag:x]"; do
+for spec in "[100^50]" "[softmask=$work/names]" "[nameparse=tag:x]" "[multiple]"; do
   rc=0
   "$gale" lastz "$d/target.fa" "$d/query.fa$spec" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
   want=${spec#[}; want=${want%%]}; want=${want%%=*}

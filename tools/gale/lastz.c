@@ -20,6 +20,7 @@
 
 #include "gale.h"
 #include "lastz_int.h"
+#include "threads.h"
 #include "options.h"
 #include "subcommands.h"
 
@@ -135,6 +136,398 @@ static size_t merge_anchors(gale_lastz_anchor *an, size_t n)
     }
     an[dst++] = cur;
     return dst;
+}
+
+/* A query strand's gapped extension, one job of the run: against each target record its
+ * segments name (the one record, or for a [multiple] target those named), in target order,
+ * as lastz batches a partitioned target's anchors (gapped_extend.c: per partition, each
+ * bounded by its own alignments and its partition's ends). */
+typedef struct {
+    long ti;                 /* the target record */
+    gale_lastz_anchor *an;   /* its anchors, in the file's order */
+    size_t n;
+    gale_lastz_result *res;
+} job_part;
+
+typedef struct {
+    long r;                  /* the query record */
+    int s;                   /* 0: + strand, 1: - */
+    job_part *parts;
+    size_t n_parts;
+    char *qs;                /* the strand's bases (made when the job runs) */
+    gale_status st;
+    char err[512];           /* the failure, with gale_last_error()'s detail */
+    int state;               /* 0 waiting, 1 running, 2 done */
+} job;
+
+typedef struct {
+    job *v;
+    size_t n, cap;
+} job_list;
+
+static void release_job(job *jb)
+{
+    for (size_t k = 0; k < jb->n_parts; k++) {
+        free(jb->parts[k].an);
+        gale_lastz_result_free(jb->parts[k].res);
+    }
+    free(jb->parts);
+    free(jb->qs);
+    jb->parts = NULL;
+    jb->n_parts = 0;
+    jb->qs = NULL;
+}
+
+static void free_jobs(job_list *jl)
+{
+    for (size_t k = 0; k < jl->n; k++) release_job(&jl->v[k]);
+    free(jl->v);
+}
+
+typedef struct {
+    long ti;
+    size_t order;
+    gale_lastz_anchor a;
+} placed_anchor;
+
+static int by_target(const void *x, const void *y)
+{
+    const placed_anchor *a = x, *b = y;
+    if (a->ti != b->ti) return a->ti < b->ti ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* The job of query record r's strand s: LASTZ reads the segments file once, in order
+ * (segment.c read_segment_table): the strand takes the run of lines that name it (or '*')
+ * from *cursor on; a line that names another stops the run. Each line must name a target
+ * record (the target's, or '*'; with [multiple], one of its records) and lie in it and in
+ * the query's subrange. Returns 0 with the job added, or with stop written (the bad line:
+ * no job then, and the caller stops); -1 out of memory. */
+static int add_job(job_list *jl, long r, int s, const record *t, long nt, const record *qr, const seg_line *segs,
+                   long ns, long *cursor, const char *segpath, char *stop, size_t stop_len)
+{
+    const char strand = s == 0 ? '+' : '-';
+    const int multiple = nt > 1;
+    const size_t o2 = strand == '+' ? qr->start_loc - 1 : qr->true_len - (qr->start_loc - 1 + qr->len);
+    placed_anchor *pa = NULL;
+    size_t n = 0, cap = 0;
+    long last = 0;
+    job jb;
+    memset(&jb, 0, sizeof jb);
+    jb.r = r;
+    jb.s = s;
+    for (; *cursor < ns; ++*cursor) {
+        const seg_line *g = &segs[*cursor];
+        long ti = 0;
+        if (g->strand != strand) break;
+        if (strcmp(g->name2, qr->name) != 0 && strcmp(g->name2, "*") != 0) break;
+        if (!multiple) {
+            if (strcmp(g->name1, t[0].name) != 0 && strcmp(g->name1, "*") != 0) {
+                snprintf(stop, stop_len, "%s line %ld: the segment names target '%s', not '%s'", segpath, g->line,
+                         g->name1, t[0].name);
+                goto stopped;
+            }
+        } else {
+            /* (a run names a few records, many lines each: the last one found is tried first) */
+            if (strcmp(g->name1, t[last].name) == 0) ti = last;
+            else
+                for (ti = 0; ti < nt && strcmp(g->name1, t[ti].name) != 0; ti++) {}
+            if (ti == nt) {
+                snprintf(stop, stop_len, "%s line %ld: the segment names target '%s', which the [multiple] target has no "
+                         "record of%s", segpath, g->line, g->name1,
+                         strcmp(g->name1, "*") == 0 ? " ('*' names no one record of a [multiple] target)" : "");
+                goto stopped;
+            }
+            last = ti;
+        }
+        {
+            /* on the whole record (its whole reverse complement on the - strand); it must lie in
+             * the subrange (segment.c: "interval out of range") */
+            const record *tr = &t[ti];
+            const size_t o1 = tr->start_loc - 1;
+            if (g->start1 - 1 < o1 || g->end1 > o1 + tr->len || g->start2 - 1 < o2 || g->end2 > o2 + qr->len) {
+                snprintf(stop, stop_len, "%s line %ld: segment out of range of '%s' (%zu..%zu) or '%s%c' (%zu..%zu)",
+                         segpath, g->line, tr->name, o1 + 1, o1 + tr->len, qr->name, strand, o2 + 1, o2 + qr->len);
+                goto stopped;
+            }
+            if (n == cap) {
+                placed_anchor *np = realloc(pa, (cap = cap ? 2 * cap : 1024) * sizeof *pa);
+                if (!np) goto oom;
+                pa = np;
+            }
+            pa[n].ti = ti;
+            pa[n].order = n;
+            pa[n].a.pos1 = (uint32_t)(g->start1 - 1 - o1);
+            pa[n].a.pos2 = (uint32_t)(g->start2 - 1 - o2);
+            pa[n].a.length = g->end1 + 1 - g->start1;
+            pa[n].a.score = g->score;
+            n++;
+        }
+    }
+    if (multiple) qsort(pa, n, sizeof *pa, by_target);
+    /* the parts: one per target record named (the one target's even with no anchors) */
+    for (size_t k = 0; k < n || (!multiple && jb.n_parts == 0);) {
+        size_t e = k;
+        job_part *np;
+        while (e < n && pa[e].ti == pa[k].ti) e++;
+        np = realloc(jb.parts, (jb.n_parts + 1) * sizeof *np);
+        if (!np) goto oom;
+        jb.parts = np;
+        np = &jb.parts[jb.n_parts++];
+        memset(np, 0, sizeof *np);
+        np->ti = k < n ? pa[k].ti : 0;
+        np->n = e - k;
+        np->an = malloc((np->n ? np->n : 1) * sizeof *np->an);
+        if (!np->an) goto oom;
+        for (size_t j = k; j < e; j++) np->an[j - k] = pa[j].a;
+        k = e;
+    }
+    free(pa);
+    if (jl->n == jl->cap) {
+        job *nv = realloc(jl->v, (jl->cap = jl->cap ? 2 * jl->cap : 16) * sizeof *nv);
+        if (!nv) {
+            release_job(&jb);
+            return -1;
+        }
+        jl->v = nv;
+    }
+    jl->v[jl->n++] = jb;
+    return 0;
+stopped:
+    free(pa);
+    release_job(&jb);
+    return 0;
+oom:
+    free(pa);
+    release_job(&jb);
+    return -1;
+}
+
+/* The jobs running: up to T threads take them in order, at most a window ahead of the
+ * one being written (the results wait in memory until then). */
+typedef struct {
+    job_list *jl;
+    gale_ctx *ctx;
+    const gale_lastz_params *p;
+    const record *t, *q;
+    int segments_only;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t next, written, window;
+    pthread_t *threads;
+    int n_threads, started;
+} run_state;
+
+static void run_job(run_state *rs, job *jb)
+{
+    const record *qr = &rs->q[jb->r];
+    gale_lastz_params p = *rs->p;
+    jb->st = GALE_OK;
+    if (rs->segments_only) return;
+    jb->qs = malloc(qr->len + 1);
+    if (!jb->qs) {
+        jb->st = GALE_E_NOMEM;
+        snprintf(jb->err, sizeof jb->err, "%s", gale_status_string(jb->st));
+        return;
+    }
+    for (size_t k = 0; k < qr->len; k++) jb->qs[k] = jb->s == 0 ? qr->seq[k] : complement(qr->seq[qr->len - 1 - k]);
+    jb->qs[qr->len] = 0;
+    p.flags = (p.flags & ~GALE_LASTZ_MINUS) | (jb->s ? GALE_LASTZ_MINUS : 0);
+    for (size_t k = 0; k < jb->n_parts; k++) {
+        job_part *pt = &jb->parts[k];
+        const record *tr = &rs->t[pt->ti];
+        jb->st = gale_lastz_extend(rs->ctx, tr->seq, (int64_t)tr->len, jb->qs, (int64_t)qr->len, pt->an, pt->n, &p,
+                                   &pt->res);
+        free(pt->an);
+        pt->an = NULL;
+        if (jb->st != GALE_OK) {
+            const char *detail = gale_last_error();
+            snprintf(jb->err, sizeof jb->err, "%s%s%s%s", gale_status_string(jb->st), detail && *detail ? " (" : "",
+                     detail && *detail ? detail : "", detail && *detail ? ")" : "");
+            return;
+        }
+    }
+}
+
+static void *job_worker(void *arg)
+{
+    run_state *rs = arg;
+    pthread_mutex_lock(&rs->mu);
+    for (;;) {
+        while (rs->next < rs->jl->n && rs->next >= rs->written + rs->window) pthread_cond_wait(&rs->cv, &rs->mu);
+        if (rs->next >= rs->jl->n) break;
+        job *jb = &rs->jl->v[rs->next++];
+        jb->state = 1;
+        pthread_mutex_unlock(&rs->mu);
+        run_job(rs, jb);
+        pthread_mutex_lock(&rs->mu);
+        jb->state = 2;
+        pthread_cond_broadcast(&rs->cv);
+    }
+    pthread_mutex_unlock(&rs->mu);
+    return NULL;
+}
+
+/* Starts up to n_threads - 1 workers (with 1, or when none starts, the writer runs each
+ * job itself when it wants it). Returns 1. */
+static int run_jobs(run_state *rs, int n_threads)
+{
+    pthread_mutex_init(&rs->mu, NULL);
+    pthread_cond_init(&rs->cv, NULL);
+    if (n_threads > (int)rs->jl->n) n_threads = (int)rs->jl->n;
+    rs->window = n_threads > 1 ? 4 * (size_t)n_threads : 1;
+    rs->threads = n_threads > 1 ? calloc((size_t)n_threads, sizeof *rs->threads) : NULL;
+    for (int k = 0; rs->threads && k < n_threads; k++)
+        if (pthread_create(&rs->threads[rs->started], NULL, job_worker, rs) == 0) rs->started++;
+    return 1;
+}
+
+/* Waits for job k (or runs it here if no worker has taken it), then counts it written. */
+static void wait_job(run_state *rs, size_t k)
+{
+    job *jb = &rs->jl->v[k];
+    pthread_mutex_lock(&rs->mu);
+    if (jb->state == 0 && rs->next == k) { /* (no worker: the writer runs it) */
+        rs->next++;
+        jb->state = 1;
+        pthread_mutex_unlock(&rs->mu);
+        run_job(rs, jb);
+        pthread_mutex_lock(&rs->mu);
+        jb->state = 2;
+    }
+    while (jb->state != 2) pthread_cond_wait(&rs->cv, &rs->mu);
+    rs->written = k + 1;
+    pthread_cond_broadcast(&rs->cv);
+    pthread_mutex_unlock(&rs->mu);
+}
+
+/* Stops the workers (those still to take a job take none) and frees the state. */
+static void finish_jobs(run_state *rs)
+{
+    pthread_mutex_lock(&rs->mu);
+    rs->next = rs->jl->n;
+    pthread_cond_broadcast(&rs->cv);
+    pthread_mutex_unlock(&rs->mu);
+    for (int k = 0; k < rs->started; k++) pthread_join(rs->threads[k], NULL);
+    free(rs->threads);
+    pthread_cond_destroy(&rs->cv);
+    pthread_mutex_destroy(&rs->mu);
+}
+
+/* --format=segments for a [multiple] target: lastz merges the strand's anchors on the
+ * concatenated target (each record after a separator byte, the first at 1), so their order
+ * is by diagonal across records; here the same, then each mapped back to its record. */
+static int write_segments_multiple(out_spec *os, const job *jb, const record *t, long nt, const record *qr)
+{
+    const char strand = jb->s == 0 ? '+' : '-';
+    uint64_t *off = malloc((size_t)nt * sizeof *off), at = 1;
+    size_t n = 0;
+    gale_lastz_anchor *an;
+    for (size_t k = 0; k < jb->n_parts; k++) n += jb->parts[k].n;
+    an = malloc((n ? n : 1) * sizeof *an);
+    if (!off || !an) {
+        free(off);
+        free(an);
+        return -1;
+    }
+    for (long k = 0; k < nt; k++) {
+        off[k] = at;
+        at += t[k].len + 1;
+    }
+    n = 0;
+    for (size_t k = 0; k < jb->n_parts; k++)
+        for (size_t j = 0; j < jb->parts[k].n; j++) {
+            an[n] = jb->parts[k].an[j];
+            an[n++].pos1 += (uint32_t)off[jb->parts[k].ti]; /* (fits: the caller checked the sum) */
+        }
+    n = merge_anchors(an, n);
+    for (size_t k = 0; k < n; k++) {
+        long lo = 0, hi = nt - 1; /* the last record starting at or before pos1 */
+        while (lo < hi) {
+            const long mid = (lo + hi + 1) / 2;
+            if (off[mid] <= an[k].pos1) lo = mid;
+            else hi = mid - 1;
+        }
+        gale_lastz_alignment a;
+        uint32_t op = GALE_CIGAR_MATCH | (an[k].length << GALE_CIGAR_SHIFT);
+        memset(&a, 0, sizeof a);
+        a.beg1 = an[k].pos1 - off[lo] + 1;
+        a.end1 = an[k].pos1 - off[lo] + an[k].length;
+        a.beg2 = an[k].pos2 + 1;
+        a.end2 = an[k].pos2 + an[k].length;
+        a.score = an[k].score;
+        a.n_ops = 1;
+        a.cigar = &op;
+        write_alignment(stdout, os, &t[lo], qr, NULL, strand, &a);
+    }
+    free(off);
+    free(an);
+    return 0;
+}
+
+/* A finished job's output, in lastz's order: the summary and truncation lines on stderr,
+ * then each part's alignments (parts in target order, alignments by target start), or
+ * with --format=segments the merged anchors. Returns 0, -1 out of memory. */
+static int write_job(out_spec *os, job *jb, const record *t, long nt, const record *qr, int summary)
+{
+    const char strand = jb->s == 0 ? '+' : '-';
+    if (os->segments) {
+        if (nt > 1) return write_segments_multiple(os, jb, t, nt, qr);
+        for (size_t k = 0; k < jb->n_parts; k++) {
+            job_part *pt = &jb->parts[k];
+            const size_t n = merge_anchors(pt->an, pt->n);
+            for (size_t j = 0; j < n; j++) {
+                gale_lastz_alignment a;
+                uint32_t op = GALE_CIGAR_MATCH | (pt->an[j].length << GALE_CIGAR_SHIFT);
+                memset(&a, 0, sizeof a);
+                a.beg1 = pt->an[j].pos1 + 1;
+                a.end1 = pt->an[j].pos1 + pt->an[j].length;
+                a.beg2 = pt->an[j].pos2 + 1;
+                a.end2 = pt->an[j].pos2 + pt->an[j].length;
+                a.score = pt->an[j].score;
+                a.n_ops = 1;
+                a.cigar = &op;
+                write_alignment(stdout, os, &t[pt->ti], qr, NULL, strand, &a);
+            }
+        }
+        return 0;
+    }
+    for (size_t k = 0; k < jb->n_parts; k++) {
+        job_part *pt = &jb->parts[k];
+        const record *tr = &t[pt->ti];
+        const size_t count = gale_lastz_result_count(pt->res);
+        if (summary) {
+            gale_lastz_stats ls;
+            memset(&ls, 0, sizeof ls);
+            ls.size = sizeof ls;
+            if (gale_lastz_result_stats(pt->res, &ls) == GALE_OK)
+                fprintf(stderr,
+                        "gale: lastz: %s%c%s%s: %zu anchors, %zu alignments; phase 1 %.3f s (%" PRIu64 " halves, %" PRIu64
+                        " on the GPU, %" PRIu64 " of them too large for it; %" PRIu64 " cells; kernels %.3f s), the walk %.3f s (beside phase 1; %" PRIu64
+                        " halves walked, %" PRIu64 " computed there)\n",
+                        qr->name, strand, nt > 1 ? " on " : "", nt > 1 ? tr->name : "", pt->n, count,
+                        ls.phase1_seconds, ls.sides_phase1, ls.sides_device, ls.sides_device_failed, ls.cells_phase1,
+                        ls.kernel_seconds, ls.phase2_seconds, ls.sides_walked, ls.sides_redone);
+        }
+        if (gale_lastz_result_truncations(pt->res))
+            msg("warning: %" PRIu64 " extensions of %s%c%s%s were cut where LASTZ's traceback memory ran out "
+                "(as lastz does; --allocate:traceback=0 lifts it)",
+                gale_lastz_result_truncations(pt->res), qr->name, strand, nt > 1 ? " on " : "", nt > 1 ? tr->name : "");
+        os->contig = qr->contig;
+        if (os->lav && count) lav_strand_header(stdout, os, tr, qr, strand);
+        if ((os->sam == 1 || os->sam == 3) && !os->sq_done && count) {
+            /* (a [multiple] target: every record's line at once, as lastz writes them) */
+            for (long j = 0; j < nt; j++) printf("@SQ\tSN:%s\tLN:%zu\n", t[j].name, t[j].true_len);
+            os->sq_done = 1;
+        }
+        for (size_t j = 0; j < count; j++) {
+            gale_lastz_alignment a;
+            a.size = sizeof a;
+            gale_lastz_result_get(pt->res, j, &a);
+            write_alignment(stdout, os, tr, qr, jb->qs, strand, &a);
+        }
+    }
+    return 0;
 }
 
 /* The matrix as lastz prints its score set (dna_utilities.c private_print_score_matrix):
@@ -304,6 +697,20 @@ int cmd_lastz(int argc, char **argv)
                                 "there; gale lastz refuses it (use sam or sam-)", format);
     os.paths[0] = specs[0].file;
     os.paths[1] = specs[1].file;
+    /* [multiple] (sequences.c: the file's records one sequence, each after a separator): on
+     * the target, per record as lastz's partition batches are (add_job); lastz refuses lav
+     * with it (lastz.c), and what gale does not reproduce yet is refused */
+    if (specs[0].multiple && os.lav) {
+        msg("multiple action cannot be used with --lav\n(lav has requirements on the order of alignments that would "
+            "require additional\n computation;  use \"--help=formats\" to see other options for output)");
+        return EXIT_FAIL;
+    }
+    if (specs[1].multiple)
+        return usage_error(CMD, "%s: the action [multiple] on the query is not supported by gale lastz yet (on the "
+                                "target it is)", paths[1]);
+    if (specs[0].multiple && (specs[0].sub_start || specs[0].sub_end || os.rdotplot))
+        return usage_error(CMD, "%s: [multiple] with %s is not supported by gale lastz yet (lastz then counts on the "
+                                "records joined)", paths[0], os.rdotplot ? "--format=rdotplot" : "a subrange");
     if (specs[0].revcomp) { /* lastz.c: refused after the sequences are read, before any output */
         msg("can't use --segments with reverse-complement of target (%s)", specs[0].file);
         return EXIT_FAIL;
@@ -389,9 +796,18 @@ int cmd_lastz(int argc, char **argv)
         (specs[1].subset && (nq = apply_subset(specs[1].subset, q, nq)) < 0))
         goto done;
     if (apply_spec(&specs[0], t, nt) || apply_spec(&specs[1], q, nq)) goto done;
-    if (nt != 1) {
-        msg("%s: %ld records; the target must have exactly one (lastz's [multiple] is not supported yet)", paths[0], nt);
+    if (nt != 1 && !specs[0].multiple) {
+        msg("%s: %ld records; the target must have exactly one, or the action [multiple] (as lastz requires)", paths[0], nt);
         goto done;
+    }
+    if (os.segments && nt > 1) { /* (merged on the concatenated target: 32-bit positions, as lastz's) */
+        uint64_t total = 1;
+        for (long k = 0; k < nt; k++) total += t[k].len + 1;
+        if (total > UINT32_MAX) {
+            msg("%s: --format=segments with [multiple]: the records come to %" PRIu64 " bases with their separators, "
+                "more than LASTZ's positions hold", paths[0], total);
+            goto done;
+        }
     }
     for (long k = 0; k < ns; k++)
         if (!(strands & (segs[k].strand == '+' ? 1 : 2))) {
@@ -436,119 +852,68 @@ int cmd_lastz(int argc, char **argv)
     if (os.header) {
         print_general_header(stdout, &os);
     }
-    for (long r = 0; r < nq; r++) {
-        for (int pass = 0; pass < 2; pass++) {
-            const int s = specs[1].revcomp ? 1 - pass : pass;
-            const char strand = s == 0 ? '+' : '-';
-            gale_lastz_anchor *an;
-            size_t n = 0;
-            char *qs;
-            gale_lastz_result *res = NULL;
-            gale_status st;
-            if (!(strands & (1 << s))) continue;
-            an = malloc(((size_t)ns + 1) * sizeof *an);
-            /* LASTZ reads the segments file once, in order (segment.c read_segment_table): each
-             * query strand takes the run of lines that name it (or '*') from where the previous
-             * one stopped; a line that names another stops the run */
-            for (; cursor < ns; cursor++) {
-                const long k = cursor;
-                const seg_line *g = &segs[k];
-                if (g->strand != strand) break;
-                if (strcmp(g->name2, q[r].name) != 0 && strcmp(g->name2, "*") != 0) break;
-                if (strcmp(g->name1, t[0].name) != 0 && strcmp(g->name1, "*") != 0) {
-                    msg("%s line %ld: the segment names target '%s', not '%s'", segpath, g->line, g->name1, t[0].name);
-                    free(an);
+    /* The segments file's runs as jobs, in output order (each query record, its strands in
+     * lastz's order); the first bad line stops the list there: what comes before it is
+     * aligned and written, then the message (lastz dies at that point too) */
+    {
+        job_list jl;
+        char stop[1024] = "";
+        memset(&jl, 0, sizeof jl);
+        for (long r = 0; r < nq && !stop[0]; r++) {
+            for (int pass = 0; pass < 2 && !stop[0]; pass++) {
+                const int s = specs[1].revcomp ? 1 - pass : pass;
+                if (!(strands & (1 << s))) continue;
+                if (add_job(&jl, r, s, t, nt, &q[r], segs, ns, &cursor, segpath, stop, sizeof stop) < 0) {
+                    msg("out of memory");
+                    free_jobs(&jl);
                     goto done;
                 }
-                {
-                    /* on the whole record (its whole reverse complement on the - strand); it
-                     * must lie in the subrange (segment.c: "interval out of range") */
-                    const size_t o1 = t[0].start_loc - 1,
-                                 o2 = strand == '+' ? q[r].start_loc - 1
-                                                    : q[r].true_len - (q[r].start_loc - 1 + q[r].len);
-                    if (g->start1 - 1 < o1 || g->end1 > o1 + t[0].len || g->start2 - 1 < o2 ||
-                        g->end2 > o2 + q[r].len) {
-                        msg("%s line %ld: segment out of range of '%s' (%zu..%zu) or '%s%c' (%zu..%zu)", segpath,
-                            g->line, t[0].name, o1 + 1, o1 + t[0].len, q[r].name, strand, o2 + 1, o2 + q[r].len);
-                        free(an);
-                        goto done;
-                    }
-                    an[n].pos1 = (uint32_t)(g->start1 - 1 - o1);
-                    an[n].pos2 = (uint32_t)(g->start2 - 1 - o2);
-                }
-                an[n].length = g->end1 + 1 - g->start1;
-                an[n].score = g->score;
-                n++;
             }
-            if (os.segments) {
-                n = merge_anchors(an, n);
-                for (size_t k = 0; k < n; k++) {
-                    gale_lastz_alignment a;
-                    uint32_t op = GALE_CIGAR_MATCH | (an[k].length << GALE_CIGAR_SHIFT);
-                    memset(&a, 0, sizeof a);
-                    a.beg1 = an[k].pos1 + 1;
-                    a.end1 = an[k].pos1 + an[k].length;
-                    a.beg2 = an[k].pos2 + 1;
-                    a.end2 = an[k].pos2 + an[k].length;
-                    a.score = an[k].score;
-                    a.n_ops = 1;
-                    a.cigar = &op;
-                    write_alignment(stdout, &os, &t[0], &q[r], NULL, strand, &a);
-                }
-                free(an);
-                continue;
-            }
-            qs = malloc(q[r].len + 1);
-            for (size_t k = 0; k < q[r].len; k++)
-                qs[k] = s == 0 ? q[r].seq[k] : complement(q[r].seq[q[r].len - 1 - k]);
-            p.flags = (p.flags & ~GALE_LASTZ_MINUS) | (s ? GALE_LASTZ_MINUS : 0);
-            st = gale_lastz_extend(ctx, t[0].seq, (int64_t)t[0].len, qs, (int64_t)q[r].len, an, n, &p, &res);
-            free(an);
-            if (st != GALE_OK) {
-                free(qs);
-                gale_msg("gapped extension", st);
-                goto done;
-            }
-            if (summary) {
-                gale_lastz_stats ls;
-                memset(&ls, 0, sizeof ls);
-                ls.size = sizeof ls;
-                if (gale_lastz_result_stats(res, &ls) == GALE_OK)
-                    fprintf(stderr,
-                            "gale: lastz: %s%c: %zu anchors, %zu alignments; phase 1 %.3f s (%" PRIu64 " halves, %" PRIu64
-                            " on the GPU, %" PRIu64 " of them too large for it; %" PRIu64 " cells; kernels %.3f s), the walk %.3f s (beside phase 1; %" PRIu64
-                            " halves walked, %" PRIu64 " computed there)\n",
-                            q[r].name, strand, n, gale_lastz_result_count(res), ls.phase1_seconds, ls.sides_phase1,
-                            ls.sides_device, ls.sides_device_failed, ls.cells_phase1, ls.kernel_seconds, ls.phase2_seconds,
-                            ls.sides_walked, ls.sides_redone);
-            }
-            if (gale_lastz_result_truncations(res))
-                msg("warning: %" PRIu64 " extensions of %s%c were cut where LASTZ's traceback memory ran out "
-                    "(as lastz does; --allocate:traceback=0 lifts it)",
-                    gale_lastz_result_truncations(res), q[r].name, strand);
-            os.contig = q[r].contig;
-            if (os.lav && gale_lastz_result_count(res)) lav_strand_header(stdout, &os, &t[0], &q[r], strand);
-            if ((os.sam == 1 || os.sam == 3) && !os.sq_done && gale_lastz_result_count(res)) {
-                printf("@SQ\tSN:%s\tLN:%zu\n", t[0].name, t[0].true_len);
-                os.sq_done = 1;
-            }
-            for (size_t k = 0; k < gale_lastz_result_count(res); k++) {
-                gale_lastz_alignment a;
-                a.size = sizeof a;
-                gale_lastz_result_get(res, k, &a);
-                write_alignment(stdout, &os, &t[0], &q[r], qs, strand, &a);
-            }
-            gale_lastz_result_free(res);
-            free(qs);
         }
-    }
-    if (cursor < ns) {
-        /* lastz: "extra segments in file" (after writing what came before, as gale has) */
-        msg("%s line %ld: segment for %s%c out of order: segments must appear in the order of the query "
-            "file's records, each record's + strand segments before its - strand ones (as lastz requires)",
-            segpath, segs[cursor].line, segs[cursor].name2, segs[cursor].strand);
-        fflush(stdout);
-        goto done;
+        if (!stop[0] && cursor < ns)
+            /* lastz: "extra segments in file" (after writing what came before, as gale has) */
+            snprintf(stop, sizeof stop,
+                     "%s line %ld: segment for %s%c out of order: segments must appear in the order of the query "
+                     "file's records, each record's + strand segments before its - strand ones (as lastz requires)",
+                     segpath, segs[cursor].line, segs[cursor].name2, segs[cursor].strand);
+        {
+            /* jobs run at once on up to --threads threads (each its own LASTZ walk, and its
+             * phase 1 on the context's GPU or threads): a query strand's alignments never
+             * bound another's, so the output is the serial run's, written in order */
+            run_state rs;
+            int ok = 1;
+            memset(&rs, 0, sizeof rs);
+            rs.jl = &jl;
+            rs.ctx = ctx;
+            rs.p = &p;
+            rs.t = t;
+            rs.q = q;
+            rs.segments_only = os.segments;
+            ok = run_jobs(&rs, os.segments ? 1 : (co.threads == 1 ? 1 : cli_threads(co.threads)));
+            for (size_t k = 0; ok && k < jl.n; k++) {
+                job *jb = &jl.v[k];
+                wait_job(&rs, k);
+                if (jb->st != GALE_OK) {
+                    msg("gapped extension: %s", jb->err);
+                    ok = 0;
+                    break;
+                }
+                if (write_job(&os, jb, t, nt, &q[jb->r], summary) < 0) {
+                    msg("out of memory");
+                    ok = 0;
+                    break;
+                }
+                release_job(jb);
+            }
+            finish_jobs(&rs);
+            free_jobs(&jl);
+            if (!ok) goto done;
+        }
+        if (stop[0]) {
+            fflush(stdout);
+            msg("%s", stop);
+            goto done;
+        }
     }
     if (os.lav) printf("m {\n  n 0\n}\n#:eof\n"); /* print_m_stanza (no census), the job footer */
     rc = stdout_status();

@@ -466,6 +466,8 @@ int parse_spec(const char *arg, seq_spec *sp)
             return usage_error(CMD, "%s: the subrange start %llu has no end", arg, sp->sub_start) ? -1 : -1;
         if (strcmp(a, "unmask") == 0) {
             sp->unmask = 1;
+        } else if (strcmp(a, "multiple") == 0) {
+            sp->multiple = 1;
         } else if (strcmp(a, "revcomp") == 0) {
             sp->revcomp ^= 1; /* (twice: forward again, as lastz's rcf_revcomp flag toggles) */
         } else if (strncmp(a, "nickname=", 9) == 0) {
@@ -487,11 +489,10 @@ int parse_spec(const char *arg, seq_spec *sp)
             sp->format = 2;
         } else {
             /* the others of lastz --help=files: a clear refusal naming the action */
-            const char *what = a;
-            if (strcmp(a, "multi") == 0) what = "multiple";
-            return usage_error(CMD, "%s: LASTZ's file action '%s'%s%s%s is not supported by gale lastz yet (supported: "
-                                    "unmask, nickname=NAME, subset=FILE, nameparse=darkspace|alnum|full, format=fasta|2bit, subranges)",
-                               arg, a, what != a ? " (" : "", what != a ? what : "", what != a ? ")" : "") ? -1 : -1;
+            return usage_error(CMD, "%s: LASTZ's file action '%s' is not supported by gale lastz yet (supported: "
+                                    "unmask, nickname=NAME, subset=FILE, nameparse=darkspace|alnum|full, format=fasta|2bit, "
+                                    "multiple, revcomp, subranges)",
+                               arg, a) ? -1 : -1;
         }
     }
     if (sp->sub_pending)

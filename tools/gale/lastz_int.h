@@ -75,6 +75,7 @@ typedef struct {
     char *subset;          /* [subset=FILE] or [@FILE] */
     int unmask;            /* [unmask] */
     int revcomp;           /* [revcomp] or a trailing '-' (each toggles it) */
+    int multiple;          /* [multiple]: the file's records as one partitioned sequence */
     int nameparse;         /* 0: lastz's default (core), 1 darkspace, 2 alnum, 3 full */
     int format;            /* [format=fasta] 1, [format=2bit] 2; 0: from the file's first bytes */
     const char *contig;    /* FILE.2bit/NAME: that record alone (LASTZ's contig of interest) */
