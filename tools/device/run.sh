@@ -422,11 +422,13 @@ if [ "$mode" = lastz ]; then
       [ -s $d/$p.target.fa ] || python3 .sharedbench/gen_genomes.py $d/$p "${p#P}" 7 0.10 0.3 >/dev/null || status=1
       args=($d/$p.target.fa $d/$p.query.fa --segments=$d/$p.segs --format=general)
       # GALE_LASTZ_RUNS: the runs besides the serial one (default "cuda cpu:0"; cuda@D,E: the
-      # GPU with --device=D,E, compared with the cuda run too)
+      # GPU with --device=D,E; cuda:1: the GPU with --threads=1, one query strand at a time;
+      # each compared with the cuda run too)
       for run in ${GALE_LASTZ_RUNS:-cuda cpu:0} ${GALE_LASTZ_SERIAL_PAIRS:-P2e6}; do
         case $run in
           cuda) be=(--backend=cuda); name=cuda ;;
           cuda@*) be=(--backend=cuda "--device=${run#cuda@}"); name=cuda-${run#cuda@}; name=${name//,/_} ;;
+          cuda:1) be=(--backend=cuda --threads=1); name=cuda-t1 ;;
           cpu:0) be=(--backend=cpu --threads=0); name=cpu ;;
           "$p") be=(--backend=cpu --threads=1); name=serial ;;
           *) continue ;;
@@ -436,7 +438,7 @@ if [ "$mode" = lastz ]; then
         grep -v "^gale: warning" /tmp/l-$p-$name.err
         cp /tmp/l-$p-$name.err "$out/lastz-$p-$name.err"
       done
-      for name in cpu serial $(for r in ${GALE_LASTZ_RUNS:-}; do case $r in cuda@*) n=cuda-${r#cuda@}; echo "${n//,/_}";; esac; done); do
+      for name in cpu serial cuda-t1 $(for r in ${GALE_LASTZ_RUNS:-}; do case $r in cuda@*) n=cuda-${r#cuda@}; echo "${n//,/_}";; esac; done); do
         [ -f /tmp/l-$p-$name.general ] || continue
         cmp -s /tmp/l-$p-cuda.general /tmp/l-$p-$name.general && echo "   $p: GPU output = $name output ($(wc -l </tmp/l-$p-cuda.general) lines)" \
           || { echo "   $p: GPU output DIFFERS from $name"; status=1; }
