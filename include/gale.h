@@ -940,7 +940,13 @@ typedef struct gale_lastz_alignment {
     int32_t score;
     uint32_t n_ops;
     const uint32_t *cigar;  /* owned by the result; valid until gale_lastz_result_free */
+    /* since 0.7 (0.6's struct ends before it, and gale_lastz_result_get still takes that
+     * size): the index, in the call's anchors, of the anchor this alignment was extended
+     * from (LASTZ's hspid is that anchor's number in its segments file, from 1);
+     * GALE_LASTZ_NO_ANCHOR for the trivial self-alignment of identical sequences */
+    uint32_t anchor;
 } gale_lastz_alignment;
+#define GALE_LASTZ_NO_ANCHOR UINT32_MAX
 
 typedef struct gale_lastz_result gale_lastz_result;
 

@@ -627,7 +627,7 @@ GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_
             if ((int64_t)a.pos1 + a.length > target_len || (int64_t)a.pos2 + a.length > query_len)
                 fail(GALE_E_INPUT, "anchor %zu (%u, %u, length %u) runs past the target (%lld) or the query (%lld)", i,
                      a.pos1, a.pos2, a.length, (long long)target_len, (long long)query_len);
-            an[i] = gale::YdropAnchor{a.pos1, a.pos2, a.length, a.score, 0};
+            an[i] = gale::YdropAnchor{a.pos1, a.pos2, a.length, a.score, 0, (uint32_t)i};
         }
         auto sc = std::make_unique<gale::YdropScoring>();
         gale::ydrop_scoring(*sc, p.matrix, p.x_score, p.fill_score, p.gap_open, p.gap_extend,
@@ -673,7 +673,13 @@ GALE_API size_t gale_lastz_result_count(const gale_lastz_result *r) { return r ?
 GALE_API gale_status gale_lastz_result_get(const gale_lastz_result *r, size_t i, gale_lastz_alignment *out) {
     return guarded([&] {
         need(r, "result");
-        need_out_struct(out, "out");
+        // 0.6's struct ended at `cigar`; its callers get the fields they know (gale.h).
+        need(out, "out");
+        need_plausible_size(out);
+        constexpr size_t kLastzAlignment06 = offsetof(gale_lastz_alignment, cigar) + sizeof(const uint32_t *);
+        if (out->size < kLastzAlignment06)
+            fail(GALE_E_INVALID, "gale_lastz_alignment.size is %zu, expected at least %zu (0.6's struct)", out->size,
+                 kLastzAlignment06);
         if (i >= r->aligns.size()) fail(GALE_E_RANGE, "alignment %zu of %zu", i, r->aligns.size());
         const gale::YdropAlignment &a = r->aligns[i];
         out->beg1 = a.beg1;
@@ -683,6 +689,7 @@ GALE_API gale_status gale_lastz_result_get(const gale_lastz_result *r, size_t i,
         out->score = a.score;
         out->n_ops = (uint32_t)r->cigars[i].size();
         out->cigar = r->cigars[i].data();
+        if (out->size >= sizeof(gale_lastz_alignment)) out->anchor = a.anchor;
         zero_tail(out, out->size);
         return GALE_OK;
     });

@@ -102,6 +102,7 @@ struct YdropAnchor {
     uint32_t pos1, pos2, length;
     int32_t score;
     uint32_t id;
+    uint32_t index;  // in the caller's array (what YdropAlignment::anchor reports)
 };
 
 // Edit operations as LASTZ's edit scripts: (op | rpt << 2), op 1 = insertion (the query
@@ -112,6 +113,7 @@ struct YdropAlignment {
     uint32_t beg1, end1, beg2, end2;   // 1-based, inclusive (LASTZ's alignel)
     int32_t score;
     std::vector<uint32_t> script;      // run-length operations, target start to end
+    uint32_t anchor = UINT32_MAX;      // the anchor's index (YdropAnchor::index); none: the trivial one
 };
 
 // What a run keeps between calls, as LASTZ keeps it for a whole run (its traceback cells are

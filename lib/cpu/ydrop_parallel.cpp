@@ -415,6 +415,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
             run.join(io, score[0], half[0], e1[0], e2[0], score[1], half[1], e1[1], e2[1]);
         }
         YdropAlignment a = run.format_alignment(io, mp);
+        a.anchor = anchors[k].index;
         mp->pos1 = io.start1;
         mp->pos2 = io.start2;
         mp->end1 = io.stop1;

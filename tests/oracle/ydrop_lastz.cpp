@@ -1,7 +1,7 @@
 // Driver of the LASTZ gapped-extension oracle (tests/oracle/ydrop_lastz.sh): runs gale's CPU
 // kernel (lib/cpu/ydrop.cpp) on what `lastz TARGET QUERY --segments=FILE [options]` reads and
 // writes what `lastz ... --format=general-:score,name1,strand1,size1,zstart1,end1,name2,
-// strand2,size2,zstart2,end2,cigar` writes, so that the script compares the two byte for byte.
+// strand2,size2,zstart2,end2,cigar,hspid` writes, so that the script compares the two byte for byte.
 //
 // usage: ydrop_lastz TARGET.fa QUERY.fa SEGMENTS [--ydrop=N] [--gappedthresh=N] [--gap=O,E]
 //        [--noytrim] [--allgappedbounds] [--allocate:traceback=BYTES] [--notrivial]
@@ -100,8 +100,9 @@ int main(int argc, char **argv) {
         long s1, e1, s2, e2, score = 0;
         if (!(ls >> n1 >> s1 >> e1 >> n2 >> s2 >> e2 >> strand)) continue;
         ls >> score;
+        // index: the line's number among the file's segments, from 0 (LASTZ's hspid - 1)
         gale::YdropAnchor a{(uint32_t)(s1 - 1), (uint32_t)(s2 - 1), (uint32_t)(e1 + 1 - s1), (int32_t)score,
-                            (uint32_t)(unsigned char)strand[0]};
+                            (uint32_t)(unsigned char)strand[0], (uint32_t)id};
         (strand == "-" ? minus : plus).push_back(a);
         ++id;
     }
@@ -122,9 +123,9 @@ int main(int argc, char **argv) {
                 if (n == 0) continue;
                 cigar += std::to_string(n) + (op == gale::kYdropSub ? "M" : op == gale::kYdropIns ? "I" : "D");
             }
-            std::printf("%d\t%s\t+\t%zu\t%u\t%u\t%s\t%c\t%zu\t%u\t%u\t%s\n", a.score, tname.c_str(), t.size(),
+            std::printf("%d\t%s\t+\t%zu\t%u\t%u\t%s\t%c\t%zu\t%u\t%u\t%s\t%llu\n", a.score, tname.c_str(), t.size(),
                         a.beg1 - 1, a.end1, qname.c_str(), strand == 0 ? '+' : '-', q.size(), a.beg2 - 1, a.end2,
-                        cigar.c_str());
+                        cigar.c_str(), a.anchor == UINT32_MAX ? 0ull : (unsigned long long)a.anchor + 1);
         }
     }
     if (stats) {

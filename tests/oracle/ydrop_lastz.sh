@@ -13,7 +13,7 @@ driver=$1
 gen=$2
 . "$(cd "$(dirname "$0")/../common" && pwd)/lastz_cases.sh"
 lastz_begin 24 "the oracle"
-fmt=general-:score,name1,strand1,size1,zstart1,end1,name2,strand2,size2,zstart2,end2,cigar
+fmt=general-:score,name1,strand1,size1,zstart1,end1,name2,strand2,size2,zstart2,end2,cigar,hspid
 # option sets: default, then variations (each applied to every case)
 optsets=(
   ""
@@ -59,6 +59,15 @@ for o in "" "--notrivial"; do
   lastz "$d/target.fa" "$d/target.fa" --segments="$d/self.seg" $o --format=$fmt > "$d/lastz.out" 2>/dev/null
   # shellcheck disable=SC2086
   "$driver" "$d/target.fa" "$d/target.fa" "$d/self.seg" $o > "$d/gale.out" 2>/dev/null
+  # the trivial alignment's hspid: lastz writes memory it never set (gapped_extend.c's trivial
+  # alignel has no hspId), gale 0; masked on that one line (whole sequences, + strand, one run)
+  for f in lastz gale; do
+    awk -F'\t' -v OFS='\t' '$5 == 0 && $6 == $4 && $10 == 0 && $11 == $9 && $8 == "+" && $12 == $4 "M" { $13 = "-" } { print }' \
+      "$d/$f.out" > "$d/$f.masked" && mv "$d/$f.masked" "$d/$f.out"
+  done
+  if ! grep -q $'\t-$' "$d/lastz.out" && [ -z "$o" ]; then
+    fail=$((fail + 1)); echo "FAIL self-comparison: lastz wrote no trivial alignment (the case is not what it claims)"
+  fi
   if ! cmp -s "$d/lastz.out" "$d/gale.out"; then
     fail=$((fail + 1))
     echo "FAIL self-comparison (seed $seed, options '$o')"

@@ -66,6 +66,7 @@ int main(void)
         CHECK(a.score >= 5730);
         CHECK(a.beg1 <= 101 && a.end1 >= 160 && a.beg2 <= 101 && a.end2 >= 160);
         CHECK(a.n_ops >= 1 && a.cigar != NULL);
+        CHECK(a.anchor == 0); /* the one anchor (LASTZ's hspid: its number in the segments file) */
         CHECK(gale_lastz_result_get(r, gale_lastz_result_count(r), &a) == GALE_E_RANGE);
         /* a larger gale_lastz_alignment: written as ours, the rest zeroed, size kept */
         {
@@ -76,7 +77,12 @@ int main(void)
             CHECK(gale_lastz_result_get(r, 0, b) == GALE_OK);
             CHECK(b->size == sizeof buf && b->score == a.score);
             for (size_t k = sizeof(gale_lastz_alignment); k < sizeof buf; k++) CHECK(buf[k] == 0);
-            b->size = sizeof(gale_lastz_alignment) - 8;
+            /* 0.6's struct (up to cigar): taken, anchor left as it was */
+            memset(buf, 0xab, sizeof buf);
+            b->size = offsetof(gale_lastz_alignment, cigar) + sizeof b->cigar;
+            CHECK(gale_lastz_result_get(r, 0, b) == GALE_OK);
+            CHECK(b->score == a.score && b->anchor == 0xabababab);
+            b->size = offsetof(gale_lastz_alignment, cigar);
             CHECK(gale_lastz_result_get(r, 0, b) == GALE_E_INVALID);
         }
     }

@@ -84,7 +84,7 @@ void usage_lastz(FILE *out)
         "id%% blastid%% coverage covfrac cov%% continuity confrac con%% gaprate number\n"
         "znumber NA, and LASTZ's aliases (n1 s1 z1 e1 l1 a1 t1 n2 s2 z2 s2+ z2+ e2 e2+\n"
         "l2 a2 t2 d diag s id ident cov con con%% gap), chore, shingle, phash, ahash,\n"
-        "qalign1/2 (*). diffCCCCCC: diff with its own six characters. Not yet: hspid;\n"
+        "qalign1/2 (*), hspid. diffCCCCCC: diff with its own six characters;\n"
         "quals1/2 need FASTQ (refused).\n");
 }
 
@@ -103,42 +103,6 @@ static char complement(char c)
     }
 }
 
-/* segment.c qSegmentsByDiag (the anchors of one query strand all have the same id) */
-static int by_diag(const void *x, const void *y)
-{
-    const gale_lastz_anchor *a = x, *b = y;
-    const int64_t da = (int64_t)a->pos1 - a->pos2, db = (int64_t)b->pos1 - b->pos2;
-    if (da != db) return da < db ? -1 : 1;
-    if (a->pos2 != b->pos2) return a->pos2 < b->pos2 ? -1 : 1;
-    if (a->length != b->length) return a->length < b->length ? -1 : 1;
-    if (a->score != b->score) return a->score < b->score ? -1 : 1;
-    return 0;
-}
-
-/* --format=segments: lastz then does no gapped extension (lastz.c: formatIsSegments
- * without --gapped) and writes the anchors it read for this query strand as HSPs, after
- * merge_segments (segment.c: sorted by diagonal, overlapping ones on a diagonal merged,
- * keeping the higher score). Returns the number left in an. */
-static size_t merge_anchors(gale_lastz_anchor *an, size_t n)
-{
-    size_t dst = 0;
-    if (n < 2) return n;
-    qsort(an, n, sizeof *an, by_diag);
-    gale_lastz_anchor cur = an[0];
-    for (size_t k = 1; k < n; k++) {
-        const gale_lastz_anchor *g = &an[k];
-        if ((int64_t)g->pos1 - g->pos2 == (int64_t)cur.pos1 - cur.pos2 && g->pos2 < cur.pos2 + cur.length) {
-            if (g->pos2 + g->length > cur.pos2 + cur.length) cur.length = g->pos2 + g->length - cur.pos2;
-            if (g->score > cur.score) cur.score = g->score;
-            continue;
-        }
-        an[dst++] = cur;
-        cur = *g;
-    }
-    an[dst++] = cur;
-    return dst;
-}
-
 /* A query strand's gapped extension, one job of the run: against each target record its
  * segments name (the one record, or for a [multiple] target those named), in target order,
  * as lastz batches a partitioned target's anchors (gapped_extend.c: per partition, each
@@ -146,13 +110,26 @@ static size_t merge_anchors(gale_lastz_anchor *an, size_t n)
 typedef struct {
     long ti;                 /* the target record */
     gale_lastz_anchor *an;   /* its anchors, in the file's order */
+    long *seg;               /* each one's line among the file's segments, from 0 (LASTZ's hspid - 1) */
     size_t n;
     gale_lastz_result *res;
 } job_part;
 
+/* An anchor as read: its target record, its place in the run, its segments line */
+typedef struct {
+    long ti;
+    size_t order;
+    long seg;                /* the line among the file's segments, from 0; after merge_segments, the
+                              * line of the segment that was at this index (LASTZ's hspId) */
+    int64_t diag;            /* pos1 - pos2, pos1 on the joined target for [multiple] */
+    gale_lastz_anchor a;     /* on its target record */
+} placed_anchor;
+
 typedef struct {
     long r;                  /* the query record */
     int s;                   /* 0: + strand, 1: - */
+    placed_anchor *merged;   /* the anchors after merge_segments, in its order (--format=segments) */
+    size_t n_merged;
     job_part *parts;
     size_t n_parts;
     char *qs;                /* the strand's bases (made when the job runs) */
@@ -170,10 +147,13 @@ static void release_job(job *jb)
 {
     for (size_t k = 0; k < jb->n_parts; k++) {
         free(jb->parts[k].an);
+        free(jb->parts[k].seg);
         gale_lastz_result_free(jb->parts[k].res);
     }
     free(jb->parts);
     free(jb->qs);
+    free(jb->merged);
+    jb->merged = NULL;
     jb->parts = NULL;
     jb->n_parts = 0;
     jb->qs = NULL;
@@ -185,12 +165,6 @@ static void free_jobs(job_list *jl)
     free(jl->v);
 }
 
-typedef struct {
-    long ti;
-    size_t order;
-    gale_lastz_anchor a;
-} placed_anchor;
-
 static int by_target(const void *x, const void *y)
 {
     const placed_anchor *a = x, *b = y;
@@ -198,14 +172,60 @@ static int by_target(const void *x, const void *y)
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
+/* segment.c qSegmentsByDiag (one strand's anchors share their id): diagonal, pos2, length,
+ * score; then the file's order (glibc's qsort, a merge sort, keeps it for equal ones) */
+static int by_diag(const void *x, const void *y)
+{
+    const placed_anchor *a = x, *b = y;
+    if (a->diag != b->diag) return a->diag < b->diag ? -1 : 1;
+    if (a->a.pos2 != b->a.pos2) return a->a.pos2 < b->a.pos2 ? -1 : 1;
+    if (a->a.length != b->a.length) return a->a.length < b->a.length ? -1 : 1;
+    if (a->a.score != b->a.score) return a->a.score < b->a.score ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* segment.c merge_segments, which finish_one_strand runs on the anchors read (lastz sets
+ * mergeAnchors with --segments) before any extension: sorted by diagonal, a segment that
+ * starts inside the one before it on its diagonal merged into it (the further end, the
+ * higher score). As there, the merged segments are written in place from index 0 and keep
+ * the hspId of the segment that was at their index (merge_segments rewrites positions,
+ * length and score only). Returns the number left. */
+static size_t merge_segments(placed_anchor *pa, size_t n)
+{
+    size_t dst = 0;
+    if (n < 2) return n;
+    qsort(pa, n, sizeof *pa, by_diag);
+    placed_anchor cur = pa[0];
+    uint64_t end2 = (uint64_t)cur.a.pos2 + cur.a.length;
+    for (size_t k = 1; k < n; k++) {
+        const placed_anchor g = pa[k];
+        if (g.diag == cur.diag && g.a.pos2 < end2) {
+            if ((uint64_t)g.a.pos2 + g.a.length > end2) end2 = (uint64_t)g.a.pos2 + g.a.length;
+            if (g.a.score > cur.a.score) cur.a.score = g.a.score;
+            continue;
+        }
+        cur.a.length = (uint32_t)(end2 - cur.a.pos2);
+        cur.seg = pa[dst].seg;
+        pa[dst++] = cur;
+        cur = g;
+        end2 = (uint64_t)cur.a.pos2 + cur.a.length;
+    }
+    cur.a.length = (uint32_t)(end2 - cur.a.pos2);
+    cur.seg = pa[dst].seg;
+    pa[dst++] = cur;
+    return dst;
+}
+
 /* The job of query record r's strand s: LASTZ reads the segments file once, in order
  * (segment.c read_segment_table): the strand takes the run of lines that name it (or '*')
  * from *cursor on; a line that names another stops the run. Each line must name a target
  * record (the target's, or '*'; with [multiple], one of its records) and lie in it and in
- * the query's subrange. Returns 0 with the job added, or with stop written (the bad line:
- * no job then, and the caller stops); -1 out of memory. */
-static int add_job(job_list *jl, long r, int s, const record *t, long nt, const record *qr, const seg_line *segs,
-                   long ns, long *cursor, const char *segpath, char *stop, size_t stop_len)
+ * the query's subrange. The run's anchors are merged as lastz merges them (toff: each
+ * [multiple] record's start on the joined target, NULL for one record), then dealt out to
+ * the target records they name. Returns 0 with the job added, or with stop written (the
+ * bad line: no job then, and the caller stops); -1 out of memory. */
+static int add_job(job_list *jl, long r, int s, const record *t, long nt, const uint64_t *toff, const record *qr,
+                   const seg_line *segs, long ns, long *cursor, const char *segpath, char *stop, size_t stop_len)
 {
     const char strand = s == 0 ? '+' : '-';
     const int multiple = nt > 1;
@@ -258,6 +278,8 @@ static int add_job(job_list *jl, long r, int s, const record *t, long nt, const 
             }
             pa[n].ti = ti;
             pa[n].order = n;
+            pa[n].seg = *cursor;
+            pa[n].diag = (int64_t)(toff ? toff[ti] : 0) + (int64_t)(g->start1 - 1 - o1) - (int64_t)(g->start2 - 1 - o2);
             pa[n].a.pos1 = (uint32_t)(g->start1 - 1 - o1);
             pa[n].a.pos2 = (uint32_t)(g->start2 - 1 - o2);
             pa[n].a.length = g->end1 + 1 - g->start1;
@@ -265,8 +287,15 @@ static int add_job(job_list *jl, long r, int s, const record *t, long nt, const 
             n++;
         }
     }
+    n = merge_segments(pa, n);
+    jb.merged = malloc((n ? n : 1) * sizeof *jb.merged);
+    if (!jb.merged) goto oom;
+    memcpy(jb.merged, pa, n * sizeof *pa);
+    jb.n_merged = n;
+    for (size_t k = 0; k < n; k++) pa[k].order = k;
     if (multiple) qsort(pa, n, sizeof *pa, by_target);
-    /* the parts: one per target record named (the one target's even with no anchors) */
+    /* the parts: one per target record named (the one target's even with no anchors), its
+     * anchors in merge_segments' order */
     for (size_t k = 0; k < n || (!multiple && jb.n_parts == 0);) {
         size_t e = k;
         job_part *np;
@@ -279,8 +308,12 @@ static int add_job(job_list *jl, long r, int s, const record *t, long nt, const 
         np->ti = k < n ? pa[k].ti : 0;
         np->n = e - k;
         np->an = malloc((np->n ? np->n : 1) * sizeof *np->an);
-        if (!np->an) goto oom;
-        for (size_t j = k; j < e; j++) np->an[j - k] = pa[j].a;
+        np->seg = malloc((np->n ? np->n : 1) * sizeof *np->seg);
+        if (!np->an || !np->seg) goto oom;
+        for (size_t j = k; j < e; j++) {
+            np->an[j - k] = pa[j].a;
+            np->seg[j - k] = pa[j].seg;
+        }
         k = e;
     }
     free(pa);
@@ -415,81 +448,26 @@ static void finish_jobs(run_state *rs)
     pthread_mutex_destroy(&rs->mu);
 }
 
-/* --format=segments for a [multiple] target: lastz merges the strand's anchors on the
- * concatenated target (each record after a separator byte, the first at 1), so their order
- * is by diagonal across records; here the same, then each mapped back to its record. */
-static int write_segments_multiple(out_spec *os, const job *jb, const record *t, long nt, const record *qr)
-{
-    const char strand = jb->s == 0 ? '+' : '-';
-    uint64_t *off = malloc((size_t)nt * sizeof *off), at = 1;
-    size_t n = 0;
-    gale_lastz_anchor *an;
-    for (size_t k = 0; k < jb->n_parts; k++) n += jb->parts[k].n;
-    an = malloc((n ? n : 1) * sizeof *an);
-    if (!off || !an) {
-        free(off);
-        free(an);
-        return -1;
-    }
-    for (long k = 0; k < nt; k++) {
-        off[k] = at;
-        at += t[k].len + 1;
-    }
-    n = 0;
-    for (size_t k = 0; k < jb->n_parts; k++)
-        for (size_t j = 0; j < jb->parts[k].n; j++) {
-            an[n] = jb->parts[k].an[j];
-            an[n++].pos1 += (uint32_t)off[jb->parts[k].ti]; /* (fits: the caller checked the sum) */
-        }
-    n = merge_anchors(an, n);
-    for (size_t k = 0; k < n; k++) {
-        long lo = 0, hi = nt - 1; /* the last record starting at or before pos1 */
-        while (lo < hi) {
-            const long mid = (lo + hi + 1) / 2;
-            if (off[mid] <= an[k].pos1) lo = mid;
-            else hi = mid - 1;
-        }
-        gale_lastz_alignment a;
-        uint32_t op = GALE_CIGAR_MATCH | (an[k].length << GALE_CIGAR_SHIFT);
-        memset(&a, 0, sizeof a);
-        a.beg1 = an[k].pos1 - off[lo] + 1;
-        a.end1 = an[k].pos1 - off[lo] + an[k].length;
-        a.beg2 = an[k].pos2 + 1;
-        a.end2 = an[k].pos2 + an[k].length;
-        a.score = an[k].score;
-        a.n_ops = 1;
-        a.cigar = &op;
-        write_alignment(stdout, os, &t[lo], qr, NULL, strand, &a);
-    }
-    free(off);
-    free(an);
-    return 0;
-}
-
 /* A finished job's output, in lastz's order: the summary and truncation lines on stderr,
  * then each part's alignments (parts in target order, alignments by target start), or
  * with --format=segments the merged anchors. Returns 0, -1 out of memory. */
 static int write_job(out_spec *os, job *jb, const record *t, long nt, const record *qr, int summary)
 {
     const char strand = jb->s == 0 ? '+' : '-';
-    if (os->segments) {
-        if (nt > 1) return write_segments_multiple(os, jb, t, nt, qr);
-        for (size_t k = 0; k < jb->n_parts; k++) {
-            job_part *pt = &jb->parts[k];
-            const size_t n = merge_anchors(pt->an, pt->n);
-            for (size_t j = 0; j < n; j++) {
-                gale_lastz_alignment a;
-                uint32_t op = GALE_CIGAR_MATCH | (pt->an[j].length << GALE_CIGAR_SHIFT);
-                memset(&a, 0, sizeof a);
-                a.beg1 = pt->an[j].pos1 + 1;
-                a.end1 = pt->an[j].pos1 + pt->an[j].length;
-                a.beg2 = pt->an[j].pos2 + 1;
-                a.end2 = pt->an[j].pos2 + pt->an[j].length;
-                a.score = pt->an[j].score;
-                a.n_ops = 1;
-                a.cigar = &op;
-                write_alignment(stdout, os, &t[pt->ti], qr, NULL, strand, &a);
-            }
+    if (os->segments) { /* the anchors after merge_segments, in its order (no gapped extension) */
+        for (size_t k = 0; k < jb->n_merged; k++) {
+            const placed_anchor *m = &jb->merged[k];
+            gale_lastz_alignment a;
+            uint32_t op = GALE_CIGAR_MATCH | (m->a.length << GALE_CIGAR_SHIFT);
+            memset(&a, 0, sizeof a);
+            a.beg1 = m->a.pos1 + 1;
+            a.end1 = m->a.pos1 + m->a.length;
+            a.beg2 = m->a.pos2 + 1;
+            a.end2 = m->a.pos2 + m->a.length;
+            a.score = m->a.score;
+            a.n_ops = 1;
+            a.cigar = &op;
+            write_alignment(stdout, os, &t[m->ti], qr, NULL, strand, &a);
         }
         return 0;
     }
@@ -525,6 +503,7 @@ static int write_job(out_spec *os, job *jb, const record *t, long nt, const reco
             gale_lastz_alignment a;
             a.size = sizeof a;
             gale_lastz_result_get(pt->res, j, &a);
+            os->hspid = a.anchor == GALE_LASTZ_NO_ANCHOR ? 0 : (uint64_t)pt->seg[a.anchor] + 1;
             write_alignment(stdout, os, tr, qr, jb->qs, strand, &a);
         }
     }
@@ -584,6 +563,7 @@ int cmd_lastz(int argc, char **argv)
     record *t = NULL, *q = NULL;
     seg_line *segs = NULL;
     long nt = 0, nq = 0, ns = 0, cursor = 0;
+    uint64_t *toff = NULL; /* a [multiple] target's record starts on the joined target */
     static seq_spec specs[2];
     gale_ctx *ctx = NULL;
     common_opts co; /* gale's --backend, --threads (lastz's = form) */
@@ -801,13 +781,18 @@ int cmd_lastz(int argc, char **argv)
         msg("%s: %ld records; the target must have exactly one, or the action [multiple] (as lastz requires)", paths[0], nt);
         goto done;
     }
-    if (os.segments && nt > 1) { /* (merged on the concatenated target: 32-bit positions, as lastz's) */
-        uint64_t total = 1;
-        for (long k = 0; k < nt; k++) total += t[k].len + 1;
-        if (total > UINT32_MAX) {
-            msg("%s: --format=segments with [multiple]: the records come to %" PRIu64 " bases with their separators, "
-                "more than LASTZ's positions hold", paths[0], total);
+    if (nt > 1) {
+        /* each record's start on the joined target (sequences.c: a separator byte at 0 and
+         * after each record), where lastz's merge_segments sees the diagonals */
+        uint64_t at = 1;
+        toff = malloc((size_t)nt * sizeof *toff);
+        if (!toff) {
+            msg("out of memory");
             goto done;
+        }
+        for (long k = 0; k < nt; k++) {
+            toff[k] = at;
+            at += t[k].len + 1;
         }
     }
     for (long k = 0; k < ns; k++)
@@ -864,7 +849,7 @@ int cmd_lastz(int argc, char **argv)
             for (int pass = 0; pass < 2 && !stop[0]; pass++) {
                 const int s = specs[1].revcomp ? 1 - pass : pass;
                 if (!(strands & (1 << s))) continue;
-                if (add_job(&jl, r, s, t, nt, &q[r], segs, ns, &cursor, segpath, stop, sizeof stop) < 0) {
+                if (add_job(&jl, r, s, t, nt, toff, &q[r], segs, ns, &cursor, segpath, stop, sizeof stop) < 0) {
                     msg("out of memory");
                     free_jobs(&jl);
                     goto done;
@@ -925,6 +910,7 @@ done:
     for (long k = 0; k < ns; k++) { free(segs[k].name1); free(segs[k].name2); }
     free(t);
     free(q);
+    free(toff);
     free(segs);
     return rc;
 }

@@ -21,7 +21,7 @@ enum { F_SCORE, F_NAME1, F_STRAND1, F_SIZE1, F_START1, F_ZSTART1, F_END1, F_NAME
        F_COVPCT, F_CIGAR, F_NUMBER1, F_NUMBER2, F_LENGTH1, F_LENGTH2, F_ALIGN1, F_TEXT1, F_ALIGN2, F_TEXT2, F_NMATCH,
        F_NMISMATCH, F_NPAIR, F_NCOLUMN, F_NGAP, F_CGAP, F_DIFF, F_CIGARL, F_DIAGONAL, F_BLASTID, F_CONTINUITY,
        F_CONFRAC, F_CONPCT, F_GAPRATE, F_NUCS1, F_NUCS2, F_NUMBER, F_ZNUMBER, F_NA, F_CIGARX, F_CIGARXL, F_CIGARX1,
-       F_CIGARX1L, F_QUALS1, F_QUALS2, F_CHORE, F_SHINGLE, F_PHASH, F_AHASH, F_QALIGN1, F_QALIGN2, F_N };
+       F_CIGARX1L, F_QUALS1, F_QUALS2, F_CHORE, F_SHINGLE, F_PHASH, F_AHASH, F_QALIGN1, F_QALIGN2, F_HSPID, F_N };
 /* LASTZ's field names (genpaf.h genpafName), then its aliases (genpafAliases) */
 static const char *const field_names[F_N] = {
     "score", "name1", "strand1", "size1", "start1", "zstart1", "end1", "name2", "strand2", "size2", "start2",
@@ -29,15 +29,13 @@ static const char *const field_names[F_N] = {
     "cigar", "number1", "number2", "length1", "length2", "align1", "text1", "align2", "text2", "nmatch", "nmismatch",
     "npair", "ncolumn", "ngap", "cgap", "diff", "cigar-", "diagonal", "blastid%", "continuity", "confrac", "con%",
     "gaprate", "nucs1", "nucs2", "number", "znumber", "NA", "cigarx", "cigarx-", "cigarx1", "cigarx1-", "quals1",
-    "quals2", "chore", "shingle", "phash", "ahash", "qalign1", "qalign2"};
+    "quals2", "chore", "shingle", "phash", "ahash", "qalign1", "qalign2", "hspid"};
 static const struct { const char *alias; int field; } field_aliases[] = {
     {"n1", F_NAME1}, {"s1", F_START1}, {"z1", F_ZSTART1}, {"e1", F_END1}, {"l1", F_LENGTH1}, {"a1", F_ALIGN1},
     {"t1", F_TEXT1}, {"n2", F_NAME2}, {"s2", F_START2}, {"z2", F_ZSTART2}, {"s2+", F_START2P}, {"z2+", F_ZSTART2P},
     {"e2", F_END2}, {"e2+", F_END2P}, {"l2", F_LENGTH2}, {"a2", F_ALIGN2}, {"t2", F_TEXT2}, {"d", F_DIAGONAL},
     {"diag", F_DIAGONAL}, {"s", F_SCORE}, {"id", F_IDENTITY}, {"ident", F_IDENTITY}, {"cov", F_COVERAGE},
     {"con", F_CONTINUITY}, {"con%", F_CONPCT}, {"gap", F_GAPRATE}};
-/* LASTZ's fields gale does not write (yet): named in the refusal */
-static const char *const fields_not_written[] = {"hspid"};
 /* the header names LASTZ writes for them (genpaf.c print_genpaf_job_header; identity,
  * coverage, continuity and gaprate take two columns, NA none) */
 static const char *const field_headers[F_N] = {
@@ -47,7 +45,7 @@ static const char *const field_headers[F_N] = {
     "nmatch", "nmismatch", "npair", "ncolumn", "ngap", "cgap", "diff", "cigar-", "diagonal", "blastid%",
     "continuity\tconPct", "confrac", "con%", "gaprate\tgapPct", "nucs1", "nucs2", "number", "znumber", "",
     "cigarx", "cigarx-", "cigarx1", "cigarx1-", "quals1", "quals2", "chore", "shingle", "phash", "ahash", "qalign1",
-    "qalign2"};
+    "qalign2", "hspid"};
 
 static int nuc_bits(char c) { return lastz_nuc(toupper((unsigned char)c)); } /* case folded */
 
@@ -556,6 +554,7 @@ void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, 
             break;
         case F_NUMBER1: fprintf(out, "%ld", t->contig - 1); break;
         case F_NUMBER2: fprintf(out, "%ld", os->contig - 1); break;
+        case F_HSPID: fprintf(out, "%" PRIu64, os->hspid); break;
         case F_LENGTH1: fprintf(out, "%u", a->end1 + 1 - a->beg1); break;
         case F_LENGTH2: fprintf(out, "%u", a->end2 + 1 - a->beg2); break;
         case F_ALIGN1: case F_TEXT1: print_row(out, t, qs, rel, 0); break;
@@ -694,10 +693,6 @@ int parse_format(const char *v, out_spec *os)
             return usage_error(CMD, "--format: the field '%.*s' needs base-call qualities, which FASTA and 2bit "
                                     "files do not have (lastz refuses it too)", (int)len, v) ? -2 : -2;
         if (f == F_N) {
-            for (size_t x = 0; x < sizeof fields_not_written / sizeof fields_not_written[0]; x++)
-                if (strlen(fields_not_written[x]) == len && strncmp(fields_not_written[x], v, len) == 0)
-                    return usage_error(CMD, "--format: LASTZ's field '%.*s' is not written by gale lastz yet", (int)len,
-                                       v) ? -2 : -2;
             if (len > 4 && strncmp(v, "diff", 4) == 0)
                 return usage_error(CMD, "--format: '%.*s': diff takes six characters of its own, diffCCCCCC "
                                         "(match, transition, transversion, target base, query base, other)",

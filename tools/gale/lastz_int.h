@@ -60,6 +60,8 @@ typedef struct {
     uint64_t gen_number; /* general's alignment number (number, znumber) */
     const char *paths[2]; /* the TARGET and QUERY files as given (lav's s stanza) */
     long contig;        /* the query record's number, from 1 (lav's s stanza) */
+    uint64_t hspid;     /* the alignment's anchor's number in the segments file, from 1 (general's hspid;
+                         * 0 for the trivial self-alignment, where lastz writes memory it never set) */
     int strand_header;  /* this query strand's header written (lav) */
     const char *prev1, *prev2; /* rdotplot: the names of the last name line */
     int sq_done;        /* sam: the @SQ line written */
