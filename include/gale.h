@@ -912,6 +912,13 @@ typedef struct gale_lastz_anchor {
  * X only (lower-case x scores fill_score, but x_score against X); byte 0, LASTZ's sequence
  * terminator, scores its very bad score against X too. */
 #define GALE_LASTZ_SCORES_FILE 16u
+/* --ambiguous=n (since 0.7): N and n score ambi_n_n against N and n, ambi_n_other against
+ * A C G T (either case) and they against them (LASTZ's ambiguate_n) */
+#define GALE_LASTZ_AMBIGUOUS_N 32u
+/* --ambiguous=iupac (since 0.7): also the IUPAC codes B D H K M R S V W Y (either case):
+ * one against itself (either case) ambi_n_n, against any other of them, N, or A C G T
+ * ambi_n_other (LASTZ's ambiguate_iupac, then ambiguate_n); implies the N rule */
+#define GALE_LASTZ_AMBIGUOUS_IUPAC 64u
 
 /* LASTZ's scoring and gapped-extension options; gale_lastz_params_init sets LASTZ's defaults. */
 typedef struct gale_lastz_params {
@@ -927,6 +934,11 @@ typedef struct gale_lastz_params {
     uint32_t reserved0;     /* 0 */
     uint64_t traceback_bytes; /* --allocate:traceback: 80 MiB; LASTZ cuts an extension where its traceback
                                  would overflow (and may find the rest as separate alignments): 0 lifts that */
+    /* since 0.7 (0.6's struct, which ends before them, is still taken): the scores of
+     * GALE_LASTZ_AMBIGUOUS_N / _IUPAC; --ambiguous=n[,M[,P]] gives ambi_n_n = M (0) and
+     * ambi_n_other = -P (0), as lastz's ambiMatch and -ambiMismatch */
+    int32_t ambi_n_n;
+    int32_t ambi_n_other;
 } gale_lastz_params;
 GALE_API void gale_lastz_params_init(gale_lastz_params *params);
 

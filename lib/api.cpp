@@ -603,7 +603,8 @@ GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_
         live(ctx, "context");
         gale_lastz_params defaults;
         gale_lastz_params_init(&defaults);
-        const gale_lastz_params &p = params ? *read_struct(params, &defaults, "params") : defaults;
+        const gale_lastz_params &p =
+            params ? *read_struct(params, &defaults, "params", offsetof(gale_lastz_params, ambi_n_n), "0.6") : defaults;
         if (p.gap_open < 0 || p.gap_extend < 0 || p.gap_open > (1 << 24) || p.gap_extend > (1 << 24))
             fail(GALE_E_RANGE, "gap penalties %d, %d: each must be in [0, 2^24]", p.gap_open, p.gap_extend);
         if (p.ydrop < 0 || p.ydrop > (1 << 28)) fail(GALE_E_RANGE, "ydrop %d: must be in [0, 2^28]", p.ydrop);
@@ -613,8 +614,11 @@ GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_
                     fail(GALE_E_RANGE, "matrix[%d][%d] = %d: scores must be in [-2^20, 2^20]", r, c, p.matrix[r][c]);
         if (p.x_score < -(1 << 20) || p.x_score > (1 << 20) || p.fill_score < -(1 << 20) || p.fill_score > (1 << 20))
             fail(GALE_E_RANGE, "x_score %d, fill_score %d: must be in [-2^20, 2^20]", p.x_score, p.fill_score);
+        if ((p.flags & (GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC)) &&
+            (p.ambi_n_n < -(1 << 20) || p.ambi_n_n > (1 << 20) || p.ambi_n_other < -(1 << 20) || p.ambi_n_other > (1 << 20)))
+            fail(GALE_E_RANGE, "ambi_n_n %d, ambi_n_other %d: must be in [-2^20, 2^20]", p.ambi_n_n, p.ambi_n_other);
         if (p.flags & ~(GALE_LASTZ_NOYTRIM | GALE_LASTZ_ALLBOUNDS | GALE_LASTZ_NOTRIVIAL | GALE_LASTZ_MINUS |
-                        GALE_LASTZ_SCORES_FILE))
+                        GALE_LASTZ_SCORES_FILE | GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC))
             fail(GALE_E_RANGE, "flags 0x%x: unknown bits", p.flags);
         if (p.traceback_bytes != 0 && p.traceback_bytes < 16)
             fail(GALE_E_RANGE, "traceback_bytes %llu: 0 (unlimited) or at least 16", (unsigned long long)p.traceback_bytes);
@@ -632,6 +636,9 @@ GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_
         auto sc = std::make_unique<gale::YdropScoring>();
         gale::ydrop_scoring(*sc, p.matrix, p.x_score, p.fill_score, p.gap_open, p.gap_extend,
                             (p.flags & GALE_LASTZ_SCORES_FILE) != 0);
+        if (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) gale::ydrop_ambiguate_iupac(*sc, p.ambi_n_n, p.ambi_n_other);
+        if (p.flags & (GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC))
+            gale::ydrop_ambiguate_n(*sc, p.ambi_n_n, p.ambi_n_other);
         gale::YdropParams yp;
         yp.ydrop = p.ydrop;
         yp.gapped_thresh = p.gapped_thresh;

@@ -65,6 +65,13 @@ constexpr int32_t kHoxd70Open = 400, kHoxd70Extend = 30, kHoxd70X = -1000, kHoxd
 void ydrop_scoring(YdropScoring &s, const int32_t tmpl[4][4], int32_t bad, int32_t fill, int32_t gap_open,
                    int32_t gap_extend, bool from_file = false);
 
+// --ambiguous (lastz.c, after the score set is built: ambiguate_iupac for iupac, then
+// ambiguate_n; dna_utilities.c): the rows and columns the set has (A C G T, either case)
+// against N and n, and with iupac against the IUPAC codes, score n_other; an ambiguous
+// code against itself (either case) n_n. Other bytes (X, fill letters, 0) keep their scores.
+void ydrop_ambiguate_n(YdropScoring &s, int32_t n_n, int32_t n_other);
+void ydrop_ambiguate_iupac(YdropScoring &s, int32_t n_n, int32_t n_other);
+
 // LASTZ's traceback memory: --allocate:traceback's default (80 MiB), of which the
 // tback header takes 8 bytes and one cell is counted in (new_traceback).
 constexpr uint64_t kYdropTracebackBytes = 80ull * 1024 * 1024;

@@ -54,6 +54,33 @@ void ydrop_scoring(YdropScoring &s, const int32_t tmpl[4][4], int32_t bad, int32
     s.gap_extend = gap_extend;
 }
 
+// (the score sets' row and column characters: A C G T and their lower case, whether
+// new_dna_score_set's or a scoring file's A C G T matrix; ambiguate_* set both cases)
+static const char kDnaChars[] = "ACGT";
+
+void ydrop_ambiguate_n(YdropScoring &s, int32_t n_n, int32_t n_other) {
+    s.sub['N']['N'] = s.sub['N']['n'] = s.sub['n']['N'] = s.sub['n']['n'] = n_n;
+    for (const char *p = kDnaChars; *p; ++p) {
+        const int ch = *p, lo = ch - 'A' + 'a';
+        s.sub[ch]['N'] = s.sub[ch]['n'] = s.sub[lo]['N'] = s.sub[lo]['n'] = n_other;
+        s.sub['N'][ch] = s.sub['n'][ch] = s.sub['N'][lo] = s.sub['n'][lo] = n_other;
+    }
+}
+
+void ydrop_ambiguate_iupac(YdropScoring &s, int32_t n_n, int32_t n_other) {
+    static const char ambiggies[] = "NnBDHKMRSVWYbdhkmrsvwy";
+    auto lower = [](int c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; };
+    for (const char *r = ambiggies; *r; ++r)
+        for (const char *c = ambiggies; *c; ++c) s.sub[(int)*r][(int)*c] = lower(*r) == lower(*c) ? n_n : n_other;
+    for (const char *p = kDnaChars; *p; ++p) {
+        const int ch = *p, lo = ch - 'A' + 'a';
+        for (const char *a = ambiggies; *a; ++a) {
+            s.sub[ch][(int)*a] = s.sub[lo][(int)*a] = n_other;  // (no row or column is N: no N-N skip)
+            s.sub[(int)*a][ch] = s.sub[(int)*a][lo] = n_other;
+        }
+    }
+}
+
 int32_t ydrop_score_script(const YdropScoring &scoring, const uint8_t *seq1, uint32_t pos1, const uint8_t *seq2,
                            uint32_t pos2, const std::vector<uint32_t> &script) {
     YdropParams p;

@@ -180,6 +180,50 @@ PY
       same_as_lastz "case $c '$m' format '$f'" some "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" $m "${fo[@]}"
     done
   done
+  # --ambiguous (lastz.c: N, and with iupac the IUPAC codes, scored by ambiguate_n and
+  # ambiguate_iupac): on the sequences with N runs, then on copies with IUPAC codes too
+  # (either case; the minus strand complements them), anchors from lastz --nogapped there
+  python3 - "$((seed + c))" "$d" <<'PY4'
+import random, sys
+rng = random.Random(int(sys.argv[1]) * 7 + 1)
+d = sys.argv[2]
+for name in ("target", "query"):
+    out = []
+    for rec in open(f"{d}/{name}x.fa").read().split(">")[1:]:
+        head, seq = rec.split("\n", 1)
+        s = list(seq.replace("\n", ""))
+        for _ in range(max(1, len(s) // 300)):
+            i = rng.randrange(max(1, len(s) - 4))
+            for j in range(i, min(len(s), i + rng.randrange(1, 4))):
+                s[j] = rng.choice("BDHKMRSVWYbdhkmrsvwyNn")
+        out.append(">" + head + "\n" + "".join(s) + "\n")
+    open(f"{d}/{name}i.fa", "w").write("".join(out))
+PY4
+  lastz "$d/targeti.fa" "$d/queryi.fa" --nogapped --format=segments --ambiguous=iupac > "$work/amb.seg" 2>/dev/null
+  for m in "--ambiguous=n" "--ambiguous=n,50" "--ambiguous=N,5,60" "--ambiguousn" "--ambig=n,0,0"; do
+    for f in general:score,name1,zstart1,end1,name2,strand2,zstart2,end2,identity,cigarx,text2 maf; do
+      same_as_lastz "case $c '$m' format '$f'" some "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" $m --format="$f"
+    done
+  done
+  for m in "--ambiguous=iupac" "--ambiguous=iupac,100" "--ambiguous=IUPAC,10,150" "--ambig=iupac,-20,0"; do
+    for f in general:score,name1,zstart1,end1,name2,strand2,zstart2,end2,identity,cigarx,text2,nucs2 maf sam; do
+      same_as_lastz "case $c IUPAC '$m' format '$f'" some "$d/targeti.fa" "$d/queryi.fa" --segments="$work/amb.seg" $m --format="$f"
+    done
+  done
+  # IUPAC codes without --ambiguous=iupac, and a negative penalty: both refuse, gale naming
+  # the file and the record
+  for m in "" "--ambiguous=n" "--ambiguous=iupac,-5"; do
+    lrc=0; grc=0
+    # shellcheck disable=SC2086
+    lastz "$d/targeti.fa" "$d/queryi.fa" --segments="$work/amb.seg" $m > /dev/null 2>&1 || lrc=$?
+    # shellcheck disable=SC2086
+    "$gale" lastz "$d/targeti.fa" "$d/queryi.fa" --segments="$work/amb.seg" $m > "$work/out" 2> "$work/err" || grc=$?
+    if [ "$lrc" -eq 0 ] || [ "$grc" -ne 1 ] || [ -s "$work/out" ] ||
+       ! grep -qE "targeti.fa, >tgt|penalty for --ambiguous=iupac must be non-negative" "$work/err"; then
+      echo "FAIL: case $c IUPAC codes with '$m': lastz exit $lrc, gale exit $grc: $(cat "$work/err")"; fail=$((fail + 1))
+    fi
+    total=$((total + 1))
+  done
   # without --scores the same sequences score x as X: the files above were not the default
   "$gale" lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" --format=general:score > "$work/g.out" 2>/dev/null
   lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" --format=general:score > "$work/l.out" 2>/dev/null

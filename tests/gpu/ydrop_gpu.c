@@ -16,7 +16,7 @@
  * reverse-complemented with GALE_LASTZ_MINUS), anchors from exact 16-mer matches grown
  * ungapped (scored by HOXD70; as a seeding stage would write them) plus random ones, in
  * random order (also on device 0 listed twice, whose entries share each wave); option sets: LASTZ's defaults, a small ydrop, other gap penalties,
- * --noytrim, --allgappedbounds with a low threshold, a traceback memory small
+ * --noytrim with --ambiguous=n's N scores, --allgappedbounds with a low threshold, a traceback memory small
  * enough to truncate, and a scoring file's table (GALE_LASTZ_SCORES_FILE) with other X
  * and fill scores.
  *
@@ -330,7 +330,8 @@ int main(void)
             case 1: p.ydrop = (int32_t)tu_range(&r, 500, 4000); break;
             case 2: p.gap_open = (int32_t)tu_range(&r, 100, 600); p.gap_extend = (int32_t)tu_range(&r, 5, 60);
                     p.ydrop = p.gap_open + 300 * p.gap_extend; break;
-            case 3: p.flags |= GALE_LASTZ_NOYTRIM; break;
+            case 3: p.flags |= GALE_LASTZ_NOYTRIM | GALE_LASTZ_AMBIGUOUS_N; /* (N's scores: --ambiguous=n,M,P) */
+                    p.ambi_n_n = (int32_t)tu_range(&r, -50, 50); p.ambi_n_other = -(int32_t)tu_range(&r, 0, 200); break;
             case 4: p.flags |= GALE_LASTZ_ALLBOUNDS; p.gapped_thresh = (int32_t)tu_range(&r, 500, 3000); break;
             case 5: p.traceback_bytes = (uint64_t)tu_range(&r, 20000, 400000); break;
             case 6: p.flags |= GALE_LASTZ_SCORES_FILE; p.x_score = (int32_t)tu_range(&r, -1500, -200);

@@ -152,10 +152,17 @@ int main(void)
     p.traceback_bytes = 5;
     CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_E_RANGE);
 
-    /* gale_lastz_params sizes: a smaller one refused; a larger one accepted only when its
-     * extra bytes are 0; one above GALE_STRUCT_SIZE_MAX refused */
+    /* gale_lastz_params sizes: 0.6's (before ambi_n_n) accepted, its flags only; any other
+     * smaller one refused; a larger one accepted only when its extra bytes are 0; one above
+     * GALE_STRUCT_SIZE_MAX refused */
     gale_lastz_params_init(&p);
-    p.size = sizeof p - 8;
+    p.size = offsetof(gale_lastz_params, ambi_n_n);
+    CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_OK);
+    gale_lastz_result_free(r);
+    r = NULL;
+    p.size = offsetof(gale_lastz_params, ambi_n_n) - 8;
+    CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_E_INVALID);
+    p.size = sizeof p - 4;
     CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_E_INVALID);
     memset(big, 0, sizeof big);
     gale_lastz_params_init(&p);
@@ -201,6 +208,47 @@ int main(void)
         CHECK_MSG(got[0] == sum - 1000 && got[1] == sum - 100 && got[2] == sum - 1000 && got[3] == sum - 1000,
                   "x/X scores %d %d %d %d, expected %d %d %d %d", got[0], got[1], got[2], got[3], sum - 1000,
                   sum - 100, sum - 1000, sum - 1000);
+    }
+
+    /* GALE_LASTZ_AMBIGUOUS_N / _IUPAC (--ambiguous): an identical pair but for one letter at
+     * position 100 of the target: N against a base scores fill (-100) by default and
+     * ambi_n_other with either flag; R (an IUPAC code) against a base fill unless _IUPAC;
+     * R against R (the query given R there too) the matrix' fill (-100) by default, ambi_n_n
+     * under _IUPAC */
+    {
+        static const char unit[] = "ACGTTGCAAGCTTCGAGATC";
+        char tx[200], qx[200];
+        int32_t sum = 0;
+        struct { char t, q; uint32_t flags; int32_t want; } v[] = {
+            {'N', 0, 0, -100}, {'N', 0, GALE_LASTZ_AMBIGUOUS_N, -7}, {'n', 0, GALE_LASTZ_AMBIGUOUS_IUPAC, -7},
+            {'R', 0, GALE_LASTZ_AMBIGUOUS_N, -100}, {'R', 0, GALE_LASTZ_AMBIGUOUS_IUPAC, -7},
+            {'R', 'R', 0, -100}, {'R', 'r', GALE_LASTZ_AMBIGUOUS_IUPAC, 5}, {'N', 'N', GALE_LASTZ_AMBIGUOUS_N, 5}};
+        for (int k = 0; k < 200; k++)
+            if (k != 100) sum += hoxd70_self(unit[k % 20]);
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+            gale_lastz_anchor whole = {0, 0, 200, 0};
+            gale_lastz_alignment a;
+            for (int k = 0; k < 200; k++) qx[k] = tx[k] = unit[k % 20];
+            tx[100] = v[i].t;
+            if (v[i].q) qx[100] = v[i].q;
+            gale_lastz_params_init(&p);
+            p.flags |= v[i].flags;
+            p.ambi_n_n = 5;
+            p.ambi_n_other = -7;
+            REQUIRE(gale_lastz_extend(ctx, tx, 200, qx, 200, &whole, 1, &p, &r) == GALE_OK);
+            a.size = sizeof a;
+            CHECK_MSG(gale_lastz_result_count(r) == 1 && gale_lastz_result_get(r, 0, &a) == GALE_OK &&
+                          a.beg1 == 1 && a.end1 == 200 && a.score == sum + v[i].want,
+                      "case %zu (%c against %c, flags %u): score %d, expected %d", i, v[i].t, v[i].q ? v[i].q : unit[0],
+                      v[i].flags, a.score, sum + v[i].want);
+            gale_lastz_result_free(r);
+            r = NULL;
+        }
+        /* ambi scores out of range refused */
+        gale_lastz_params_init(&p);
+        p.flags |= GALE_LASTZ_AMBIGUOUS_N;
+        p.ambi_n_other = -(1 << 21);
+        CHECK(gale_lastz_extend(ctx, tx, 200, qx, 200, &an, 1, &p, &r) == GALE_E_RANGE);
     }
 
     /* the id has no batch kind */

@@ -55,6 +55,9 @@ void usage_lastz(FILE *out)
         "                           thresholds from a LASTZ scoring file (HOXD70)\n"
         "  --match=R[,P]            scores R for a match, -P for a mismatch (P: R), with\n"
         "                           lastz's gaps and thresholds for them; --unitscores: 1,1\n"
+        "  --ambiguous=n|iupac[,P] or [,M,P]  N (and with iupac the IUPAC codes, which\n"
+        "                           lastz refuses without it) score M against their\n"
+        "                           like and -P against A, C, G, T (0, 0)\n"
         "  --gap=OPEN,EXTEND        gap penalties (400,30)\n"
         "  --ydrop=N                y-drop (OPEN + 300 * EXTEND)\n"
         "  --gappedthresh=N         score threshold of the alignments (3000)\n"
@@ -88,19 +91,13 @@ void usage_lastz(FILE *out)
         "quals1/2 need FASTQ (refused).\n");
 }
 
+/* dna_utilities.c nuc_to_complement: A C G T and the IUPAC codes (B-V, D-H, K-M, R-Y; N, S,
+ * W their own) in either case; every other byte as it is */
 static char complement(char c)
 {
-    switch (c) {
-    case 'A': return 'T';
-    case 'C': return 'G';
-    case 'G': return 'C';
-    case 'T': return 'A';
-    case 'a': return 't';
-    case 'c': return 'g';
-    case 'g': return 'c';
-    case 't': return 'a';
-    default: return c;
-    }
+    static const char from[] = "ACGTBVDHKMRYacgtbvdhkmry", to[] = "TGCAVBHDMKYRtgcavbhdmkyr";
+    const char *p = c ? strchr(from, c) : NULL;
+    return p ? to[p - from] : c;
 }
 
 /* A query strand's gapped extension, one job of the run: against each target record its
@@ -618,6 +615,34 @@ int cmd_lastz(int argc, char **argv)
             unit_mismatch = unit_match;
             if (comma && (score_value(comma, &unit_mismatch) || unit_mismatch <= 0 || unit_mismatch > (1 << 20)))
                 return bad_value(CMD, "--match", a + 8, "the mismatch penalty must be a number in [1, 2^20]");
+        } else if (strncmp(a, "--ambiguous", 11) == 0 || strncmp(a, "--ambig=", 8) == 0) {
+            /* --ambiguous=n|iupac[,PENALTY] or [,MATCH,PENALTY] (lastz.c; --ambig= the same,
+             * --ambiguousn, N and IUPAC in upper case too): the penalty non-negative */
+            const char *v = strcmp(a, "--ambiguousn") == 0 ? "n" : strchr(a, '=') ? strchr(a, '=') + 1 : "";
+            const int iupac = (strncmp(v, "iupac", 5) == 0 || strncmp(v, "IUPAC", 5) == 0) && (v[5] == 0 || v[5] == ',');
+            const int n = (v[0] == 'n' || v[0] == 'N') && (v[1] == 0 || v[1] == ',');
+            const char *rest = iupac ? v + 5 : n ? v + 1 : NULL;
+            int32_t m = 0, pen = 0;
+            if (!rest || (strncmp(a, "--ambiguous", 11) == 0 && a[11] != '=' && strcmp(a, "--ambiguousn") != 0))
+                return bad_value(CMD, "--ambiguous", a, "expected --ambiguous=n or iupac, optionally ,PENALTY or ,MATCH,PENALTY");
+            if (*rest == ',') {
+                char buf[64];
+                char *c2;
+                if (strlen(rest + 1) >= sizeof buf) return bad_value(CMD, "--ambiguous", a, "too long");
+                strcpy(buf, rest + 1);
+                c2 = strchr(buf, ',');
+                if (c2) *c2++ = 0;
+                if (score_value(c2 ? c2 : buf, &pen) || pen > (1 << 20) ||
+                    (c2 && (score_value(buf, &m) || m < -(1 << 20) || m > (1 << 20))))
+                    return bad_value(CMD, "--ambiguous", a, "the scores must be numbers in [-2^20, 2^20]");
+                if (pen < 0) {
+                    msg("penalty for --ambiguous=%s must be non-negative", iupac ? "iupac" : "n");
+                    return EXIT_FAIL;
+                }
+            }
+            p.flags |= iupac ? GALE_LASTZ_AMBIGUOUS_IUPAC : GALE_LASTZ_AMBIGUOUS_N;
+            p.ambi_n_n = m;
+            p.ambi_n_other = -pen;
         } else if (strcmp(a, "--noytrim") == 0) {
             if (!gapped_opt) gapped_opt = a;
             p.flags |= GALE_LASTZ_NOYTRIM;
@@ -775,6 +800,9 @@ int cmd_lastz(int argc, char **argv)
     apply_names(&specs[1], q, nq);
     if ((specs[0].subset && (nt = apply_subset(specs[0].subset, t, nt)) < 0) ||
         (specs[1].subset && (nq = apply_subset(specs[1].subset, q, nq)) < 0))
+        goto done;
+    if (check_bases(specs[0].file, t, nt, (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) != 0) ||
+        check_bases(specs[1].file, q, nq, (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) != 0))
         goto done;
     if (apply_spec(&specs[0], t, nt) || apply_spec(&specs[1], q, nq)) goto done;
     if (nt != 1 && !specs[0].multiple) {

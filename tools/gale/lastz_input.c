@@ -551,6 +551,20 @@ void apply_names(const seq_spec *sp, record *recs, long n)
     }
 }
 
+int check_bases(const char *path, const record *recs, long n, int iupac)
+{
+    for (long k = 0; k < n; k++)
+        for (size_t i = 0; i < recs[k].len; i++) {
+            const int c = (unsigned char)recs[k].seq[i], u = toupper(c);
+            if (strchr("ACGTNX", u) || (iupac && strchr("BDHKMRSVWY", u))) continue;
+            msg("bad fasta character in %s, >%s (%s %c) at position %zu\nremove or replace non-ACGTN characters or "
+                "consider using --ambiguous=iupac",
+                path, recs[k].name, isupper(c) ? "uppercase" : "lowercase", c, i + 1);
+            return -1;
+        }
+    return 0;
+}
+
 /* [subset=FILE] (sequences.c read_contig_name, find_next_fasta_coi): the names, one a line
  * (the first word; '#' comments), each sought forward from the record after the previous
  * match; the first not found ends the list. Keeps the records' numbers. Returns the count

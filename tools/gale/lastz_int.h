@@ -121,6 +121,10 @@ long read_segments(const char *path, seg_line **out);
 int parse_spec(const char *arg, seq_spec *sp);
 /* The records' names from their headers, as sp's name parsing takes them. */
 void apply_names(const seq_spec *sp, record *recs, long n);
+/* The letters lastz takes in a sequence (sequences.c: A C G T N X in either case, and
+ * with --ambiguous=iupac B D H K M R S V W Y too): 0, or -1 with the first other one named
+ * (file, record, position, the letter) as lastz names it. */
+int check_bases(const char *path, const record *recs, long n, int iupac);
 /* [subset=FILE]: the records it names kept; the count kept, or -1 (message said). */
 long apply_subset(const char *path, record *recs, long n);
 /* nickname, unmask and the subrange on the records read; returns 0, or -1 (message said) */
