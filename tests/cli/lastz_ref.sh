@@ -288,7 +288,8 @@ for bad in "$work/short.2bit" "$work/t.2bit[format=fasta]"; do
   fi
   total=$((total + 1))
 done
-# subranges (start..end, start,end, start.., ..end, start#length) on the target and on
+# subranges (start..end, start,end, start.., ..end, start#length[K], center^length[K],
+# start..end+zoom%) on the target and on
 # every query record, with anchors that lastz --nogapped finds on the same subranges (on
 # the whole records' coordinates, as lastz reads them back), in every format
 fields=score,name1,size1,zstart1,end1,name2,strand2,size2,zstart2,end2,start2+,end2+,coverage,cigar,text1,text2,nucs1,nucs2
@@ -303,6 +304,8 @@ done <<EOF
 $d/target.fa[301..4500]|$d/query.fa[101..1500]
 $d/target.fa[301,4500]|$d/query.fa[..1500]
 $d/target.fa[1001..]|$d/query.fa[201#100000]
+$d/target.fa[3001^5000]|$d/query.fa[301..4500+10%]
+$d/target.fa[101#4K]|$d/query.fa[2500^4K]
 EOF
 # the query's reverse complement ([revcomp], a trailing '-', both: forward again; with
 # unmask): lastz then takes each record's - strand first and --strand=plus and minus trade
@@ -417,7 +420,7 @@ for np in "" "[nameparse=darkspace]" "[nameparse=alnum]"; do
   done
 done
 # the other actions: a usage error naming the action, nothing written
-for spec in "[100^50]" "[softmask=$work/names]" "[nameparse=tag:x]" "[multiple]"; do
+for spec in "[chores=$work/names]" "[softmask=$work/names]" "[nameparse=tag:x]" "[multiple]"; do
   rc=0
   "$gale" lastz "$d/target.fa" "$d/query.fa$spec" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
   want=${spec#[}; want=${want%%]}; want=${want%%=*}

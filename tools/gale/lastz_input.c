@@ -423,6 +423,7 @@ int parse_spec(const char *arg, seq_spec *sp)
             /* subranges (sequences.c parse_sequence_name): start..end, start,end (two actions
              * as lastz splits them), start.., ..end, start#length */
             unsigned long long x, y;
+            float zoom;
             int used = -1;
             if (sp->sub_start && !sp->sub_end && !sp->sub_end_open && sscanf(a, "%llu%n", &y, &used) == 1 &&
                 !a[used] && sp->sub_pending) {
@@ -443,17 +444,54 @@ int parse_spec(const char *arg, seq_spec *sp)
             } else if ((used = -1, sscanf(a, "..%llu%n", &y, &used) == 1) && used > 0 && !a[used]) {
                 sp->sub_start = 1;
                 sp->sub_end = y;
-            } else if ((used = -1, sscanf(a, "%llu#%llu%n", &x, &y, &used) == 2) && !a[used]) {
+            } else if ((used = -1, sscanf(a, "%llu#%llu%n", &x, &y, &used) == 2) &&
+                       (!a[used] || (!a[used + 1] && (a[used] == 'K' || a[used] == 'M')))) {
+                /* start#length, start#lengthK, start#lengthM */
                 if (y == 0) return usage_error(CMD, "%s: bad subrange limits in '%s'", arg, a) ? -1 : -1;
+                y *= a[used] == 'K' ? 1000 : a[used] == 'M' ? 1000000 : 1;
                 sp->sub_start = x;
                 sp->sub_end = x + y - 1;
+                sp->sub_end_soft = 1;
+            } else if ((used = -1, sscanf(a, "%llu^%llu%n", &x, &y, &used) == 2) &&
+                       (!a[used] || (!a[used + 1] && (a[used] == 'K' || a[used] == 'M')))) {
+                /* center^length[K|M] (sequences.c: start = center - length/2, clipped at 1 only
+                 * when that stays in LASTZ's 32-bit positions; end = start + length - 1, soft) */
+                uint32_t st, en;
+                if (x == 0 || y == 0) return usage_error(CMD, "%s: bad subrange limits in '%s'", arg, a) ? -1 : -1;
+                y *= a[used] == 'K' ? 1000 : a[used] == 'M' ? 1000000 : 1;
+                if (x > UINT32_MAX || y > UINT32_MAX)
+                    return usage_error(CMD, "%s: subrange '%s' past LASTZ's positions", arg, a) ? -1 : -1;
+                st = (uint32_t)x - (uint32_t)y / 2;
+                en = (uint32_t)y + st - 1;
+                if (st > (uint32_t)x) /* (below 0: lastz's unsigned start wraps round, past any sequence) */
+                    return usage_error(CMD, "%s: subrange '%s' starts before the sequence (lastz wraps it round)", arg,
+                                       a) ? -1 : -1;
+                if (st < 1) st = 1;
+                sp->sub_start = st;
+                sp->sub_end = en;
+                sp->sub_end_soft = 1;
+            } else if ((used = -1, sscanf(a, "%llu..%llu+%f%%%n", &x, &y, &zoom, &used) == 3) && !a[used]) {
+                /* start..end+zoom% (sequences.c: the interval about its middle, zoomed, in its
+                 * 32-bit and float arithmetic; the end soft) */
+                uint32_t length, mid;
+                float z, flen;
+                if (x == 0 || y == 0 || y < x || y > UINT32_MAX)
+                    return usage_error(CMD, "%s: bad subrange limits in '%s'", arg, a) ? -1 : -1;
+                length = (uint32_t)(y + 1 - x);
+                mid = (uint32_t)x + length / 2;
+                z = 1 + (zoom / 100.0f);
+                flen = (float)length * z;
+                length = (uint32_t)flen;
+                sp->sub_start = ((float)mid - flen / 2 <= 1) ? 1 : 1 + (mid - length / 2);
+                sp->sub_end = mid + length / 2;
                 sp->sub_end_soft = 1;
             } else if ((used = -1, sscanf(a, "%llu%n", &x, &used) == 1) && !a[used]) {
                 sp->sub_start = x; /* start,end: the end is the next action */
                 sp->sub_pending = 1;
             } else {
                 return usage_error(CMD, "%s: LASTZ's subrange '%s' is not supported by gale lastz yet (supported: "
-                                        "start..end, start,end, start.., ..end, start#length)", arg, a) ? -1 : -1;
+                                        "start..end, start,end, start.., ..end, start#length[K|M], center^length[K|M], "
+                                        "start..end+zoom%%)", arg, a) ? -1 : -1;
             }
             if (sp->sub_start == 0 || (sp->sub_end == 0 && !sp->sub_end_open && !sp->sub_pending))
                 return usage_error(CMD, "%s: bad subrange limits in '%s'", arg, a) ? -1 : -1;
