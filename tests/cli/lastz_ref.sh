@@ -307,6 +307,25 @@ $d/target.fa[1001..]|$d/query.fa[201#100000]
 $d/target.fa[3001^5000]|$d/query.fa[301..4500+10%]
 $d/target.fa[101#4K]|$d/query.fa[2500^4K]
 EOF
+# [subsample=K/N]: records K, K+N, ... (of those a subset leaves; they keep their numbers),
+# on the case's query cut in five records, anchors from lastz --nogapped on the same specifier
+python3 - "$d/query.fa" "$work/q5.fa" <<'PY5'
+import sys
+seq = "".join(l.strip() for l in open(sys.argv[1]) if not l.startswith(">"))
+k = len(seq) // 5
+with open(sys.argv[2], "w") as f:
+    for i in range(5):
+        f.write(">q%d\n%s\n" % (i, seq[i * k:(i + 1) * k]))
+PY5
+printf 'q1\nq3\nq4\n' > "$work/q5.names"
+for sub in "subsample=1/2" "subsample=2/3" "subsample=1/1" "subset=$work/q5.names,subsample=1/2" "subsample=2/2,nickname=Q"; do
+  lastz "$d/target.fa" "$work/q5.fa[$sub]" --nogapped --format=segments > "$work/ss.seg" 2>/dev/null
+  for f in "" general:name2,number2,score,zstart1,end1,zstart2,strand2 maf; do
+    fo=()
+    [ -n "$f" ] && fo=(--format="$f")
+    same_as_lastz "'q5.fa[$sub]' format '$f'" some "$d/target.fa" "$work/q5.fa[$sub]" --segments="$work/ss.seg" "${fo[@]}"
+  done
+done
 # the query's reverse complement ([revcomp], a trailing '-', both: forward again; with
 # unmask): lastz then takes each record's - strand first and --strand=plus and minus trade
 # places; anchors from lastz --nogapped on the same specifier and strand

@@ -37,11 +37,11 @@ void usage_lastz(FILE *out)
         "'name1 start1 end1 name2 start2 end2 strand2 [score]' (lastz --format=segments),\n"
         "in the order lastz reads them (query records in file order, + strand first).\n"
         "TARGET and QUERY as lastz's specifiers: [NICK::]FILE[[ACTION,...]] with the\n"
-        "actions unmask, nickname=NAME, subset=FILE (or @FILE), nameparse=darkspace|\n"
-        "alnum|full, format=fasta|2bit, the subranges START..END, START,END, START..,\n"
-        "..END, START#LENGTH, CENTER^LENGTH, START..END+ZOOM%%, on the target multiple\n"
-        "and on the query revcomp (or FILE-); lastz's other actions (masks, ...) are\n"
-        "refused so far. Names are parsed from headers as lastz does.\n"
+        "actions unmask, nickname=NAME, subset=FILE (or @FILE), subsample=K/N,\n"
+        "nameparse=darkspace|alnum|full, format=fasta|2bit, the subranges START..END,\n"
+        "START,END, START.., ..END, START#LENGTH, CENTER^LENGTH, START..END+ZOOM%%, on\n"
+        "the target multiple and on the query revcomp (or FILE-); lastz's other actions\n"
+        "(masks, ...) are refused so far. Names are parsed from headers as lastz does.\n"
         "\n"
         "Options (as lastz's):\n"
         "  --segments=FILE          the anchors (required; --anchors=FILE is the same)\n"
@@ -801,6 +801,9 @@ int cmd_lastz(int argc, char **argv)
     if ((specs[0].subset && (nt = apply_subset(specs[0].subset, t, nt)) < 0) ||
         (specs[1].subset && (nq = apply_subset(specs[1].subset, q, nq)) < 0))
         goto done;
+    /* (subsampling counts the records the subset left, as lastz skips them) */
+    nt = apply_subsample(&specs[0], t, nt);
+    nq = apply_subsample(&specs[1], q, nq);
     if (check_bases(specs[0].file, t, nt, (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) != 0) ||
         check_bases(specs[1].file, q, nq, (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) != 0))
         goto done;

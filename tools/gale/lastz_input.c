@@ -514,6 +514,16 @@ int parse_spec(const char *arg, seq_spec *sp)
         } else if ((strncmp(a, "subset=", 7) == 0 && a[7]) || (a[0] == '@' && a[1])) {
             if (sp->subset) return usage_error(CMD, "%s: more than one subset file", arg) ? -1 : -1;
             sp->subset = a[0] == '@' ? a + 1 : a + 7;
+        } else if (strncmp(a, "subsample=", 10) == 0) {
+            /* K/N, 1 <= K <= N (sequences.c; 1/1 is no subsampling) */
+            int k = 0, nn = 0, used = -1;
+            if (sp->subsample_n)
+                return usage_error(CMD, "%s: more than one subsample action", arg) ? -1 : -1;
+            if (sscanf(a + 10, "%d/%d%n", &k, &nn, &used) != 2 || a[10 + used] || k < 1 || nn < k ||
+                !isdigit((unsigned char)a[10]))
+                return usage_error(CMD, "%s: bad subsample '%s' (K/N with 1 <= K <= N)", arg, a + 10) ? -1 : -1;
+            sp->subsample_k = k;
+            sp->subsample_n = nn;
         } else if (strcmp(a, "nameparse=darkspace") == 0) {
             sp->nameparse = 1;
         } else if (strcmp(a, "nameparse=alnum") == 0 || strcmp(a, "nameparse=alphanum") == 0 ||
@@ -601,6 +611,22 @@ int check_bases(const char *path, const record *recs, long n, int iupac)
             return -1;
         }
     return 0;
+}
+
+long apply_subsample(const seq_spec *sp, record *recs, long n)
+{
+    long kept = 0;
+    if (sp->subsample_n <= 1) return n;
+    for (long k = 0; k < n; k++) {
+        if (k % sp->subsample_n == sp->subsample_k - 1) {
+            recs[kept++] = recs[k];
+            continue;
+        }
+        free(recs[k].name);
+        free(recs[k].header);
+        free(recs[k].seq);
+    }
+    return kept;
 }
 
 /* [subset=FILE] (sequences.c read_contig_name, find_next_fasta_coi): the names, one a line

@@ -79,6 +79,7 @@ typedef struct {
     int revcomp;           /* [revcomp] or a trailing '-' (each toggles it) */
     int multiple;          /* [multiple]: the file's records as one partitioned sequence */
     int nameparse;         /* 0: lastz's default (core), 1 darkspace, 2 alnum, 3 full */
+    int subsample_k, subsample_n; /* [subsample=K/N]: records K, K+N, ... (0: all) */
     int format;            /* [format=fasta] 1, [format=2bit] 2; 0: from the file's first bytes */
     const char *contig;    /* FILE.2bit/NAME: that record alone (LASTZ's contig of interest) */
     unsigned long long sub_start, sub_end; /* a subrange, 1-based inclusive (0: not given) */
@@ -125,6 +126,9 @@ void apply_names(const seq_spec *sp, record *recs, long n);
  * with --ambiguous=iupac B D H K M R S V W Y too): 0, or -1 with the first other one named
  * (file, record, position, the letter) as lastz names it. */
 int check_bases(const char *path, const record *recs, long n, int iupac);
+/* [subsample=K/N]: records K, K+N, K+2N, ... kept (of those a subset left; they keep
+ * their numbers); the count kept. */
+long apply_subsample(const seq_spec *sp, record *recs, long n);
 /* [subset=FILE]: the records it names kept; the count kept, or -1 (message said). */
 long apply_subset(const char *path, record *recs, long n);
 /* nickname, unmask and the subrange on the records read; returns 0, or -1 (message said) */
