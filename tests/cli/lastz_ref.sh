@@ -326,6 +326,31 @@ for sub in "subsample=1/2" "subsample=2/3" "subsample=1/1" "subset=$work/q5.name
     same_as_lastz "'q5.fa[$sub]' format '$f'" some "$d/target.fa" "$work/q5.fa[$sub]" --segments="$work/ss.seg" "${fo[@]}"
   done
 done
+# masks ([softmask=], [xmask=], [nmask=], each also keep:FILE): the same intervals on every
+# record (a comment, a blank line, words after the interval, one past the end, one
+# backwards), after unmask and on a subrange's whole-record positions; anchors from lastz
+# --nogapped on the same specifiers; a malformed interval refused by both, naming the line
+printf '# masks\n%d %d\n\n%d %d words\n5900 9000\n3000 2990\n' $((seed % 300 + 1)) $((seed % 300 + 400)) \
+  $((seed % 700 + 1500)) $((seed % 700 + 1600)) > "$work/mask.txt"
+printf '10 2x\n' > "$work/badmask.txt"
+while IFS='|' read -r tspec qspec; do
+  lastz "$tspec" "$qspec" --nogapped --format=segments > "$work/mk.seg" 2>/dev/null || true
+  for f in general:score,zstart1,end1,zstart2,end2,strand2,cigarx,text1,text2 maf; do
+    same_as_lastz "masks '$tspec' '$qspec' format '$f'" any "$tspec" "$qspec" --segments="$work/mk.seg" --format="$f"
+  done
+done <<EOF
+$d/target.fa[softmask=$work/mask.txt]|$d/query.fa
+$d/target.fa[xmask=$work/mask.txt]|$d/query.fa[nmask=keep:$work/mask.txt]
+$d/target.fa[softmask=keep:$work/mask.txt]|$d/query.fa[xmask=keep:$work/mask.txt]
+$d/target.fa[unmask,softmask=$work/mask.txt]|$d/query.fa[501..1800,nmask=$work/mask.txt]
+EOF
+lrc=0; grc=0
+lastz "$d/target.fa[softmask=$work/badmask.txt]" "$d/query.fa" --segments="$d/seg" > /dev/null 2>&1 || lrc=$?
+"$gale" lastz "$d/target.fa[softmask=$work/badmask.txt]" "$d/query.fa" --segments="$d/seg" > "$work/out" 2> "$work/err" || grc=$?
+if [ "$lrc" -eq 0 ] || [ "$grc" -ne 1 ] || [ -s "$work/out" ] || ! grep -q "badmask.txt, line 1" "$work/err"; then
+  echo "FAIL: a bad mask interval: lastz exit $lrc, gale exit $grc: $(cat "$work/err")"; fail=$((fail + 1))
+fi
+total=$((total + 1))
 # the query's reverse complement ([revcomp], a trailing '-', both: forward again; with
 # unmask): lastz then takes each record's - strand first and --strand=plus and minus trade
 # places; anchors from lastz --nogapped on the same specifier and strand
@@ -439,7 +464,7 @@ for np in "" "[nameparse=darkspace]" "[nameparse=alnum]"; do
   done
 done
 # the other actions: a usage error naming the action, nothing written
-for spec in "[chores=$work/names]" "[softmask=$work/names]" "[nameparse=tag:x]" "[multiple]"; do
+for spec in "[chores=$work/names]" "[separator=x]" "[nameparse=tag:x]" "[multiple]"; do
   rc=0
   "$gale" lastz "$d/target.fa" "$d/query.fa$spec" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
   want=${spec#[}; want=${want%%]}; want=${want%%=*}

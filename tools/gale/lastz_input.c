@@ -514,6 +514,15 @@ int parse_spec(const char *arg, seq_spec *sp)
         } else if ((strncmp(a, "subset=", 7) == 0 && a[7]) || (a[0] == '@' && a[1])) {
             if (sp->subset) return usage_error(CMD, "%s: more than one subset file", arg) ? -1 : -1;
             sp->subset = a[0] == '@' ? a + 1 : a + 7;
+        } else if (strncmp(a, "softmask=", 9) == 0 || strncmp(a, "xmask=", 6) == 0 || strncmp(a, "nmask=", 6) == 0) {
+            const int m = a[0] == 's' ? 0 : a[0] == 'x' ? 1 : 2;
+            const char *f = strchr(a, '=') + 1;
+            const int keep = strncmp(f, "keep:", 5) == 0;
+            if (keep) f += 5;
+            if (!*f) return usage_error(CMD, "%s: the action '%s' names no file", arg, a) ? -1 : -1;
+            if (sp->mask_file[m]) return usage_error(CMD, "%s: more than one %.*s action", arg, (int)(strchr(a, '=') - a), a) ? -1 : -1;
+            sp->mask_file[m] = f;
+            sp->mask_keep[m] = keep;
         } else if (strncmp(a, "subsample=", 10) == 0) {
             /* K/N, 1 <= K <= N (sequences.c; 1/1 is no subsampling) */
             int k = 0, nn = 0, used = -1;
@@ -682,6 +691,102 @@ long apply_subset(const char *path, record *recs, long n)
     return kept;
 }
 
+/* A masking file (sequences.c mask_sequence, mask_sequence_keep): lines "B E" (1-based,
+ * inclusive, on the whole record; '#' comments, blank lines, anything after the second
+ * number past a blank ignored, a line cut at 511 bytes), the same intervals on every record
+ * of the file, clipped to a subrange; ch -1 lower-cases A-Z, else the bytes become ch; keep
+ * masks what the intervals leave out. Returns 0, or -1 (message said: file and line). */
+static int apply_mask(const char *path, int keep, int ch, record *recs, long n)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    long lineno = 0;
+    size_t ni = 0, cap = 0;
+    unsigned long long(*iv)[2] = NULL;
+    if (!f) {
+        msg("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        size_t len = strlen(line);
+        char *hash, *s;
+        unsigned int b, e;
+        char extra;
+        int items;
+        lineno++;
+        if (len && line[len - 1] != '\n') { /* the rest of a long line dropped, as lastz does */
+            int c;
+            while ((c = fgetc(f)) != EOF && c != '\n') {}
+        }
+        if (len && line[len - 1] == '\n') line[--len] = 0;
+        if ((hash = strchr(line, '#'))) *hash = 0;
+        for (s = line; *s == ' ' || *s == '\t'; s++) {}
+        if (!*s) continue;
+        items = sscanf(s, "%u %u%c", &b, &e, &extra);
+        if (items == 3 && (extra == ' ' || extra == '\t')) items = 2;
+        if (items != 2) {
+            int words = 0;
+            for (char *w = s; *w;) {
+                while (*w && *w != ' ' && *w != '\t') w++;
+                while (*w == ' ' || *w == '\t') w++;
+                words++;
+            }
+            msg("bad interval (in %s, line %ld): \"%s\"%s", path, lineno, s,
+                words == 3 ? "\nthree-column masking intervals are not supported for this operation" : "");
+            fclose(f);
+            free(iv);
+            return -1;
+        }
+        if (ni == cap) {
+            void *nv = realloc(iv, (cap = cap ? 2 * cap : 64) * sizeof *iv);
+            if (!nv) {
+                msg("%s: out of memory", path);
+                fclose(f);
+                free(iv);
+                return -1;
+            }
+            iv = nv;
+        }
+        iv[ni][0] = b;
+        iv[ni][1] = e;
+        ni++;
+    }
+    fclose(f);
+    for (long k = 0; k < n; k++) {
+        record *r = &recs[k];
+        unsigned char *mark = keep ? calloc(r->len + 1, 1) : NULL;
+        if (keep && !mark) {
+            msg("%s: out of memory", path);
+            free(iv);
+            return -1;
+        }
+        for (size_t j = 0; j < ni; j++) {
+            unsigned long long b = iv[j][0], e = iv[j][1];
+            if (e < r->start_loc) continue;
+            if (b < r->start_loc) b = r->start_loc;
+            b -= r->start_loc;     /* zero-based */
+            e -= r->start_loc - 1; /* open */
+            if (b >= r->len) continue;
+            if (e >= r->len) e = r->len;
+            for (; b < e; b++) {
+                if (keep) mark[b] = 1;
+                else if (ch < 0) r->seq[b] = (char)(r->seq[b] >= 'A' && r->seq[b] <= 'Z' ? r->seq[b] - 'A' + 'a' : r->seq[b]);
+                else r->seq[b] = (char)ch;
+            }
+        }
+        if (keep) {
+            for (size_t x = 0; x < r->len; x++) {
+                if (mark[x]) continue;
+                if (ch >= 0) r->seq[x] = (char)ch;
+                else if (r->seq[x] >= 'A' && r->seq[x] <= 'Z') r->seq[x] = (char)(r->seq[x] - 'A' + 'a');
+            }
+            free(mark);
+        }
+    }
+    free(iv);
+    return 0;
+}
+
 /* nickname, unmask and the subrange on the records read; returns 0, or -1 (message said) */
 int apply_spec(const seq_spec *sp, record *recs, long n)
 {
@@ -709,6 +814,9 @@ int apply_spec(const seq_spec *sp, record *recs, long n)
         if (sp->unmask)
             for (size_t x = 0; x < recs[k].len; x++) recs[k].seq[x] = (char)toupper((unsigned char)recs[k].seq[x]);
     }
+    for (int m = 0; m < 3; m++)
+        if (sp->mask_file[m] && apply_mask(sp->mask_file[m], sp->mask_keep[m], m == 0 ? -1 : m == 1 ? 'X' : 'N', recs, n))
+            return -1;
     return 0;
 }
 

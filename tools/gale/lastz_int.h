@@ -80,6 +80,10 @@ typedef struct {
     int multiple;          /* [multiple]: the file's records as one partitioned sequence */
     int nameparse;         /* 0: lastz's default (core), 1 darkspace, 2 alnum, 3 full */
     int subsample_k, subsample_n; /* [subsample=K/N]: records K, K+N, ... (0: all) */
+    /* [softmask=[keep:]FILE], [xmask=...], [nmask=...]: lower case, X or N over the file's
+     * intervals (keep: over everything else), in that order after unmask */
+    const char *mask_file[3];
+    int mask_keep[3];
     int format;            /* [format=fasta] 1, [format=2bit] 2; 0: from the file's first bytes */
     const char *contig;    /* FILE.2bit/NAME: that record alone (LASTZ's contig of interest) */
     unsigned long long sub_start, sub_end; /* a subrange, 1-based inclusive (0: not given) */
