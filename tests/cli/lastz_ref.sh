@@ -23,6 +23,19 @@ total=0
 # lastz's threshold warning on stderr written by gale too). The array gale_only holds
 # options for gale alone (none unless set).
 gale_only=()
+# both_refuse LABEL PATTERN ARGS...: one check. lastz ARGS must fail, and gale lastz ARGS
+# exit 1 without writing anything, its message matching the extended regex PATTERN.
+both_refuse() {
+  local label=$1 pattern=$2 lrc=0 grc=0
+  shift 2
+  lastz "$@" > /dev/null 2>&1 || lrc=$?
+  "$gale" lastz "$@" > "$work/out" 2> "$work/err" || grc=$?
+  total=$((total + 1))
+  if [ "$lrc" -eq 0 ] || [ "$grc" -ne 1 ] || [ -s "$work/out" ] || ! grep -qE "$pattern" "$work/err"; then
+    echo "FAIL: $label: lastz exit $lrc, gale exit $grc: $(cat "$work/err")"
+    fail=$((fail + 1))
+  fi
+}
 same_as_lastz() {
   local label=$1 check=$2 lrc=0 grc=0 ok=1
   shift 2
@@ -213,16 +226,9 @@ PY4
   # IUPAC codes without --ambiguous=iupac, and a negative penalty: both refuse, gale naming
   # the file and the record
   for m in "" "--ambiguous=n" "--ambiguous=iupac,-5"; do
-    lrc=0; grc=0
     # shellcheck disable=SC2086
-    lastz "$d/targeti.fa" "$d/queryi.fa" --segments="$work/amb.seg" $m > /dev/null 2>&1 || lrc=$?
-    # shellcheck disable=SC2086
-    "$gale" lastz "$d/targeti.fa" "$d/queryi.fa" --segments="$work/amb.seg" $m > "$work/out" 2> "$work/err" || grc=$?
-    if [ "$lrc" -eq 0 ] || [ "$grc" -ne 1 ] || [ -s "$work/out" ] ||
-       ! grep -qE "targeti.fa, >tgt|penalty for --ambiguous=iupac must be non-negative" "$work/err"; then
-      echo "FAIL: case $c IUPAC codes with '$m': lastz exit $lrc, gale exit $grc: $(cat "$work/err")"; fail=$((fail + 1))
-    fi
-    total=$((total + 1))
+    both_refuse "case $c IUPAC codes with '$m'" "targeti.fa, >tgt|penalty for --ambiguous=iupac must be non-negative" \
+      "$d/targeti.fa" "$d/queryi.fa" --segments="$work/amb.seg" $m
   done
   # without --scores the same sequences score x as X: the files above were not the default
   "$gale" lastz "$d/targetx.fa" "$d/queryx.fa" --segments="$d/seg" --format=general:score > "$work/g.out" 2>/dev/null
@@ -344,13 +350,8 @@ $d/target.fa[xmask=$work/mask.txt]|$d/query.fa[nmask=keep:$work/mask.txt]
 $d/target.fa[softmask=keep:$work/mask.txt]|$d/query.fa[xmask=keep:$work/mask.txt]
 $d/target.fa[unmask,softmask=$work/mask.txt]|$d/query.fa[501..1800,nmask=$work/mask.txt]
 EOF
-lrc=0; grc=0
-lastz "$d/target.fa[softmask=$work/badmask.txt]" "$d/query.fa" --segments="$d/seg" > /dev/null 2>&1 || lrc=$?
-"$gale" lastz "$d/target.fa[softmask=$work/badmask.txt]" "$d/query.fa" --segments="$d/seg" > "$work/out" 2> "$work/err" || grc=$?
-if [ "$lrc" -eq 0 ] || [ "$grc" -ne 1 ] || [ -s "$work/out" ] || ! grep -q "badmask.txt, line 1" "$work/err"; then
-  echo "FAIL: a bad mask interval: lastz exit $lrc, gale exit $grc: $(cat "$work/err")"; fail=$((fail + 1))
-fi
-total=$((total + 1))
+both_refuse "a bad mask interval" "badmask.txt, line 1" "$d/target.fa[softmask=$work/badmask.txt]" "$d/query.fa" \
+  --segments="$d/seg"
 # the query's reverse complement ([revcomp], a trailing '-', both: forward again; with
 # unmask): lastz then takes each record's - strand first and --strand=plus and minus trade
 # places; anchors from lastz --nogapped on the same specifier and strand
@@ -391,13 +392,8 @@ for tspec in "$work/t3.fa[multiple]" "$work/t3.fa[unmask][multiple]"; do
     done
   done
 done
-lrc=0; grc=0
-lastz "$work/t3.fa[multiple]" "$d/query.fa" --segments="$work/m.seg" > /dev/null 2>&1 || lrc=$?
-"$gale" lastz "$work/t3.fa[multiple]" "$d/query.fa" --segments="$work/m.seg" > "$work/out" 2> "$work/err" || grc=$?
-if [ "$lrc" -eq 0 ] || [ "$grc" -ne 1 ] || [ -s "$work/out" ] || ! grep -q "multiple action cannot be used with --lav" "$work/err"; then
-  echo "FAIL: [multiple] with lav: lastz exit $lrc, gale exit $grc: $(cat "$work/err")"; fail=$((fail + 1))
-fi
-total=$((total + 1))
+both_refuse "[multiple] with lav" "multiple action cannot be used with --lav" "$work/t3.fa[multiple]" "$d/query.fa" \
+  --segments="$work/m.seg"
 # [multiple] with a subrange or rdotplot (lastz counts on the records joined): refused
 for extra in "[multiple,101..500]|general" "[multiple]|rdotplot"; do
   rc=0
@@ -409,13 +405,7 @@ for extra in "[multiple,101..500]|general" "[multiple]|rdotplot"; do
 done
 # the target's reverse complement: lastz and gale refuse it with --segments
 for spec in "$d/target.fa-" "$d/target.fa[revcomp]"; do
-  lrc=0; grc=0
-  lastz "$spec" "$d/query.fa" --segments="$d/seg" > /dev/null 2>&1 || lrc=$?
-  "$gale" lastz "$spec" "$d/query.fa" --segments="$d/seg" > "$work/out" 2> "$work/err" || grc=$?
-  if [ "$lrc" -eq 0 ] || [ "$grc" -ne 1 ] || [ -s "$work/out" ] || ! grep -q "reverse-complement of target" "$work/err"; then
-    echo "FAIL: $spec: lastz exit $lrc, gale exit $grc: $(cat "$work/err")"; fail=$((fail + 1))
-  fi
-  total=$((total + 1))
+  both_refuse "$spec" "reverse-complement of target" "$spec" "$d/query.fa" --segments="$d/seg"
 done
 # softsam with a query subrange: lastz writes bytes from outside the query (a bug), gale
 # refuses (a usage error)
