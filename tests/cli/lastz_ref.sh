@@ -445,7 +445,9 @@ with open(out + "_q.fa", "w") as f:
     for n, r in zip(names, recs):
         f.write(">" + n + "\n" + r.split("\n", 1)[1])
 PY2
-for np in "" "[nameparse=darkspace]" "[nameparse=alnum]"; do
+# (nameparse=tag:MARKER: "of " is in the target's header, "|" in one query record's, "zz"
+# in none)
+for np in "" "[nameparse=darkspace]" "[nameparse=alnum]" "[nameparse=tag:of ]" "[nameparse=tag:|]" "[nameparse=tag:zz]"; do
   lastz "$work/hn_t.fa$np" "$work/hn_q.fa$np" --nogapped --format=segments > "$work/hn.seg" 2>/dev/null
   for f in "" general:name1,name2,score,zstart1,end1 sam; do
     fo=()
@@ -454,7 +456,7 @@ for np in "" "[nameparse=darkspace]" "[nameparse=alnum]"; do
   done
 done
 # the other actions: a usage error naming the action, nothing written
-for spec in "[chores=$work/names]" "[separator=x]" "[nameparse=tag:x]" "[multiple]"; do
+for spec in "[chores=$work/names]" "[separator=x]" "[quantum]" "[multiple]"; do
   rc=0
   "$gale" lastz "$d/target.fa" "$d/query.fa$spec" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
   want=${spec#[}; want=${want%%]}; want=${want%%=*}

@@ -38,11 +38,11 @@ void usage_lastz(FILE *out)
         "in the order lastz reads them (query records in file order, + strand first).\n"
         "TARGET and QUERY as lastz's specifiers: [NICK::]FILE[[ACTION,...]] with the\n"
         "actions unmask, nickname=NAME, subset=FILE (or @FILE), subsample=K/N,\n"
-        "nameparse=darkspace|alnum|full, format=fasta|2bit, the subranges START..END,\n"
-        "START,END, START.., ..END, START#LENGTH, CENTER^LENGTH, START..END+ZOOM%%, on\n"
-        "the target multiple and on the query revcomp (or FILE-), softmask=, xmask=,\n"
-        "nmask= (also =keep:FILE); lastz's other actions (separator, chores, ...) are\n"
-        "refused so far. Names are parsed from headers as lastz does.\n"
+        "nameparse=darkspace|alnum|full|tag:MARKER, format=fasta|2bit, the subranges\n"
+        "START..END, START,END, START.., ..END, START#LENGTH, CENTER^LENGTH,\n"
+        "START..END+ZOOM%%, on the target multiple and on the query revcomp (or FILE-),\n"
+        "softmask=, xmask=, nmask= (also =keep:FILE); lastz's other actions (separator,\n"
+        "chores, ...) are refused so far. Names are parsed from headers as lastz does.\n"
         "\n"
         "Options (as lastz's):\n"
         "  --segments=FILE          the anchors (required; --anchors=FILE is the same)\n"
@@ -797,6 +797,11 @@ int cmd_lastz(int argc, char **argv)
         if (keep_contig(specs[1].file, specs[1].contig, q, nq) < 0) goto done;
         nq = 1;
     }
+    for (int k = 0; k < 2; k++)
+        if (specs[k].name_tag && (k ? nq : nt) > 0 && (k ? q : t)[0].header[0] != '>') {
+            msg("\"nameparse=tag:%s\" only valid for fasta, fastq or csfasta files", specs[k].name_tag);
+            goto done;
+        }
     apply_names(&specs[0], t, nt);
     apply_names(&specs[1], q, nq);
     if ((specs[0].subset && (nt = apply_subset(specs[0].subset, t, nt)) < 0) ||

@@ -533,6 +533,11 @@ int parse_spec(const char *arg, seq_spec *sp)
                 return usage_error(CMD, "%s: bad subsample '%s' (K/N with 1 <= K <= N)", arg, a + 10) ? -1 : -1;
             sp->subsample_k = k;
             sp->subsample_n = nn;
+        } else if (strncmp(a, "nameparse=tag:", 14) == 0) {
+            if (!a[14]) return usage_error(CMD, "%s: an empty nameparse=tag: marker", arg) ? -1 : -1;
+            if (sp->name_tag || sp->nameparse)
+                return usage_error(CMD, "%s: more than one nameparse action", arg) ? -1 : -1;
+            sp->name_tag = a + 14;
         } else if (strcmp(a, "nameparse=darkspace") == 0) {
             sp->nameparse = 1;
         } else if (strcmp(a, "nameparse=alnum") == 0 || strcmp(a, "nameparse=alphanum") == 0 ||
@@ -603,6 +608,17 @@ static char *short_name(const char *header, int type)
 void apply_names(const seq_spec *sp, record *recs, long n)
 {
     for (long k = 0; k < n; k++) {
+        /* nameparse=tag:MARKER (sequences.c, as the FASTA header is read): where the header
+         * holds MARKER, the header becomes the letters, digits and '_' after it (its '>'
+         * gone: lav's h stanza shows it so); the name is then taken from it as usual */
+        const char *at = sp->name_tag ? strstr(recs[k].header, sp->name_tag) : NULL;
+        if (at) {
+            const char *from = at + strlen(sp->name_tag);
+            size_t len = 0;
+            while (isalnum((unsigned char)from[len]) || from[len] == '_') len++;
+            memmove(recs[k].header, from, len);
+            recs[k].header[len] = 0;
+        }
         free(recs[k].name);
         recs[k].name = short_name(recs[k].header, sp->nameparse);
     }

@@ -79,6 +79,7 @@ typedef struct {
     int revcomp;           /* [revcomp] or a trailing '-' (each toggles it) */
     int multiple;          /* [multiple]: the file's records as one partitioned sequence */
     int nameparse;         /* 0: lastz's default (core), 1 darkspace, 2 alnum, 3 full */
+    const char *name_tag;  /* [nameparse=tag:MARKER]: the name is what follows MARKER */
     int subsample_k, subsample_n; /* [subsample=K/N]: records K, K+N, ... (0: all) */
     /* [softmask=[keep:]FILE], [xmask=...], [nmask=...]: lower case, X or N over the file's
      * intervals (keep: over everything else), in that order after unmask */
