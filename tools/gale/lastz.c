@@ -400,9 +400,9 @@ static void *job_worker(void *arg)
     return NULL;
 }
 
-/* Starts up to n_threads - 1 workers (with 1, or when none starts, the writer runs each
- * job itself when it wants it). Returns 1. */
-static int run_jobs(run_state *rs, int n_threads)
+/* Starts up to n_threads workers (with 1, or when none starts, the writer runs each job
+ * itself when it wants it). */
+static void run_jobs(run_state *rs, int n_threads)
 {
     pthread_mutex_init(&rs->mu, NULL);
     pthread_cond_init(&rs->cv, NULL);
@@ -411,7 +411,6 @@ static int run_jobs(run_state *rs, int n_threads)
     rs->threads = n_threads > 1 ? calloc((size_t)n_threads, sizeof *rs->threads) : NULL;
     for (int k = 0; rs->threads && k < n_threads; k++)
         if (pthread_create(&rs->threads[rs->started], NULL, job_worker, rs) == 0) rs->started++;
-    return 1;
 }
 
 /* Waits for job k (or runs it here if no worker has taken it), then counts it written. */
@@ -891,6 +890,11 @@ int cmd_lastz(int argc, char **argv)
                     free_jobs(&jl);
                     goto done;
                 }
+                if (!os.segments && jl.n && jl.v[jl.n - 1].merged) { /* (only --format=segments writes them) */
+                    free(jl.v[jl.n - 1].merged);
+                    jl.v[jl.n - 1].merged = NULL;
+                    jl.v[jl.n - 1].n_merged = 0;
+                }
             }
         }
         if (!stop[0] && cursor < ns)
@@ -912,7 +916,7 @@ int cmd_lastz(int argc, char **argv)
             rs.t = t;
             rs.q = q;
             rs.segments_only = os.segments;
-            ok = run_jobs(&rs, os.segments ? 1 : (co.threads == 1 ? 1 : cli_threads(co.threads)));
+            run_jobs(&rs, os.segments ? 1 : (co.threads == 1 ? 1 : cli_threads(co.threads)));
             for (size_t k = 0; ok && k < jl.n; k++) {
                 job *jb = &jl.v[k];
                 wait_job(&rs, k);
