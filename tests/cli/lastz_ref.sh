@@ -394,6 +394,30 @@ for tspec in "$work/t3.fa[multiple]" "$work/t3.fa[unmask][multiple]"; do
 done
 both_refuse "[multiple] with lav" "multiple action cannot be used with --lav" "$work/t3.fa[multiple]" "$d/query.fa" \
   --segments="$work/m.seg"
+# [separator=C] (forces multiple: each record cut at its runs of C, no alignment crossing
+# one): the three-record target with runs of '-' (one, two), and with X (a letter too)
+# under [multiple]; anchors from lastz --nogapped on the same specifier
+python3 - "$work/t3.fa" "$work/t3s.fa" "$((seed % 97))" <<'PY6'
+import sys
+recs = open(sys.argv[1]).read().split(">")[1:]
+off = int(sys.argv[3])
+with open(sys.argv[2], "w") as f:
+    for i, r in enumerate(recs):
+        head, seq = r.split("\n", 1)
+        s = list(seq.replace("\n", ""))
+        for p in (len(s) // 3 + off, len(s) // 3 + off + 1, 2 * len(s) // 3 - off):
+            s[p] = "-"
+        f.write(">" + head + "\n" + "".join(s) + "\n")
+PY6
+tr -- '-' 'X' < "$work/t3s.fa" > "$work/t3x.fa"
+for tspec in "$work/t3s.fa[multiple,separator=-]" "$work/t3x.fa[multiple,separator=X]" "$d/target.fa[separator=A]"; do
+  lastz "$tspec" "$d/query.fa" --nogapped --format=segments > "$work/sp.seg" 2>/dev/null
+  for f in general:$fields sam segments; do
+    same_as_lastz "'$tspec' format '$f'" some "$tspec" "$d/query.fa" --segments="$work/sp.seg" --format="$f"
+  done
+done
+both_refuse "[separator=A] with lav" "multiple action cannot be used with --lav" "$d/target.fa[separator=A]" "$d/query.fa" \
+  --segments="$work/sp.seg"
 # [multiple] with a subrange or rdotplot (lastz counts on the records joined): refused
 for extra in "[multiple,101..500]|general" "[multiple]|rdotplot"; do
   rc=0
@@ -456,7 +480,7 @@ for np in "" "[nameparse=darkspace]" "[nameparse=alnum]" "[nameparse=tag:of ]" "
   done
 done
 # the other actions: a usage error naming the action, nothing written
-for spec in "[chores=$work/names]" "[separator=x]" "[quantum]" "[multiple]"; do
+for spec in "[chores=$work/names]" "[separator=x]" "[quantum]" "[multiple]" "[separator=ab]"; do
   rc=0
   "$gale" lastz "$d/target.fa" "$d/query.fa$spec" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
   want=${spec#[}; want=${want%%]}; want=${want%%=*}

@@ -40,9 +40,9 @@ void usage_lastz(FILE *out)
         "actions unmask, nickname=NAME, subset=FILE (or @FILE), subsample=K/N,\n"
         "nameparse=darkspace|alnum|full|tag:MARKER, format=fasta|2bit, the subranges\n"
         "START..END, START,END, START.., ..END, START#LENGTH, CENTER^LENGTH,\n"
-        "START..END+ZOOM%%, on the target multiple and on the query revcomp (or FILE-),\n"
-        "softmask=, xmask=, nmask= (also =keep:FILE); lastz's other actions (separator,\n"
-        "chores, ...) are refused so far. Names are parsed from headers as lastz does.\n"
+        "START..END+ZOOM%%, on the target multiple and separator=C, on the query revcomp\n"
+        "(or FILE-), softmask=, xmask=, nmask= (also =keep:FILE); lastz's other actions\n"
+        "(chores, ...) are refused so far. Names are parsed from headers as lastz does.\n"
         "\n"
         "Options (as lastz's):\n"
         "  --segments=FILE          the anchors (required; --anchors=FILE is the same)\n"
@@ -247,10 +247,18 @@ static int add_job(job_list *jl, long r, int s, const record *t, long nt, const 
                 goto stopped;
             }
         } else {
-            /* (a run names a few records, many lines each: the last one found is tried first) */
-            if (strcmp(g->name1, t[last].name) == 0) ti = last;
-            else
-                for (ti = 0; ti < nt && strcmp(g->name1, t[ti].name) != 0; ti++) {}
+            /* (a run names a few records, many lines each: the last one found is tried first);
+             * a record cut by [separator=C] is several pieces of one name: the one holding
+             * the segment's start (else the first, whose range check then refuses it) */
+            long named = -1;
+#define HOLDS(k) (strcmp(g->name1, t[k].name) == 0 && g->start1 >= t[k].start_loc && g->start1 < t[k].start_loc + t[k].len)
+            if (HOLDS(last)) ti = last;
+            else {
+                for (ti = 0; ti < nt && !HOLDS(ti); ti++)
+                    if (named < 0 && strcmp(g->name1, t[ti].name) == 0) named = ti;
+                if (ti == nt && named >= 0) ti = named;
+            }
+#undef HOLDS
             if (ti == nt) {
                 snprintf(stop, stop_len, "%s line %ld: the segment names target '%s', which the [multiple] target has no "
                          "record of%s", segpath, g->line, g->name1,
@@ -706,17 +714,18 @@ int cmd_lastz(int argc, char **argv)
     /* [multiple] (sequences.c: the file's records one sequence, each after a separator): on
      * the target, per record as lastz's partition batches are (add_job); lastz refuses lav
      * with it (lastz.c), and what gale does not reproduce yet is refused */
-    if (specs[0].multiple && os.lav) {
+    if ((specs[0].multiple || specs[0].separator) && os.lav) {
         msg("multiple action cannot be used with --lav\n(lav has requirements on the order of alignments that would "
             "require additional\n computation;  use \"--help=formats\" to see other options for output)");
         return EXIT_FAIL;
     }
-    if (specs[1].multiple)
-        return usage_error(CMD, "%s: the action [multiple] on the query is not supported by gale lastz yet (on the "
-                                "target it is)", paths[1]);
-    if (specs[0].multiple && (specs[0].sub_start || specs[0].sub_end || os.rdotplot))
-        return usage_error(CMD, "%s: [multiple] with %s is not supported by gale lastz yet (lastz then counts on the "
-                                "records joined)", paths[0], os.rdotplot ? "--format=rdotplot" : "a subrange");
+    if (specs[1].multiple || specs[1].separator)
+        return usage_error(CMD, "%s: the action [%s] on the query is not supported by gale lastz yet (on the "
+                                "target it is)", paths[1], specs[1].separator ? "separator" : "multiple");
+    if ((specs[0].multiple || specs[0].separator) && (specs[0].sub_start || specs[0].sub_end || os.rdotplot))
+        return usage_error(CMD, "%s: [%s] with %s is not supported by gale lastz yet (lastz then counts on the "
+                                "records joined)", paths[0], specs[0].multiple ? "multiple" : "separator",
+                           os.rdotplot ? "--format=rdotplot" : "a subrange");
     if (specs[0].revcomp) { /* lastz.c: refused after the sequences are read, before any output */
         msg("can't use --segments with reverse-complement of target (%s)", specs[0].file);
         return EXIT_FAIL;
@@ -809,26 +818,28 @@ int cmd_lastz(int argc, char **argv)
     /* (subsampling counts the records the subset left, as lastz skips them) */
     nt = apply_subsample(&specs[0], t, nt);
     nq = apply_subsample(&specs[1], q, nq);
-    if (check_bases(specs[0].file, t, nt, (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) != 0) ||
-        check_bases(specs[1].file, q, nq, (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) != 0))
+    if (check_bases(specs[0].file, t, nt, (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) != 0, specs[0].separator) ||
+        check_bases(specs[1].file, q, nq, (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) != 0, 0))
         goto done;
     if (apply_spec(&specs[0], t, nt) || apply_spec(&specs[1], q, nq)) goto done;
     if (nt != 1 && !specs[0].multiple) {
         msg("%s: %ld records; the target must have exactly one, or the action [multiple] (as lastz requires)", paths[0], nt);
         goto done;
     }
+    if (specs[0].separator && (nt = split_at_separator(specs[0].separator, &t, nt)) < 0) goto done;
     if (nt > 1) {
-        /* each record's start on the joined target (sequences.c: a separator byte at 0 and
-         * after each record), where lastz's merge_segments sees the diagonals */
-        uint64_t at = 1;
+        /* each record's (or separator piece's) start on the joined target (sequences.c: a
+         * separator byte at 0 and after each record; a record's separators stay in place),
+         * where lastz's merge_segments sees the diagonals */
+        uint64_t base = 1;
         toff = malloc((size_t)nt * sizeof *toff);
         if (!toff) {
             msg("out of memory");
             goto done;
         }
         for (long k = 0; k < nt; k++) {
-            toff[k] = at;
-            at += t[k].len + 1;
+            if (k > 0 && t[k].contig != t[k - 1].contig) base += t[k - 1].true_len + 1;
+            toff[k] = base + (t[k].start_loc - 1);
         }
     }
     for (long k = 0; k < ns; k++)

@@ -72,7 +72,7 @@ long read_fasta(const char *path, record **out)
         for (ssize_t k = 0; k < len; k++) {
             unsigned char c = (unsigned char)line[k];
             if (isspace(c)) continue;
-            if (!isalpha(c)) {
+            if (!isgraph(c)) { /* (printable ones reach check_bases: a [separator=C] may be one) */
                 msg("%s line %ld: byte 0x%02x is not a sequence letter", path, lineno, c);
                 goto failed;
             }
@@ -506,6 +506,9 @@ int parse_spec(const char *arg, seq_spec *sp)
             sp->unmask = 1;
         } else if (strcmp(a, "multiple") == 0) {
             sp->multiple = 1;
+        } else if (strncmp(a, "separator=", 10) == 0) {
+            if (!a[10] || a[11]) return usage_error(CMD, "%s: a separator is one character: '%s'", arg, a) ? -1 : -1;
+            sp->separator = a[10]; /* (a partitioned sequence, as [multiple]'s, without joining records) */
         } else if (strcmp(a, "revcomp") == 0) {
             sp->revcomp ^= 1; /* (twice: forward again, as lastz's rcf_revcomp flag toggles) */
         } else if (strncmp(a, "nickname=", 9) == 0) {
@@ -624,18 +627,76 @@ void apply_names(const seq_spec *sp, record *recs, long n)
     }
 }
 
-int check_bases(const char *path, const record *recs, long n, int iupac)
+int check_bases(const char *path, const record *recs, long n, int iupac, char separator)
 {
     for (long k = 0; k < n; k++)
         for (size_t i = 0; i < recs[k].len; i++) {
             const int c = (unsigned char)recs[k].seq[i], u = toupper(c);
-            if (strchr("ACGTNX", u) || (iupac && strchr("BDHKMRSVWY", u))) continue;
+            if (strchr("ACGTNX", u) || (iupac && strchr("BDHKMRSVWY", u)) || (separator && c == separator)) continue;
             msg("bad fasta character in %s, >%s (%s %c) at position %zu\nremove or replace non-ACGTN characters or "
                 "consider using --ambiguous=iupac",
-                path, recs[k].name, isupper(c) ? "uppercase" : "lowercase", c, i + 1);
+                path, recs[k].name, isupper(c) ? "uppercase" : islower(c) ? "lowercase" : "character", c, i + 1);
             return -1;
         }
     return 0;
+}
+
+long split_at_separator(char separator, record **recs, long n)
+{
+    record *out = NULL;
+    long m = 0, cap = 0;
+    for (long k = 0; k < n; k++) {
+        record *r = &(*recs)[k];
+        size_t i = 0;
+        while (i < r->len) {
+            size_t e;
+            record *p;
+            if (r->seq[i] == separator) {
+                i++;
+                continue;
+            }
+            for (e = i; e < r->len && r->seq[e] != separator; e++) {}
+            if (m == cap) {
+                record *no = realloc(out, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *out);
+                if (!no) goto oom;
+                out = no;
+            }
+            p = &out[m];
+            *p = *r;
+            p->name = xstrdup(r->name);
+            p->header = xstrdup(r->header);
+            p->seq = malloc(e - i + 1);
+            if (!p->name || !p->header || !p->seq) {
+                free(p->name);
+                free(p->header);
+                free(p->seq);
+                goto oom;
+            }
+            memcpy(p->seq, r->seq + i, e - i);
+            p->seq[e - i] = 0;
+            p->len = e - i;
+            p->start_loc = r->start_loc + i;
+            m++;
+            i = e;
+        }
+    }
+    for (long k = 0; k < n; k++) {
+        free((*recs)[k].name);
+        free((*recs)[k].header);
+        free((*recs)[k].seq);
+    }
+    free(*recs);
+    *recs = out;
+    return m;
+oom:
+    msg("out of memory cutting the records at their separators");
+    for (long k = 0; k < m; k++) {
+        free(out[k].name);
+        free(out[k].header);
+        free(out[k].seq);
+    }
+    free(out);
+    return -1;
 }
 
 long apply_subsample(const seq_spec *sp, record *recs, long n)

@@ -78,6 +78,7 @@ typedef struct {
     int unmask;            /* [unmask] */
     int revcomp;           /* [revcomp] or a trailing '-' (each toggles it) */
     int multiple;          /* [multiple]: the file's records as one partitioned sequence */
+    char separator;        /* [separator=C]: each record cut at runs of C (partitioned as with multiple) */
     int nameparse;         /* 0: lastz's default (core), 1 darkspace, 2 alnum, 3 full */
     const char *name_tag;  /* [nameparse=tag:MARKER]: the name is what follows MARKER */
     int subsample_k, subsample_n; /* [subsample=K/N]: records K, K+N, ... (0: all) */
@@ -130,7 +131,12 @@ void apply_names(const seq_spec *sp, record *recs, long n);
 /* The letters lastz takes in a sequence (sequences.c: A C G T N X in either case, and
  * with --ambiguous=iupac B D H K M R S V W Y too): 0, or -1 with the first other one named
  * (file, record, position, the letter) as lastz names it. */
-int check_bases(const char *path, const record *recs, long n, int iupac);
+int check_bases(const char *path, const record *recs, long n, int iupac, char separator);
+/* [separator=C] (sequences.c separate_sequence): each record cut at its runs of C into
+ * pieces, each a record of its own with the record's name, number and whole length and its
+ * place on it (start_loc, as a subrange's); the number of pieces, or -1 (out of memory,
+ * message said). */
+long split_at_separator(char separator, record **recs, long n);
 /* [subsample=K/N]: records K, K+N, K+2N, ... kept (of those a subset left; they keep
  * their numbers); the count kept. */
 long apply_subsample(const seq_spec *sp, record *recs, long n);
