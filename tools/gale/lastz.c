@@ -826,7 +826,11 @@ int cmd_lastz(int argc, char **argv)
         msg("%s: %ld records; the target must have exactly one, or the action [multiple] (as lastz requires)", paths[0], nt);
         goto done;
     }
-    if (specs[0].separator && (nt = split_at_separator(specs[0].separator, &t, nt)) < 0) goto done;
+    if (specs[0].separator) {
+        const long pieces = split_at_separator(specs[0].separator, &t, nt); /* (t as it was on failure) */
+        if (pieces < 0) goto done;
+        nt = pieces;
+    }
     if (nt > 1) {
         /* each record's (or separator piece's) start on the joined target (sequences.c: a
          * separator byte at 0 and after each record; a record's separators stay in place),
