@@ -296,10 +296,10 @@ static int add_job(job_list *jl, long r, int s, const record *t, long nt, const 
     n = merge_segments(pa, n);
     jb.merged = malloc((n ? n : 1) * sizeof *jb.merged);
     if (!jb.merged) goto oom;
-    memcpy(jb.merged, pa, n * sizeof *pa);
+    if (n) memcpy(jb.merged, pa, n * sizeof *pa); /* (pa is NULL for a strand without anchors) */
     jb.n_merged = n;
     for (size_t k = 0; k < n; k++) pa[k].order = k;
-    if (multiple) qsort(pa, n, sizeof *pa, by_target);
+    if (multiple && n > 1) qsort(pa, n, sizeof *pa, by_target);
     /* the parts: one per target record named (the one target's even with no anchors), its
      * anchors in merge_segments' order */
     for (size_t k = 0; k < n || (!multiple && jb.n_parts == 0);) {
