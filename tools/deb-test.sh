@@ -70,7 +70,7 @@ if [ "${CI:-}" != true ] && [ "${GALE_DEB_INSTALL:-}" != 1 ]; then
     skip "not CI's throwaway machine (CI=true), nor GALE_DEB_INSTALL=1: packages built and linted, not installed into /usr"
 fi
 for p in "${pkgs[@]}"; do
-    if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "install ok installed" >/dev/null; then
         skip "$p is already installed here: not replacing or removing it (dpkg -r ${pkgs[*]} first)"
     fi
 done
@@ -117,7 +117,7 @@ cc tests/install/backend_check.c -o "$work/backend_check" $(pkg-config --cflags 
 
 # The installed CLI, from another directory, with the system's libgale and no run path.
 [ "$(command -v gale)" = /usr/bin/gale ] || { echo "deb-test: gale is $(command -v gale), not /usr/bin/gale"; exit 1; }
-! readelf -d /usr/bin/gale | grep -q 'R.*PATH' || { echo "deb-test: /usr/bin/gale has a run path"; readelf -d /usr/bin/gale; exit 1; }
+! readelf -d /usr/bin/gale | grep 'R.*PATH' >/dev/null || { echo "deb-test: /usr/bin/gale has a run path"; readelf -d /usr/bin/gale; exit 1; }
 (cd / && gale --version)
 ex=$src/examples
 (cd / && gale xdrop --quiet --backend cpu "$ex/pairs.tsv") >"$work/xdrop.tsv"
@@ -140,7 +140,7 @@ else
 fi
 for page in gale gale-xdrop gale-wfa; do
     f=/usr/share/man/man1/$page.1.gz
-    zcat "$f" | grep -qi "^\.TH \"\?$page\"\? \"\?1" || { echo "deb-test: no man page $page(1) at $f"; exit 1; }
+    zcat "$f" | grep -i "^\.TH \"\?$page\"\? \"\?1" >/dev/null || { echo "deb-test: no man page $page(1) at $f"; exit 1; }
 done
 echo "deb-test: man pages gale(1), gale-xdrop(1), gale-wfa(1)"
 

@@ -11,6 +11,8 @@
 # on a GPU machine tools/device/run.sh runs it (mode test), and mode sanitize runs the gpu
 # suite under compute-sanitizer's memcheck and racecheck (doc/testing.md).
 set -euo pipefail
+# No `grep -q` at the end of a pipe here: it exits at its first match, the writer then dies of
+# SIGPIPE and pipefail fails the pipe (CI failed so on `unzip -l WHEEL | grep -q`).
 cd "$(dirname "$0")/.."
 bash tools/setup-deps.sh
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -99,9 +101,9 @@ fi
 # build tree's CLI gives.
 gale_bin="$pfx/inst/bin/gale"
 [ -x "$gale_bin" ] || { echo "no gale in $pfx/inst/bin"; ls -l "$pfx/inst/bin" || true; exit 1; }
-readelf -d "$gale_bin" | grep -q "(RUNPATH) *Library runpath: \[$pfx/inst/lib\]$" \
+readelf -d "$gale_bin" | grep "(RUNPATH) *Library runpath: \[$pfx/inst/lib\]$" >/dev/null \
   || { echo "gale: RUNPATH is not $pfx/inst/lib"; readelf -d "$gale_bin"; exit 1; }
-env -u LD_LIBRARY_PATH ldd "$gale_bin" | grep -q "libgale\.so\.0 => $pfx/inst/lib/libgale\.so\.0 " \
+env -u LD_LIBRARY_PATH ldd "$gale_bin" | grep "libgale\.so\.0 => $pfx/inst/lib/libgale\.so\.0 " >/dev/null \
   || { echo "gale does not load $pfx/inst/lib/libgale.so.0"; env -u LD_LIBRARY_PATH ldd "$gale_bin"; exit 1; }
 (cd / && env -u LD_LIBRARY_PATH "$gale_bin" --version)
 (cd / && env -u LD_LIBRARY_PATH "$gale_bin" xdrop --quiet --backend cpu "$OLDPWD/examples/pairs.tsv") >"$pfx/xdrop.tsv"
@@ -113,7 +115,7 @@ plugindir=$(pkg-config --variable=plugindir gale)
 [ "$plugindir" = "$pfx/inst/lib/gale/plugins" ] || { echo "gale.pc plugindir is $plugindir"; exit 1; }
 [ -f "$plugindir/gale-bella.so" ] || { echo "no gale-bella.so in $plugindir"; exit 1; }
 # The installed module finds the installed libgale by itself (its run path), never the build tree.
-readelf -d "$plugindir/gale-bella.so" | grep -q "R.*PATH.*\[$pfx/inst/lib\]" \
+readelf -d "$plugindir/gale-bella.so" | grep "R.*PATH.*\[$pfx/inst/lib\]" >/dev/null \
   || { echo "gale-bella.so: run path is not $pfx/inst/lib"; readelf -d "$plugindir/gale-bella.so"; exit 1; }
 c++ tests/install/bella_check.cpp -o "$pfx/check" $(pkg-config --cflags --libs gale)
 env -u GALE_PLUGIN_PATH LD_LIBRARY_PATH="$pfx/inst/lib" "$pfx/check" "$plugindir"
@@ -155,7 +157,7 @@ PY
   && "$venv/bin/python" -m build --wheel --outdir build/py-dist -Csetup-args=-Dgale:cuda=disabled bindings/python \
   && "$venv/bin/pip" install "${pipq[@]}" build/py-dist/gale-*.whl; } >build/py-install.log 2>&1 \
   || { tail -40 build/py-install.log; exit 1; }
-unzip -l build/py-dist/gale-*.whl | grep -q "\.gale\.mesonpy\.libs/libgale\.so" \
+unzip -l build/py-dist/gale-*.whl | grep "\.gale\.mesonpy\.libs/libgale\.so" >/dev/null \
   || { echo "the wheel holds no libgale"; unzip -l build/py-dist/gale-*.whl; exit 1; }
 (cd / && "$venv/bin/python" "$OLDPWD/build/py-smoke.py" .gale.mesonpy.libs/libgale.so)
 "$venv/bin/pip" install "${pipq[@]}" --force-reinstall --no-deps ./bindings/python \

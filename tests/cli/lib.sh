@@ -2,7 +2,7 @@
 # Every check prints what it did; the first failure ends the script with 1.
 
 set -u
-set -o pipefail
+set -o pipefail  # so no `grep -q` ends a pipe: its early exit can kill the writer (SIGPIPE)
 
 CHECKS=0
 

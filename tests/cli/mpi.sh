@@ -22,7 +22,7 @@ TXT=$6
 
 [ "$BUILT" = yes ] || fail "this gale was built without MPI (Open MPI not found at configure time): install openmpi-bin and libopenmpi-dev (tools/setup-deps.sh), or configure with -Dmpi=disabled"
 command -v mpirun > /dev/null 2>&1 || fail "no mpirun on PATH (Debian: openmpi-bin; tools/setup-deps.sh)"
-"$GALE" --version | grep -q '^MPI: Open MPI' || { "$GALE" --version >&2; fail "gale --version names no MPI"; }
+"$GALE" --version | grep '^MPI: Open MPI' >/dev/null || { "$GALE" --version >&2; fail "gale --version names no MPI"; }
 pass "gale is built with MPI ($("$GALE" --version | sed -n 's/^MPI: //p')), mpirun is $(command -v mpirun)"
 
 # Open MPI refuses root without these (CI runs as root); more ranks than cores need
@@ -56,7 +56,7 @@ same_np() {
         if grep -q '^@PG' "$TMP/one.out"; then
             grep -v '^@PG' "$TMP/one.out" > "$TMP/one.cmp"
             grep -v '^@PG' "$TMP/np.out" > "$TMP/np.cmp"
-            grep -c '^@PG' "$TMP/np.out" | grep -qx 1 || fail "$what: -np $np: not one @PG line"
+            grep -c '^@PG' "$TMP/np.out" | grep -x 1 >/dev/null || fail "$what: -np $np: not one @PG line"
             same_file "$TMP/one.cmp" "$TMP/np.cmp" "$what: -np $np = one process ($(wc -l < "$TMP/one.out") lines, @PG aside)"
         else
             same_file "$TMP/one.out" "$TMP/np.out" "$what: -np $np = one process ($(wc -l < "$TMP/one.out") lines)"

@@ -183,7 +183,7 @@ if [ "$mode" = mpi ]; then
   # process). Chunks small enough that each rank gets several. Open MPI as root, in this
   # sandbox: no single-copy (CMA) transfers, no binding; one node: shared memory.
   g="$build/tools/gale/gale"
-  if [ -x "$g" ] && "$g" --version | grep -q '^MPI: Open MPI'; then
+  if [ -x "$g" ] && "$g" --version | grep '^MPI: Open MPI' >/dev/null; then
     echo "== gale under MPI on the GPU: $("$g" --version | sed -n 's/^MPI: //p')"
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_btl=self,vader
@@ -543,7 +543,7 @@ if [ "$mode" = multigpu ]; then
       else echo "  FAILED: the outputs differ, or one is empty"; status=1; fi
     done
   fi
-  if [[ $parts == *" mpi "* ]] && "$g" --version | grep -q '^MPI: Open MPI'; then
+  if [[ $parts == *" mpi "* ]] && "$g" --version | grep '^MPI: Open MPI' >/dev/null; then
     echo "== mpirun -np $ndev (one rank per GPU) against one process"
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_btl=self,vader
