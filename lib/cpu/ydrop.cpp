@@ -25,6 +25,7 @@ using namespace ydrop_run;
 void ydrop_scoring(YdropScoring &s, const int32_t tmpl[4][4], int32_t bad, int32_t fill, int32_t gap_open,
                    int32_t gap_extend, bool from_file) {
     static const char nuc[4] = {'A', 'C', 'G', 'T'};
+    const int kX = 'X', kx = 'x';  // rows and columns by int: a char subscript warns
     if (from_file) {
         // read_score_set's order: fill everywhere, the matrix, its lower-case columns and
         // then rows, the bad row and column (X), then row and column 0 very bad
@@ -36,14 +37,14 @@ void ydrop_scoring(YdropScoring &s, const int32_t tmpl[4][4], int32_t bad, int32
                 s.sub[R][C] = s.sub[R][C - 'A' + 'a'] = tmpl[r][c];
             }
         for (int r = 0; r < 4; ++r) std::memcpy(s.sub[nuc[r] - 'A' + 'a'], s.sub[(int)nuc[r]], sizeof s.sub[0]);
-        for (int c = 0; c < 256; ++c) s.sub['X'][c] = s.sub[c]['X'] = bad;
+        for (int c = 0; c < 256; ++c) s.sub[kX][c] = s.sub[c][kX] = bad;
         for (int c = 0; c < 256; ++c) s.sub[0][c] = s.sub[c][0] = kVeryBad;
     } else {  // new_dna_score_set's
         for (int c = 0; c < 256; ++c) s.sub[0][c] = kVeryBad;
         s.sub[1][0] = kVeryBad;
         for (int c = 1; c < 256; ++c) s.sub[1][c] = fill;
         for (int r = 2; r < 256; ++r) std::memcpy(s.sub[r], s.sub[1], sizeof s.sub[r]);
-        for (int c = 0; c < 256; ++c) s.sub['X'][c] = s.sub['x'][c] = s.sub[c]['X'] = s.sub[c]['x'] = bad;
+        for (int c = 0; c < 256; ++c) s.sub[kX][c] = s.sub[kx][c] = s.sub[c][kX] = s.sub[c][kx] = bad;
         for (int r = 0; r < 4; ++r)
             for (int c = 0; c < 4; ++c) {
                 const int R = nuc[r], C = nuc[c], r2 = R - 'A' + 'a', c2 = C - 'A' + 'a';
@@ -59,11 +60,12 @@ void ydrop_scoring(YdropScoring &s, const int32_t tmpl[4][4], int32_t bad, int32
 static const char kDnaChars[] = "ACGT";
 
 void ydrop_ambiguate_n(YdropScoring &s, int32_t n_n, int32_t n_other) {
-    s.sub['N']['N'] = s.sub['N']['n'] = s.sub['n']['N'] = s.sub['n']['n'] = n_n;
+    const int N = 'N', n = 'n';  // by int: a char subscript warns
+    s.sub[N][N] = s.sub[N][n] = s.sub[n][N] = s.sub[n][n] = n_n;
     for (const char *p = kDnaChars; *p; ++p) {
         const int ch = *p, lo = ch - 'A' + 'a';
-        s.sub[ch]['N'] = s.sub[ch]['n'] = s.sub[lo]['N'] = s.sub[lo]['n'] = n_other;
-        s.sub['N'][ch] = s.sub['n'][ch] = s.sub['N'][lo] = s.sub['n'][lo] = n_other;
+        s.sub[ch][N] = s.sub[ch][n] = s.sub[lo][N] = s.sub[lo][n] = n_other;
+        s.sub[N][ch] = s.sub[n][ch] = s.sub[N][lo] = s.sub[n][lo] = n_other;
     }
 }
 

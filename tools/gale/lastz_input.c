@@ -926,7 +926,7 @@ int score_value(const char *s, int32_t *out)
         return 0;
     }
     if (sscanf(parse, "%f%c", &vf, &extra) != 1) return -1;
-    if (vf * mult > INT_MAX || -vf * mult > INT_MAX) return -1;
+    if ((double)vf * mult > (double)INT_MAX || -(double)vf * mult > (double)INT_MAX) return -1;
     *out = (int32_t)(vf * mult + .5);
     return 0;
 }
