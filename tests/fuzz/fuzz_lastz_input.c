@@ -26,16 +26,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static void free_records(record *r, long n)
-{
-    for (long k = 0; k < n; k++) {
-        free(r[k].name);
-        free(r[k].header);
-        free(r[k].seq);
-    }
-    free(r);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)

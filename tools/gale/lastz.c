@@ -126,7 +126,7 @@ typedef struct {
 typedef struct {
     long r;                  /* the query record */
     int s;                   /* 0: + strand, 1: - */
-    placed_anchor *merged;   /* the anchors after merge_segments, in its order (--format=segments) */
+    placed_anchor *merged;   /* --format=segments: the anchors after merge_segments, in its order */
     size_t n_merged;
     job_part *parts;
     size_t n_parts;
@@ -219,11 +219,13 @@ static size_t merge_segments(placed_anchor *pa, size_t n)
  * from *cursor on; a line that names another stops the run. Each line must name a target
  * record (the target's, or '*'; with [multiple], one of its records) and lie in it and in
  * the query's subrange. The run's anchors are merged as lastz merges them (toff: each
- * [multiple] record's start on the joined target, NULL for one record), then dealt out to
- * the target records they name. Returns 0 with the job added, or with stop written (the
+ * [multiple] record's start on the joined target, NULL for one record), then kept as they
+ * are (segments_only: --format=segments writes them) or dealt out to the target records
+ * they name. Returns 0 with the job added, or with stop written (the
  * bad line: no job then, and the caller stops); -1 out of memory. */
 static int add_job(job_list *jl, long r, int s, const record *t, long nt, const uint64_t *toff, const record *qr,
-                   const seg_line *segs, long ns, long *cursor, const char *segpath, char *stop, size_t stop_len)
+                   const seg_line *segs, long ns, long *cursor, int segments_only, const char *segpath, char *stop,
+                   size_t stop_len)
 {
     const char strand = s == 0 ? '+' : '-';
     const int multiple = nt > 1;
@@ -294,10 +296,12 @@ static int add_job(job_list *jl, long r, int s, const record *t, long nt, const 
         }
     }
     n = merge_segments(pa, n);
-    jb.merged = malloc((n ? n : 1) * sizeof *jb.merged);
-    if (!jb.merged) goto oom;
-    if (n) memcpy(jb.merged, pa, n * sizeof *pa); /* (pa is NULL for a strand without anchors) */
-    jb.n_merged = n;
+    if (segments_only) {
+        jb.merged = pa; /* (NULL for a strand without anchors) */
+        jb.n_merged = n;
+        pa = NULL;
+        goto add;
+    }
     for (size_t k = 0; k < n; k++) pa[k].order = k;
     if (multiple && n > 1) qsort(pa, n, sizeof *pa, by_target);
     /* the parts: one per target record named (the one target's even with no anchors), its
@@ -323,6 +327,7 @@ static int add_job(job_list *jl, long r, int s, const record *t, long nt, const 
         k = e;
     }
     free(pa);
+add:
     if (jl->n == jl->cap) {
         job *nv = realloc(jl->v, (jl->cap = jl->cap ? 2 * jl->cap : 16) * sizeof *nv);
         if (!nv) {
@@ -812,9 +817,12 @@ int cmd_lastz(int argc, char **argv)
         }
     apply_names(&specs[0], t, nt);
     apply_names(&specs[1], q, nq);
-    if ((specs[0].subset && (nt = apply_subset(specs[0].subset, t, nt)) < 0) ||
-        (specs[1].subset && (nq = apply_subset(specs[1].subset, q, nq)) < 0))
-        goto done;
+    for (int k = 0; k < 2; k++)
+        if (specs[k].subset) {
+            const long kept = apply_subset(specs[k].subset, k ? q : t, k ? nq : nt);
+            if (kept < 0) goto done; /* (all the records still there to free) */
+            *(k ? &nq : &nt) = kept;
+        }
     /* (subsampling counts the records the subset left, as lastz skips them) */
     nt = apply_subsample(&specs[0], t, nt);
     nq = apply_subsample(&specs[1], q, nq);
@@ -900,15 +908,11 @@ int cmd_lastz(int argc, char **argv)
             for (int pass = 0; pass < 2 && !stop[0]; pass++) {
                 const int s = specs[1].revcomp ? 1 - pass : pass;
                 if (!(strands & (1 << s))) continue;
-                if (add_job(&jl, r, s, t, nt, toff, &q[r], segs, ns, &cursor, segpath, stop, sizeof stop) < 0) {
+                if (add_job(&jl, r, s, t, nt, toff, &q[r], segs, ns, &cursor, os.segments, segpath, stop,
+                            sizeof stop) < 0) {
                     msg("out of memory");
                     free_jobs(&jl);
                     goto done;
-                }
-                if (!os.segments && jl.n && jl.v[jl.n - 1].merged) { /* (only --format=segments writes them) */
-                    free(jl.v[jl.n - 1].merged);
-                    jl.v[jl.n - 1].merged = NULL;
-                    jl.v[jl.n - 1].n_merged = 0;
                 }
             }
         }
@@ -961,11 +965,9 @@ int cmd_lastz(int argc, char **argv)
     rc = stdout_status();
 done:
     gale_ctx_destroy(ctx);
-    for (long k = 0; k < nt; k++) { free(t[k].name); free(t[k].header); free(t[k].seq); }
-    for (long k = 0; k < nq; k++) { free(q[k].name); free(q[k].header); free(q[k].seq); }
+    free_records(t, nt);
+    free_records(q, nq);
     for (long k = 0; k < ns; k++) { free(segs[k].name1); free(segs[k].name2); }
-    free(t);
-    free(q);
     free(toff);
     free(segs);
     return rc;

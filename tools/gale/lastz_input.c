@@ -24,6 +24,20 @@ static char *xstrdup(const char *s)
     return d;
 }
 
+void free_record(record *r)
+{
+    free(r->name);
+    free(r->header);
+    free(r->seq);
+}
+
+void free_records(record *recs, long n)
+{
+    if (!recs) return; /* (a reader that failed before its array) */
+    for (long k = 0; k < n; k++) free_record(&recs[k]);
+    free(recs);
+}
+
 /* Reads every record of a FASTA file; returns the number, or -1 (message said). */
 long read_fasta(const char *path, record **out)
 {
@@ -91,12 +105,7 @@ long read_fasta(const char *path, record **out)
 failed: /* (the records read so far go with it) */
     fclose(f);
     free(line);
-    for (size_t k = 0; k < n; k++) {
-        free(recs[k].name);
-        free(recs[k].header);
-        free(recs[k].seq);
-    }
-    free(recs);
+    free_records(recs, (long)n);
     return -1;
 }
 
@@ -238,14 +247,7 @@ out_of_memory:
 truncated:
     msg("%s: the 2bit file ends early, or is not one (record %ld of %lu)", path, n + 1, (unsigned long)count);
 done:
-    if (recs) {
-        for (uint32_t k = 0; k < count; k++) {
-            free(recs[k].name);
-            free(recs[k].header);
-            free(recs[k].seq);
-        }
-        free(recs);
-    }
+    free_records(recs, (long)count);
     free(offset);
     free(blocks);
     free(packed);
@@ -261,10 +263,7 @@ long keep_contig(const char *path, const char *name, record *recs, long n)
         return -1;
     }
     for (long j = 0; j < n; j++) {
-        if (j == k) continue;
-        free(recs[j].name);
-        free(recs[j].header);
-        free(recs[j].seq);
+        if (j != k) free_record(&recs[j]);
     }
     recs[0] = recs[k];
     return 1;
@@ -667,9 +666,7 @@ long split_at_separator(char separator, record **recs, long n)
             p->header = xstrdup(r->header);
             p->seq = malloc(e - i + 1);
             if (!p->name || !p->header || !p->seq) {
-                free(p->name);
-                free(p->header);
-                free(p->seq);
+                free_record(p);
                 goto oom;
             }
             memcpy(p->seq, r->seq + i, e - i);
@@ -680,22 +677,12 @@ long split_at_separator(char separator, record **recs, long n)
             i = e;
         }
     }
-    for (long k = 0; k < n; k++) {
-        free((*recs)[k].name);
-        free((*recs)[k].header);
-        free((*recs)[k].seq);
-    }
-    free(*recs);
+    free_records(*recs, n);
     *recs = out;
     return m;
 oom:
     msg("out of memory cutting the records at their separators");
-    for (long k = 0; k < m; k++) {
-        free(out[k].name);
-        free(out[k].header);
-        free(out[k].seq);
-    }
-    free(out);
+    free_records(out, m);
     return -1;
 }
 
@@ -708,9 +695,7 @@ long apply_subsample(const seq_spec *sp, record *recs, long n)
             recs[kept++] = recs[k];
             continue;
         }
-        free(recs[k].name);
-        free(recs[k].header);
-        free(recs[k].seq);
+        free_record(&recs[k]);
     }
     return kept;
 }
@@ -749,23 +734,37 @@ long apply_subset(const char *path, record *recs, long n)
     }
     fclose(f);
     free(line);
+    /* lastz then knows the record by its name alone (lav's h stanza: ">NAME"); the headers
+     * are rewritten first, so that running out of memory leaves all n records to the caller */
+    for (long k = 0; k < n; k++) {
+        if (!keep[k]) continue;
+        const size_t len = strlen(recs[k].name);
+        char *h = realloc(recs[k].header, len + 2);
+        if (!h) {
+            msg("out of memory keeping %s's records named in %s", recs[k].name, path);
+            free(keep);
+            return -1;
+        }
+        h[0] = '>';
+        memmove(h + 1, recs[k].name, len + 1);
+        recs[k].header = h;
+    }
     for (long k = 0; k < n; k++) {
         if (keep[k]) {
-            /* lastz then knows the record by its name alone (lav's h stanza: ">NAME") */
-            char *h = malloc(strlen(recs[k].name) + 2);
-            h[0] = '>';
-            strcpy(h + 1, recs[k].name);
-            free(recs[k].header);
-            recs[k].header = h;
             recs[kept++] = recs[k];
         } else {
-            free(recs[k].name);
-            free(recs[k].header);
-            free(recs[k].seq);
+            free_record(&recs[k]);
         }
     }
     free(keep);
     return kept;
+}
+
+/* One base masked: ch -1 lower-cases A-Z (softmask), else the base becomes ch */
+static void mask_base(char *base, int ch)
+{
+    if (ch >= 0) *base = (char)ch;
+    else if (*base >= 'A' && *base <= 'Z') *base = (char)(*base - 'A' + 'a');
 }
 
 /* A masking file (sequences.c mask_sequence, mask_sequence_keep): lines "B E" (1-based,
@@ -847,16 +846,12 @@ static int apply_mask(const char *path, int keep, int ch, record *recs, long n)
             if (e >= r->len) e = r->len;
             for (; b < e; b++) {
                 if (keep) mark[b] = 1;
-                else if (ch < 0) r->seq[b] = (char)(r->seq[b] >= 'A' && r->seq[b] <= 'Z' ? r->seq[b] - 'A' + 'a' : r->seq[b]);
-                else r->seq[b] = (char)ch;
+                else mask_base(&r->seq[b], ch);
             }
         }
         if (keep) {
-            for (size_t x = 0; x < r->len; x++) {
-                if (mark[x]) continue;
-                if (ch >= 0) r->seq[x] = (char)ch;
-                else if (r->seq[x] >= 'A' && r->seq[x] <= 'Z') r->seq[x] = (char)(r->seq[x] - 'A' + 'a');
-            }
+            for (size_t x = 0; x < r->len; x++)
+                if (!mark[x]) mask_base(&r->seq[x], ch);
             free(mark);
         }
     }

@@ -106,6 +106,10 @@ typedef struct {
 } lastz_scores;
 
 /* lastz_input.c */
+/* A record's strings (not the record itself). */
+void free_record(record *r);
+/* n records' strings and the array (NULL is fine, whatever n). */
+void free_records(record *recs, long n);
 /* Reads a scores file; returns 0, or -1 (message said: the file, the line and what is wrong,
  * or that gale does not take it yet). */
 int read_scores(const char *path, lastz_scores *sc);
