@@ -569,5 +569,45 @@ if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -q "nosuch" "$work/err"; then
   echo "FAIL: --format=nosuch: exit $rc, $(wc -c < "$work/out") bytes out: $(cat "$work/err")"; fail=$((fail + 1))
 fi
 total=$((total + 1))
+# --output=FILE (and --out=FILE), as KegAlign's commands write their results: the file
+# holds what lastz's does, nothing goes to stdout; an existing file is replaced, as lastz
+# replaces it
+for oo in --output --out; do
+  for f in maf- axt general; do
+    printf 'old contents\n' > "$work/l.file"
+    printf 'old contents\n' > "$work/g.file"
+    lrc=0; grc=0
+    lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=$f $oo="$work/l.file" > "$work/l.out" 2>/dev/null || lrc=$?
+    "$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --format=$f $oo="$work/g.file" > "$work/g.out" 2>/dev/null || grc=$?
+    sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g; 1,3s/--(output|out)=[^ ]*/--OUT/' "$work/l.file" "$work/g.file"
+    total=$((total + 1))
+    if [ "$lrc" -ne 0 ] || [ "$grc" -ne 0 ] || [ -s "$work/g.out" ] || ! grep -q . "$work/l.file" ||
+       ! cmp -s "$work/l.file" "$work/g.file"; then
+      echo "FAIL: $oo=FILE --format=$f: lastz exit $lrc, gale exit $grc, $(wc -c < "$work/g.out") bytes on stdout"
+      diff "$work/l.file" "$work/g.file" | head -4 || true
+      fail=$((fail + 1))
+    fi
+  done
+done
+# an --output file that cannot be written: refused naming it, nothing written to stdout
+rc=0
+"$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --output="$work/no/such/dir/out" > "$work/out" 2> "$work/err" || rc=$?
+total=$((total + 1))
+if [ "$rc" -ne 1 ] || [ -s "$work/out" ] || ! grep -q "no/such/dir/out" "$work/err"; then
+  echo "FAIL: --output into a missing directory: exit $rc: $(cat "$work/err")"; fail=$((fail + 1))
+fi
+# --allocate:traceback's sizes and names as lastz reads them (K, M, G by 1,024; decimals;
+# 100K and 0.1M are the same 102,400 bytes, lastz's least)
+for tb in --allocate:traceback=100K --traceback=0.1M --alloc:traceback=1.99G --mem:traceback=150K --memory:traceback=2.5M; do
+  same_as_lastz "$tb" 2 "$d/target.fa" "$d/query.fa" --segments="$d/seg" "$tb" --format=general
+done
+# 2G is past lastz 1.04.22's int: both refuse (gale with a usage error naming the value)
+lrc=0; rc=0
+lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --allocate:traceback=2G > /dev/null 2>&1 || lrc=$?
+"$gale" lastz "$d/target.fa" "$d/query.fa" --segments="$d/seg" --allocate:traceback=2G > "$work/out" 2> "$work/err" || rc=$?
+total=$((total + 1))
+if [ "$lrc" -eq 0 ] || [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -q "'2G'" "$work/err"; then
+  echo "FAIL: --allocate:traceback=2G: lastz exit $lrc, gale exit $rc: $(cat "$work/err")"; fail=$((fail + 1))
+fi
 echo "$((total - fail)) of $total checks passed"
 [ "$fail" -eq 0 ]

@@ -66,7 +66,9 @@ void usage_lastz(FILE *out)
         "  --allgappedbounds        low-scoring alignments still bound later ones\n"
         "  --notrivial              drop the trivial self-alignment of identical sequences\n"
         "  --strand=both|plus|minus query strands (both)\n"
-        "  --allocate:traceback=N   LASTZ's traceback memory in bytes (80M); 0: unlimited\n"
+        "  --output=FILE            write the alignments to FILE (--out=FILE too)\n"
+        "  --allocate:traceback=N   LASTZ's traceback memory in bytes (80M; K, M, G by\n"
+        "                           1,024, as lastz reads them); 0: unlimited\n"
         "                           (gale only: lastz cuts longer extensions)\n"
         "\n"
         "gale's own (the output does not change with them; doc/ydrop.md):\n"
@@ -559,6 +561,16 @@ static void scores_warning(const char *path, const int32_t m[4][4])
                 path, max_sub, max_nuc, max_nuc, "--hspthresh", 3000);
 }
 
+/* lastz's names of --allocate:traceback=SIZE (lastz.c: and m=SIZE) */
+static int traceback_option(const char *a)
+{
+    static const char *const names[] = {"--allocate:traceback=", "--alloc:traceback=", "--memory:traceback=",
+                                        "--mem:traceback=", "--traceback=", "m="};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (strncmp(a, names[k], strlen(names[k])) == 0) return 1;
+    return 0;
+}
+
 int cmd_lastz(int argc, char **argv)
 {
     const char *paths[2] = {NULL, NULL}, *segpath = NULL, *format = NULL;
@@ -566,6 +578,7 @@ int cmd_lastz(int argc, char **argv)
     gale_lastz_params p;
     int have_ydrop = 0, have_gap = 0, have_gapped = 0, summary = 0;
     const char *scores_path = NULL; /* --scores=FILE */
+    const char *output_path = NULL; /* --output=FILE (else stdout) */
     int32_t unit_match = 0, unit_mismatch = 0; /* --match=R,P (--unitscores: 1,1); 0: not given */
     lastz_scores sc;
     const char *gapped_opt = NULL; /* the first option of the gapped stage given */
@@ -664,10 +677,18 @@ int cmd_lastz(int argc, char **argv)
             p.flags |= GALE_LASTZ_ALLBOUNDS;
         } else if (strcmp(a, "--notrivial") == 0) {
             p.flags |= GALE_LASTZ_NOTRIVIAL;
-        } else if (strncmp(a, "--allocate:traceback=", 21) == 0) {
-            if (option_number(CMD, "--allocate:traceback", a + 21, 0, INT32_MAX, &v)) return EXIT_USAGE;
-            if (v != 0 && v < 16) return bad_value(CMD, "--allocate:traceback", a + 21, "0 or at least 16 bytes");
-            p.traceback_bytes = (uint64_t)v;
+        } else if (traceback_option(a)) {
+            /* lastz 1.04.22's sizes (80M, 1.99G: by 1,024, within an int: 2G is refused there);
+             * gale also takes 0 (no limit) and sizes from 16 bytes, where lastz wants 100K */
+            const char *val = strchr(a, '=') + 1;
+            int32_t bytes;
+            if (unitized_value(val, 0, &bytes) || bytes < 0)
+                return bad_value(CMD, "--allocate:traceback", val, "expected a size below 2G (e.g. 80M, 1.99G), or 0");
+            if (bytes != 0 && bytes < 16) return bad_value(CMD, "--allocate:traceback", val, "0 or at least 16 bytes");
+            p.traceback_bytes = (uint64_t)bytes;
+        } else if (strncmp(a, "--output=", 9) == 0 || strncmp(a, "--out=", 6) == 0) {
+            output_path = strchr(a, '=') + 1;
+            if (!*output_path) return bad_value(CMD, "--output", output_path, "expected a file name");
         } else if (strncmp(a, "--strand=", 9) == 0) {
             if (strcmp(a + 9, "both") == 0) strands = 3;
             else if (strcmp(a + 9, "plus") == 0) strands = 1;
@@ -866,6 +887,12 @@ int cmd_lastz(int argc, char **argv)
             rc = sc;
             goto done;
         }
+    }
+    /* --output: opened once the inputs have been read and checked (lastz opens it before
+     * reading them: a bad input there leaves an empty file, here the file as it was) */
+    if (output_path && !freopen(output_path, "w", stdout)) {
+        msg("%s: %s", output_path, strerror(errno));
+        goto done;
     }
     if (os.maf == 1) printf("##maf version=1 scoring=gale.v%s\n", gale_version_string());
     if (os.axt || os.maf == 1) {

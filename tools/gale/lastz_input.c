@@ -899,31 +899,47 @@ int apply_spec(const seq_spec *sp, record *recs, long n)
 /* LASTZ's string_to_score for integer scores (string_to_unitized_int, by thousands): an
  * integer, or a decimal rounded as (int)(v + .5), with an optional K, M or G (x 1000^n).
  * Returns 0, or -1 for anything else. */
-int score_value(const char *s, int32_t *out)
+/* The number part of a unitized value (utilities.c string_to_unitized_int): a
+ * last K, M or G (either case) sets *mult (by thousands, or by 1,024) and is cut off in buf;
+ * a string too long for buf is parsed as it is (as there). */
+static const char *unit_split(const char *s, char buf[20], int by_thousands, int64_t *mult)
+{
+    const size_t len = strlen(s);
+    *mult = 1;
+    if (len >= 20) return s;
+    memcpy(buf, s, len + 1);
+    if (len > 0) {
+        const char u = buf[len - 1];
+        const int64_t k = by_thousands ? 1000 : 1024;
+        *mult = u == 'K' || u == 'k' ? k : u == 'M' || u == 'm' ? k * k : u == 'G' || u == 'g' ? k * k * k : 1;
+        if (*mult != 1) buf[len - 1] = 0;
+    }
+    return buf;
+}
+
+int unitized_value(const char *s, int by_thousands, int32_t *out)
 {
     char buf[20], extra;
-    const char *parse = s;
-    int v, mult = 1;
+    int64_t mult;
+    const char *parse = unit_split(s, buf, by_thousands, &mult);
+    int v;
     float vf;
-    const size_t len = strlen(s);
-    if (len < sizeof buf) {
-        memcpy(buf, s, len + 1);
-        if (len > 0) {
-            const char u = buf[len - 1];
-            mult = u == 'K' || u == 'k' ? 1000 : u == 'M' || u == 'm' ? 1000000 : u == 'G' || u == 'g' ? 1000000000 : 1;
-            if (mult != 1) buf[len - 1] = 0;
-        }
-        parse = buf;
-    }
     if (sscanf(parse, "%d%c", &v, &extra) == 1) {
         if (mult != 1 && (v > INT_MAX / mult || v < -(INT_MAX / mult))) return -1;
-        *out = v * mult;
+        *out = (int32_t)(v * mult);
         return 0;
     }
     if (sscanf(parse, "%f%c", &vf, &extra) != 1) return -1;
-    if ((double)vf * mult > (double)INT_MAX || -(double)vf * mult > (double)INT_MAX) return -1;
-    *out = (int32_t)(vf * mult + .5);
+    /* lastz's test: the float product, then compared in double (2.0 times 2^30 overflows) */
+    if ((vf > 0 && (double)(vf * (float)mult) > (double)INT_MAX) || (vf < 0 && (double)(-vf * (float)mult) > (double)INT_MAX))
+        return -1;
+    *out = (int32_t)(vf * (float)mult + .5);
     return 0;
+}
+
+int score_value(const char *s, int32_t *out)
+{
+    return unitized_value(s, 1, out);
 }
 
 /* blanks off both ends, in place */

@@ -116,6 +116,10 @@ int read_scores(const char *path, lastz_scores *sc);
 /* A score as lastz reads one (string_to_score: an integer, or a decimal rounded, with an
  * optional K, M or G for thousands); 0, or -1 for anything else. */
 int score_value(const char *s, int32_t *out);
+/* A number as lastz 1.04.22 reads one (utilities.c string_to_unitized_int: an integer, or a
+ * decimal rounded, with an optional K, M or G, by thousands or by 1,024, within an int);
+ * 0, or -1 when bad or out of range. score_value is its by-thousands form. */
+int unitized_value(const char *s, int by_thousands, int32_t *out);
 /* Reads every record of a FASTA file; returns the number, or -1 (message said). */
 long read_fasta(const char *path, record **out);
 /* A FASTA or 2bit file, told apart by the 2bit magic number as lastz does (format: the
