@@ -20,7 +20,8 @@ total=0
 # third: lastz's, gale's); it fails (printing LABEL and the first differences) unless both
 # exit 0 and every other byte is equal, and, by CHECK: any (nothing more), some (lastz
 # wrote something), 2 (at least two lines besides the # and @ headers), warn (some, and
-# lastz's threshold warning on stderr written by gale too). The array gale_only holds
+# lastz's threshold warning on stderr written by gale too), fail (lastz fails, and gale
+# with the same exit status after writing the same bytes). The array gale_only holds
 # options for gale alone (none unless set).
 gale_only=()
 # both_refuse LABEL PATTERN ARGS...: one check. lastz ARGS must fail, and gale lastz ARGS
@@ -42,7 +43,11 @@ same_as_lastz() {
   lastz "$@" > "$work/l.out" 2> "$work/l.err" || lrc=$?
   "$gale" lastz "$@" "${gale_only[@]}" > "$work/g.out" 2> "$work/g.err" || grc=$?
   sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
-  { [ "$lrc" -eq 0 ] && [ "$grc" -eq 0 ] && cmp -s "$work/l.out" "$work/g.out"; } || ok=0
+  if [ "$check" = fail ]; then
+    { [ "$lrc" -ne 0 ] && [ "$grc" -eq "$lrc" ] && cmp -s "$work/l.out" "$work/g.out"; } || ok=0
+  else
+    { [ "$lrc" -eq 0 ] && [ "$grc" -eq 0 ] && cmp -s "$work/l.out" "$work/g.out"; } || ok=0
+  fi
   case $check in
     some|warn) grep -q . "$work/l.out" || ok=0 ;;
     2) [ "$(grep -vc '^[#@]' "$work/l.out")" -ge 2 ] || ok=0 ;;
@@ -394,6 +399,48 @@ for tspec in "$work/t3.fa[multiple]" "$work/t3.fa[unmask][multiple]"; do
 done
 both_refuse "[multiple] with lav" "multiple action cannot be used with --lav" "$work/t3.fa[multiple]" "$d/query.fa" \
   --segments="$work/m.seg"
+# KegAlign's and SegAlign's own command, as their lastz-commands.txt gives it (2bit inputs,
+# the target a [multiple] block of records named by a subset file, the query's block by
+# another, one strand a run, maf-), with anchors lastz finds on the same specifiers
+python3 "$(dirname "$0")/../common/fa2twobit.py" "$work/t3.fa" "$work/ref.2bit"
+python3 "$(dirname "$0")/../common/fa2twobit.py" "$d/query.fa" "$work/query.2bit"
+printf 'tgt0\ntgt2\n' > "$work/ref_block0.name"
+printf 'qry0\nqry2\n' > "$work/query_block0.name"
+kt="$work/ref.2bit[nameparse=darkspace][multiple][subset=$work/ref_block0.name]"
+kq="$work/query.2bit[nameparse=darkspace][subset=$work/query_block0.name]"
+for strand in plus minus; do
+  lastz "$kt" "$kq" --nogapped --format=segments --strand=$strand > "$work/k.$strand.segments" 2>/dev/null
+  for extra in "" "--ambiguous=iupac --notrivial"; do
+    # shellcheck disable=SC2086
+    same_as_lastz "KegAlign's command, --strand=$strand $extra" "$([ $strand = plus ] && echo some || echo any)" "$kt" "$kq" --format=maf- --ydrop=9400 \
+      --gappedthresh=3000 --strand=$strand $extra --segments="$work/k.$strand.segments"
+  done
+done
+# [subset=] names lastz fails on (sequences.c find_next_*_coi): one not in the file, or out
+# of its order, fails a 2bit file always, a FASTA file unless the previous name was its last
+# record (lastz then stops at the end without looking); the target (read whole) before any
+# output, the query after the records found before it. And a one-record target's segments
+# may name any target (lastz does not look), a partitioned one's must name its records.
+printf 'tgt2\ntgt0\n' > "$work/t.rev.name"
+printf 'tgt0\nzz\n' > "$work/t.zz.name"
+printf 'tgt0\n' > "$work/t.one.name"
+printf 'qry2\nqry0\n' > "$work/q.rev.name"
+printf 'qry0\nzz\n' > "$work/q.zz.name"
+printf 'zz\n' > "$work/q.none.name"
+awk -v OFS='\t' '/^#/ { print; next } { $1 = "elsewhere"; print }' "$work/k.plus.segments" > "$work/k.named.segments"
+for tspec in "$kt" "$work/ref.2bit[multiple][subset=$work/t.rev.name]" "$work/t3.fa[multiple][subset=$work/t.rev.name]" \
+             "$work/t3.fa[multiple][subset=$work/t.zz.name]" "$work/ref.2bit[subset=$work/t.one.name]" \
+             "$work/ref.2bit[multiple][subset=$work/t.one.name]"; do
+  for qspec in "$work/query.2bit[subset=$work/q.rev.name]" "$d/query.fa[subset=$work/q.rev.name]" \
+               "$d/query.fa[subset=$work/q.zz.name]" "$work/query.2bit[subset=$work/q.none.name]" "$kq"; do
+    for sf in k.plus k.named; do
+      lrc=0
+      lastz "$tspec" "$qspec" --segments="$work/$sf.segments" --format=general > /dev/null 2>&1 || lrc=$?
+      same_as_lastz "'$tspec' '$qspec' $sf" "$([ $lrc = 0 ] && echo any || echo fail)" "$tspec" "$qspec" \
+        --segments="$work/$sf.segments" --format=general
+    done
+  done
+done
 # [separator=C] (forces multiple: each record cut at its runs of C, no alignment crossing
 # one): the three-record target with runs of '-' (one, two), and with X (a letter too)
 # under [multiple]; anchors from lastz --nogapped on the same specifier

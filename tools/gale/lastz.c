@@ -141,6 +141,7 @@ typedef struct {
 typedef struct {
     job *v;
     size_t n, cap;
+    int warned_target_name; /* a segment naming another target than the one said so */
 } job_list;
 
 static void release_job(job *jb)
@@ -218,19 +219,19 @@ static size_t merge_segments(placed_anchor *pa, size_t n)
 
 /* The job of query record r's strand s: LASTZ reads the segments file once, in order
  * (segment.c read_segment_table): the strand takes the run of lines that name it (or '*')
- * from *cursor on; a line that names another stops the run. Each line must name a target
- * record (the target's, or '*'; with [multiple], one of its records) and lie in it and in
- * the query's subrange. The run's anchors are merged as lastz merges them (toff: each
- * [multiple] record's start on the joined target, NULL for one record), then kept as they
- * are (segments_only: --format=segments writes them) or dealt out to the target records
- * they name. Returns 0 with the job added, or with stop written (the
- * bad line: no job then, and the caller stops); -1 out of memory. */
-static int add_job(job_list *jl, long r, int s, const record *t, long nt, const uint64_t *toff, const record *qr,
+ * from *cursor on; a line that names another stops the run. Each line must lie in the query's
+ * subrange and in the target: with multiple (a partitioned target, [multiple] or
+ * [separator=], even with one record left of it) in the record it names; else in the one
+ * target, whatever it names (lastz does not look). The run's anchors are merged as lastz
+ * merges them (toff: each [multiple] record's start on the joined target, NULL for one
+ * record), then kept as they are (segments_only: --format=segments writes them) or dealt
+ * out to the target records they name. Returns 0 with the job added, or with stop written
+ * (the bad line: no job then, and the caller stops); -1 out of memory. */
+static int add_job(job_list *jl, long r, int s, const record *t, long nt, int multiple, const uint64_t *toff, const record *qr,
                    const seg_line *segs, long ns, long *cursor, int segments_only, const char *segpath, char *stop,
                    size_t stop_len)
 {
     const char strand = s == 0 ? '+' : '-';
-    const int multiple = nt > 1;
     const size_t o2 = strand == '+' ? qr->start_loc - 1 : qr->true_len - (qr->start_loc - 1 + qr->len);
     placed_anchor *pa = NULL;
     size_t n = 0, cap = 0;
@@ -245,10 +246,12 @@ static int add_job(job_list *jl, long r, int s, const record *t, long nt, const 
         if (g->strand != strand) break;
         if (strcmp(g->name2, qr->name) != 0 && strcmp(g->name2, "*") != 0) break;
         if (!multiple) {
-            if (strcmp(g->name1, t[0].name) != 0 && strcmp(g->name1, "*") != 0) {
-                snprintf(stop, stop_len, "%s line %ld: the segment names target '%s', not '%s'", segpath, g->line,
-                         g->name1, t[0].name);
-                goto stopped;
+            /* lastz ignores the target name of a one-record target's segments (the anchor is
+             * taken on it whatever it names): so does gale, saying so once */
+            if (strcmp(g->name1, t[0].name) != 0 && strcmp(g->name1, "*") != 0 && !jl->warned_target_name) {
+                msg("warning: %s line %ld names target '%s', not '%s': taken on '%s' (as lastz takes it)", segpath,
+                    g->line, g->name1, t[0].name, t[0].name);
+                jl->warned_target_name = 1;
             }
         } else {
             /* (a run names a few records, many lines each: the last one found is tried first);
@@ -579,6 +582,7 @@ int cmd_lastz(int argc, char **argv)
     int have_ydrop = 0, have_gap = 0, have_gapped = 0, summary = 0;
     const char *scores_path = NULL; /* --scores=FILE */
     const char *output_path = NULL; /* --output=FILE (else stdout) */
+    char target_missing[1024] = "", query_missing[1024] = ""; /* a [subset=] name lastz fails on */
     int32_t unit_match = 0, unit_mismatch = 0; /* --match=R,P (--unitscores: 1,1); 0: not given */
     lastz_scores sc;
     const char *gapped_opt = NULL; /* the first option of the gapped stage given */
@@ -840,9 +844,16 @@ int cmd_lastz(int argc, char **argv)
     apply_names(&specs[1], q, nq);
     for (int k = 0; k < 2; k++)
         if (specs[k].subset) {
-            const long kept = apply_subset(specs[k].subset, k ? q : t, k ? nq : nt);
+            char *missing = k ? query_missing : target_missing;
+            const long kept = apply_subset(specs[k].subset, specs[k].file, k ? q : t, k ? nq : nt, missing, sizeof target_missing);
             if (kept < 0) goto done; /* (all the records still there to free) */
             *(k ? &nq : &nt) = kept;
+            /* lastz reads the target whole, and the query record by record: a name it fails on
+             * stops it before any output, or after the query records found before it */
+            if (missing[0] && (k == 0 || kept == 0)) {
+                msg("%s", missing);
+                goto done;
+            }
         }
     /* (subsampling counts the records the subset left, as lastz skips them) */
     nt = apply_subsample(&specs[0], t, nt);
@@ -935,7 +946,7 @@ int cmd_lastz(int argc, char **argv)
             for (int pass = 0; pass < 2 && !stop[0]; pass++) {
                 const int s = specs[1].revcomp ? 1 - pass : pass;
                 if (!(strands & (1 << s))) continue;
-                if (add_job(&jl, r, s, t, nt, toff, &q[r], segs, ns, &cursor, os.segments, segpath, stop,
+                if (add_job(&jl, r, s, t, nt, specs[0].multiple || specs[0].separator, toff, &q[r], segs, ns, &cursor, os.segments, segpath, stop,
                             sizeof stop) < 0) {
                     msg("out of memory");
                     free_jobs(&jl);
@@ -943,6 +954,8 @@ int cmd_lastz(int argc, char **argv)
                 }
             }
         }
+        if (!stop[0] && query_missing[0]) /* (lastz looks for the next query record first) */
+            snprintf(stop, sizeof stop, "%s", query_missing);
         if (!stop[0] && cursor < ns)
             /* lastz: "extra segments in file" (after writing what came before, as gale has) */
             snprintf(stop, sizeof stop,

@@ -700,11 +700,14 @@ long apply_subsample(const seq_spec *sp, record *recs, long n)
     return kept;
 }
 
-/* [subset=FILE] (sequences.c read_contig_name, find_next_fasta_coi): the names, one a line
- * (the first word; '#' comments), each sought forward from the record after the previous
- * match; the first not found ends the list. Keeps the records' numbers. Returns the count
- * kept, or -1 (message said). */
-long apply_subset(const char *path, record *recs, long n)
+/* [subset=FILE] (sequences.c read_contig_name, find_next_fasta_coi, find_next_2bit_coi):
+ * the names, one a line (the first word; '#' comments), each sought forward from the record
+ * after the previous match (a 2bit record by its name in the file). A name not found there
+ * ends the list; lastz then fails, except in a FASTA file whose last record was the previous
+ * match (lastz stops at the file's end without looking): missing gets lastz's message then
+ * (else it is left empty). Keeps the records' numbers. Returns the count kept, or -1
+ * (message said). */
+long apply_subset(const char *path, const char *file, record *recs, long n, char *missing, size_t missing_len)
 {
     FILE *f = fopen(path, "r");
     char *line = NULL;
@@ -728,8 +731,12 @@ long apply_subset(const char *path, record *recs, long n)
         e = p;
         while (*e && !isspace((unsigned char)*e)) e++;
         *e = 0;
-        while (pos < n && strcmp(recs[pos].name, p) != 0) pos++;
-        if (pos == n) break;
+        if (pos == n && pos > 0 && recs[0].header[0] == '>') break; /* (FASTA: at its end) */
+        while (pos < n && strcmp(recs[0].header[0] == '>' ? recs[pos].name : recs[pos].header, p) != 0) pos++;
+        if (pos == n) {
+            snprintf(missing, missing_len, "%s does not contain (or contains out of order) the sequence \"%s\"", file, p);
+            break;
+        }
         keep[pos++] = 1;
     }
     fclose(f);

@@ -29,7 +29,8 @@ static inline int lastz_nuc(int c)
 
 typedef struct {
     char *name;
-    char *header; /* the whole header line, '>' included (lav's h stanza) */
+    char *header; /* the whole header line, '>' included (lav's h stanza); a 2bit record's
+                   * name as its file gives it, without '>' */
     char *seq;
     size_t len;
     long contig; /* the record's number in its file, from 1 (LASTZ's contig) */
@@ -148,8 +149,11 @@ long split_at_separator(char separator, record **recs, long n);
 /* [subsample=K/N]: records K, K+N, K+2N, ... kept (of those a subset left; they keep
  * their numbers); the count kept. */
 long apply_subsample(const seq_spec *sp, record *recs, long n);
-/* [subset=FILE]: the records it names kept; the count kept, or -1 (message said). */
-long apply_subset(const char *path, record *recs, long n);
+/* [subset=FILE]: the records it names kept; the count kept, or -1 (message said). A name
+ * lastz would fail on (not in the file, or out of its order) ends the list there and is
+ * written to missing as lastz words it (file: the sequence file's name); else missing[0]
+ * is 0. */
+long apply_subset(const char *path, const char *file, record *recs, long n, char *missing, size_t missing_len);
 /* nickname, unmask and the subrange on the records read; returns 0, or -1 (message said) */
 int apply_spec(const seq_spec *sp, record *recs, long n);
 
