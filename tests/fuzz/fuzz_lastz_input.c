@@ -1,7 +1,7 @@
 /*
  * fuzz_lastz_input: `gale lastz`'s readers (tools/gale/lastz_input.c) on any bytes: the
- * sequence files (FASTA or 2bit, told apart by the 2bit magic number; then the record a
- * FILE.2bit/NAME specifier picks), LASTZ's scoring files (--scores) and the segments file.
+ * sequence files (FASTA, FASTQ, 2bit or nib, told apart as lastz tells them; then the
+ * record a FILE.2bit/NAME specifier picks), LASTZ's scoring files (--scores) and the segments file.
  * Each must return its records or say what is wrong, never crash, read out of bounds
  * or leak; what it returns is checked against its own promises.
  *
@@ -40,6 +40,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FZ_CHECK(r[k].name && r[k].header, "record %ld without a name", k);
             FZ_CHECK(r[k].len == r[k].true_len && r[k].contig == k + 1, "record %ld: length or number", k);
             for (size_t i = 0; i < r[k].len; i++) FZ_CHECK(r[k].seq[i] != 0, "record %ld: byte 0 at %zu", k, i);
+            FZ_CHECK(!r[k].qual == (r[k].format != SEQ_FASTQ), "record %ld: qualities without FASTQ, or none", k);
+            for (size_t i = 0; r[k].qual && i < r[k].len; i++)
+                FZ_CHECK(r[k].qual[i] >= '!' && r[k].qual[i] <= '~', "record %ld: quality byte 0x%02x at %zu", k,
+                         (unsigned char)r[k].qual[i], i);
         }
         if (n > 0) {
             /* the same file with one record named (FILE.2bit/NAME): that record as the whole read gave it */

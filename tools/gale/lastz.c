@@ -2,7 +2,7 @@
  * gale lastz TARGET QUERY --segments=FILE [options]: LASTZ 1.04.22's gapped stage from
  * anchors (gale_lastz_extend), writing what `lastz TARGET QUERY --segments=FILE` writes
  * with the same options. See doc/cli.md ("gale lastz") for what is covered so far:
- * FASTA and 2bit input (one target record, any number of query records), both strands,
+ * FASTA, FASTQ, 2bit and nib input (one target record, any number of query records), both strands,
  * LASTZ's scoring (--scores) and gapped options, and the formats lav (the default), general[-][:fields],
  * cigar, axt, maf[-], [soft]sam[-], rdotplot and segments.
  *
@@ -31,18 +31,18 @@ void usage_lastz(FILE *out)
         "\n"
         "LASTZ 1.04.22's gapped extension from anchors, with lastz's output: replaces\n"
         "'lastz TARGET QUERY --segments=FILE' (e.g. after KegAlign/SegAlign seeding).\n"
-        "TARGET: FASTA or 2bit, one record (several with [multiple]); QUERY: FASTA or\n"
-        "2bit, one or more records\n"
-        "(FILE.2bit/NAME: the record NAME). SEGMENTS: lines\n"
+        "TARGET: FASTA, FASTQ, 2bit or nib, one record (several with [multiple]); QUERY:\n"
+        "the same, one or more records (FILE.2bit/NAME: the record NAME). SEGMENTS: lines\n"
         "'name1 start1 end1 name2 start2 end2 strand2 [score]' (lastz --format=segments),\n"
         "in the order lastz reads them (query records in file order, + strand first).\n"
         "TARGET and QUERY as lastz's specifiers: [NICK::]FILE[[ACTION,...]] with the\n"
         "actions unmask, nickname=NAME, subset=FILE (or @FILE), subsample=K/N,\n"
-        "nameparse=darkspace|alnum|full|tag:MARKER, format=fasta|2bit, the subranges\n"
-        "START..END, START,END, START.., ..END, START#LENGTH, CENTER^LENGTH,\n"
+        "nameparse=darkspace|alnum|full|tag:MARKER, format=fasta|fastq|2bit|nib, the\n"
+        "subranges START..END, START,END, START.., ..END, START#LENGTH, CENTER^LENGTH,\n"
         "START..END+ZOOM%%, on the target multiple and separator=C, on the query revcomp\n"
         "(or FILE-), softmask=, xmask=, nmask= (also =keep:FILE); lastz's other actions\n"
-        "(chores, ...) are refused so far. Names are parsed from headers as lastz does.\n"
+        "(multiple and separator= on the query) are refused so far, chores= and quantum\n"
+        "as lastz refuses them here. Names are parsed from headers as lastz does.\n"
         "\n"
         "Options (as lastz's):\n"
         "  --segments=FILE          the anchors (required; --anchors=FILE is the same)\n"
@@ -583,6 +583,7 @@ int cmd_lastz(int argc, char **argv)
     const char *scores_path = NULL; /* --scores=FILE */
     const char *output_path = NULL; /* --output=FILE (else stdout) */
     char target_missing[1024] = "", query_missing[1024] = ""; /* a [subset=] name lastz fails on */
+    char no_quals[1100] = ""; /* quals2 asked of a query without qualities */
     int32_t unit_match = 0, unit_mismatch = 0; /* --match=R,P (--unitscores: 1,1); 0: not given */
     lastz_scores sc;
     const char *gapped_opt = NULL; /* the first option of the gapped stage given */
@@ -744,6 +745,18 @@ int cmd_lastz(int argc, char **argv)
     /* [multiple] (sequences.c: the file's records one sequence, each after a separator): on
      * the target, per record as lastz's partition batches are (add_job); lastz refuses lav
      * with it (lastz.c), and what gale does not reproduce yet is refused */
+    for (int k = 0; k < 2; k++) {
+        /* lastz's own refusals, in its words */
+        if (specs[k].chores) {
+            msg("can't use [chores] with --segments");
+            return EXIT_FAIL;
+        }
+        if (specs[k].quantum) {
+            msg("%s is quantum DNA, but %s scores are not (gale lastz takes scoring files of A, C, G and T only)",
+                k ? "query" : "target", k ? "column" : "row");
+            return EXIT_FAIL;
+        }
+    }
     if ((specs[0].multiple || specs[0].separator) && os.lav) {
         msg("multiple action cannot be used with --lav\n(lav has requirements on the order of alignments that would "
             "require additional\n computation;  use \"--help=formats\" to see other options for output)");
@@ -836,8 +849,15 @@ int cmd_lastz(int argc, char **argv)
         nq = 1;
     }
     for (int k = 0; k < 2; k++)
-        if (specs[k].name_tag && (k ? nq : nt) > 0 && (k ? q : t)[0].header[0] != '>') {
+        if (specs[k].name_tag && (k ? nq : nt) > 0 && (k ? q : t)[0].format != SEQ_FASTA &&
+            (k ? q : t)[0].format != SEQ_FASTQ) {
             msg("\"nameparse=tag:%s\" only valid for fasta, fastq or csfasta files", specs[k].name_tag);
+            goto done;
+        }
+    for (int k = 0; k < 2; k++)
+        if ((k ? nq : nt) > 0 && (k ? q : t)[0].format == SEQ_NIB && (specs[k].nameparse == 1 || specs[k].nameparse == 2)) {
+            msg("\"nameparse=%s\" only valid for fasta, fastq, csfasta or 2bit files (%s is a nib file)",
+                specs[k].nameparse == 1 ? "darkspace" : "alphanum", specs[k].file);
             goto done;
         }
     apply_names(&specs[0], t, nt);
@@ -862,6 +882,23 @@ int cmd_lastz(int argc, char **argv)
         check_bases(specs[1].file, q, nq, (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) != 0, 0))
         goto done;
     if (apply_spec(&specs[0], t, nt) || apply_spec(&specs[1], q, nq)) goto done;
+    if (nt > 0 && nq > 0) {
+        /* the qualities the general fields need (lastz checks as it loads each sequence) */
+        const char *field = quals_field_missing(&os, &t[0], &q[0]);
+        if (field) {
+            snprintf(no_quals, sizeof no_quals, "%s has no base-call qualities (required for --format=general:%s)",
+                     strcmp(field, "quals1") == 0 ? specs[0].file : specs[1].file, field);
+            if (strcmp(field, "quals1") == 0) { /* (the target's: before any output; the query's after the header) */
+                msg("%s", no_quals);
+                goto done;
+            }
+        }
+        if (qalign1_unset(&os, &t[0])) {
+            msg("--format=general:qalign1 with a FASTQ target: lastz writes bytes it never set against the "
+                "target's gaps there; gale lastz refuses it (qalign2 and quals1 it writes)");
+            goto done;
+        }
+    }
     if (nt != 1 && !specs[0].multiple) {
         msg("%s: %ld records; the target must have exactly one, or the action [multiple] (as lastz requires)", paths[0], nt);
         goto done;
@@ -934,6 +971,11 @@ int cmd_lastz(int argc, char **argv)
     if (os.sam == 1 || os.sam == 3) printf("@HD\tVN:1.0\tSO:unsorted\n");
     if (os.header) {
         print_general_header(stdout, &os);
+    }
+    if (no_quals[0]) {
+        fflush(stdout);
+        msg("%s", no_quals);
+        goto done;
     }
     /* The segments file's runs as jobs, in output order (each query record, its strands in
      * lastz's order); the first bad line stops the list there: what comes before it is

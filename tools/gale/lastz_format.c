@@ -188,6 +188,47 @@ static void print_row(FILE *out, const record *t, const char *qs, const gale_las
     }
 }
 
+/* A FASTQ query's quality at x on the strand aligned (lastz reverses the qualities with the
+ * bases for the - strand) */
+static char strand_qual(const record *q, char strand, size_t x)
+{
+    return strand == '+' ? q->qual[x] : q->qual[q->len - 1 - x];
+}
+
+/* qalign2 (genpaf.c genpafQualsAlign2): the query's qualities along the alignment, '~'
+ * against its gaps; '*' without qualities */
+static void print_qalign2(FILE *out, const record *q, char strand, const gale_lastz_alignment *rel)
+{
+    size_t p = rel->beg2 - 1;
+    if (!q->qual) {
+        fputc('*', out);
+        return;
+    }
+    for (uint32_t k = 0; k < rel->n_ops; k++) {
+        const uint32_t op = GALE_CIGAR_OP(rel->cigar[k]), len = GALE_CIGAR_LEN(rel->cigar[k]);
+        for (uint32_t j = 0; j < len; j++) fputc(op == GALE_CIGAR_DEL ? '~' : strand_qual(q, strand, p + j), out);
+        if (op != GALE_CIGAR_DEL) p += len;
+    }
+}
+
+/* qalign1 (genpafQualsAlign1): the target's qualities along the alignment; '*' without
+ * them. (With them lastz writes, against the target's gaps, bytes from a pointer it never
+ * set: gale lastz refuses the field for a FASTQ target before it gets here.) */
+static void print_qalign1(FILE *out, const record *t, const gale_lastz_alignment *rel)
+{
+    size_t p = rel->beg1 - 1;
+    if (!t->qual) {
+        fputc('*', out);
+        return;
+    }
+    for (uint32_t k = 0; k < rel->n_ops; k++) {
+        const uint32_t op = GALE_CIGAR_OP(rel->cigar[k]), len = GALE_CIGAR_LEN(rel->cigar[k]);
+        if (op == GALE_CIGAR_INS) continue;
+        fwrite(t->qual + p, 1, len, out);
+        p += len;
+    }
+}
+
 /* diff (genpaf.c diff_char, default characters .:x--X) */
 static void print_diff(FILE *out, const char *ch, const record *t, const char *qs, const gale_lastz_alignment *a)
 {
@@ -295,7 +336,14 @@ static void write_sam(FILE *out, const out_spec *os, const record *t, const reco
     for (uint32_t x = 0; x < len2; x++) fputc(toupper((unsigned char)qs[rel->beg2 - 1 + x]), out);
     if (soft)
         for (uint32_t x = rel->end2; x < q->len; x++) fputc(tolower((unsigned char)qs[x]), out);
-    fputs("\t*\n", out);
+    fputc('\t', out);
+    /* print_query_quals: the qualities over the same bases ('*' without them) */
+    if (!q->qual) fputc('*', out);
+    else {
+        const uint32_t from = soft ? 0 : rel->beg2 - 1, to = soft ? (uint32_t)q->len : rel->end2;
+        for (uint32_t x = from; x < to; x++) fputc(strand_qual(q, strand, x), out);
+    }
+    fputc('\n', out);
 }
 
 /* rdotplot (output.c print_align_list_segments, genpaf.c keys 02!13!XX): each run of
@@ -338,6 +386,22 @@ static void write_rdotplot(FILE *out, out_spec *os, const record *t, const recor
         }
         if (k >= a->n_ops && (i < height || j < width)) break;
     }
+}
+
+const char *quals_field_missing(const out_spec *os, const record *t, const record *q)
+{
+    for (int k = 0; k < os->n_fields; k++) {
+        if (os->fields[k] == F_QUALS1 && !t->qual) return "quals1";
+        if (os->fields[k] == F_QUALS2 && !q->qual) return "quals2";
+    }
+    return NULL;
+}
+
+int qalign1_unset(const out_spec *os, const record *t)
+{
+    for (int k = 0; k < os->n_fields; k++)
+        if (os->fields[k] == F_QALIGN1 && t->qual) return 1;
+    return 0;
 }
 
 void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, const char *qs, char strand,
@@ -538,7 +602,16 @@ void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, 
                          os->fields[k] == F_CIGARX || os->fields[k] == F_CIGARXL, os->fields[k] == F_CIGARXL);
             break;
         case F_CHORE: fputs("NA", out); break;                    /* (no chores file) */
-        case F_QALIGN1: case F_QALIGN2: fputc('*', out); break;   /* (no qualities: FASTA and 2bit) */
+        case F_QALIGN1: print_qalign1(out, t, rel); break;
+        case F_QALIGN2: print_qalign2(out, q, strand, rel); break;
+        case F_QUALS1: /* the whole target as held, as nucs1 */
+            if (t->qual) fwrite(t->qual, 1, t->len, out);
+            else fputc('*', out);
+            break;
+        case F_QUALS2: /* the query as held, on the + strand whatever the alignment's (as nucs2) */
+            if (q->qual) fwrite(q->qual, 1, q->len, out);
+            else fputc('*', out);
+            break;
         case F_SHINGLE: { /* genpaf.c: the diagonal's offset from the nearer corner, NA on the main one */
             const int64_t len1 = (int64_t)t->len, len2 = (int64_t)q->len;
             int64_t diag = (int64_t)a->beg1 - (int64_t)a->beg2;
@@ -688,10 +761,6 @@ int parse_format(const char *v, out_spec *os)
                 if (os->fields[x] == F_DIFF)
                     return usage_error(CMD, "--format: duplicate field name: diff (as lastz)") ? -2 : -2;
         }
-        if (f == F_QUALS1 || f == F_QUALS2)
-            /* lastz writes them for FASTQ input only ("has no base-call qualities") */
-            return usage_error(CMD, "--format: the field '%.*s' needs base-call qualities, which FASTA and 2bit "
-                                    "files do not have (lastz refuses it too)", (int)len, v) ? -2 : -2;
         if (f == F_N) {
             if (len > 4 && strncmp(v, "diff", 4) == 0)
                 return usage_error(CMD, "--format: '%.*s': diff takes six characters of its own, diffCCCCCC "

@@ -29,6 +29,7 @@ void free_record(record *r)
     free(r->name);
     free(r->header);
     free(r->seq);
+    free(r->qual);
 }
 
 void free_records(record *recs, long n)
@@ -57,9 +58,12 @@ long read_fasta(const char *path, record **out)
         if (line[0] == '>') {
             char *p = line + 1, *e;
             if (n == rcap) {
-                rcap = rcap ? 2 * rcap : 4;
-                recs = realloc(recs, rcap * sizeof *recs);
+                record *nr = realloc(recs, (rcap = rcap ? 2 * rcap : 4) * sizeof *recs);
+                if (!nr) goto out_of_memory;
+                recs = nr;
             }
+            memset(&recs[n], 0, sizeof recs[n]);
+            recs[n].format = SEQ_FASTA;
             while (*p && isspace((unsigned char)*p)) p++;
             {
                 size_t hl = strlen(line);
@@ -70,12 +74,11 @@ long read_fasta(const char *path, record **out)
             while (*e && !isspace((unsigned char)*e)) e++;
             *e = 0;
             recs[n].name = xstrdup(p);
-            recs[n].seq = NULL;
-            recs[n].len = 0;
             recs[n].contig = (long)n + 1;
             recs[n].start_loc = 1;
             scap = 0;
             n++;
+            if (!recs[n - 1].header || !recs[n - 1].name) goto out_of_memory;
             continue;
         }
         if (n == 0) {
@@ -91,8 +94,9 @@ long read_fasta(const char *path, record **out)
                 goto failed;
             }
             if (recs[n - 1].len + 1 >= scap) {
-                scap = scap ? 2 * scap : 4096;
-                recs[n - 1].seq = realloc(recs[n - 1].seq, scap);
+                char *ns = realloc(recs[n - 1].seq, scap = scap ? 2 * scap : 4096);
+                if (!ns) goto out_of_memory;
+                recs[n - 1].seq = ns;
             }
             recs[n - 1].seq[recs[n - 1].len++] = (char)c;
         }
@@ -102,11 +106,180 @@ long read_fasta(const char *path, record **out)
     for (size_t k = 0; k < n; k++) recs[k].true_len = recs[k].len;
     *out = recs;
     return (long)n;
+out_of_memory:
+    msg("%s: out of memory reading record %zu", path, n + (n == 0));
 failed: /* (the records read so far go with it) */
     fclose(f);
     free(line);
     free_records(recs, (long)n);
     return -1;
+}
+
+/* The next line of f without its end (LF or CR-LF), counted in *lineno; its length, or -1
+ * at the end of the file. */
+static ssize_t next_line(char **line, size_t *cap, FILE *f, long *lineno)
+{
+    ssize_t len = getline(line, cap, f);
+    if (len < 0) return -1;
+    ++*lineno;
+    if (len > 0 && (*line)[len - 1] == '\n') (*line)[--len] = 0;
+    if (len > 0 && (*line)[len - 1] == '\r') (*line)[--len] = 0;
+    return len;
+}
+
+/* Reads every record of a FASTQ file as lastz does (sequences.c load_fastq_sequence,
+ * parse_fastq): four lines a record, '@' and the header, the bases on one line, '+' alone or
+ * with the header again, as many qualities ('!' to '~') as bases on one line (line-wrapped
+ * FASTQ is not read, as in lastz); CR-LF taken. Returns the number, or -1 (message said:
+ * the file, the line and what lastz would say). */
+static long read_fastq(const char *path, record **out)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0, n = 0, rcap = 0;
+    long lineno = 0;
+    record *recs = NULL;
+    if (!f) {
+        msg("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    for (;;) {
+        ssize_t len;
+        record *r;
+        if ((len = next_line(&line, &cap, f, &lineno)) < 0) break;
+        if (line[0] != '@') {
+            if (len) msg("%s line %ld: bad fastq header character (expected \"@\" but read \"%c\")", path, lineno, line[0]);
+            else msg("%s line %ld: bad fastq header (expected \"@\" but the line is empty)", path, lineno);
+            goto failed;
+        }
+        if (n == rcap) {
+            record *nr = realloc(recs, (rcap = rcap ? 2 * rcap : 16) * sizeof *recs);
+            if (!nr) goto out_of_memory;
+            recs = nr;
+        }
+        r = &recs[n++];
+        memset(r, 0, sizeof *r);
+        r->format = SEQ_FASTQ;
+        r->contig = (long)n;
+        r->start_loc = 1;
+        r->header = xstrdup(line + 1); /* (lav's h stanza writes it so, without the '@') */
+        if (!r->header) goto out_of_memory;
+        {
+            char *p = line + 1, *e;
+            while (*p && isspace((unsigned char)*p)) p++;
+            for (e = p; *e && !isspace((unsigned char)*e); e++) {}
+            *e = 0;
+            if (!(r->name = xstrdup(p))) goto out_of_memory;
+        }
+        if ((len = next_line(&line, &cap, f, &lineno)) < 0) goto premature_end;
+        for (ssize_t k = 0; k < len; k++)
+            if (!isgraph((unsigned char)line[k])) { /* (printable ones reach check_bases) */
+                msg("%s line %ld: bad fastq nucleotide character in %s (byte 0x%02x)", path, lineno, r->name,
+                    (unsigned char)line[k]);
+                goto failed;
+            }
+        r->len = r->true_len = (size_t)len;
+        if (!(r->seq = malloc((size_t)len + 1))) goto out_of_memory;
+        memcpy(r->seq, line, (size_t)len + 1);
+        if ((len = next_line(&line, &cap, f, &lineno)) < 0) goto premature_end;
+        if (line[0] != '+') {
+            msg("%s line %ld: bad fastq third line character in %s (expected \"+\"; a line-wrapped FASTQ file is not "
+                "read, as lastz does not read it)", path, lineno, r->name);
+            goto failed;
+        }
+        if (len > 1 && strcmp(line + 1, r->header) != 0) {
+            msg("%s line %ld: fastq third line mismatch (expected \"+%s\")", path, lineno, r->header);
+            goto failed;
+        }
+        if ((len = next_line(&line, &cap, f, &lineno)) < 0) goto premature_end;
+        for (ssize_t k = 0; k < len; k++)
+            if (line[k] < '!' || line[k] > '~') {
+                msg("%s line %ld: bad fastq quality character in %s (byte 0x%02x)", path, lineno, r->name,
+                    (unsigned char)line[k]);
+                goto failed;
+            }
+        if ((size_t)len != r->len) {
+            msg("%s line %ld: %s fastq quality characters in %s: %zu nucleotides and %zd quality characters", path,
+                lineno, (size_t)len < r->len ? "not enough" : "too many", r->name, r->len, len);
+            goto failed;
+        }
+        if (!(r->qual = malloc((size_t)len + 1))) goto out_of_memory;
+        memcpy(r->qual, line, (size_t)len + 1);
+    }
+    fclose(f);
+    free(line);
+    *out = recs;
+    return (long)n;
+premature_end:
+    msg("%s line %ld: premature end of fastq file (in %s)", path, lineno, recs[n - 1].name);
+    goto failed;
+out_of_memory:
+    msg("%s: out of memory reading record %zu", path, n + (n == 0));
+failed:
+    fclose(f);
+    free(line);
+    free_records(recs, (long)n);
+    return -1;
+}
+
+/* Reads a nib file (UCSC's, as lastz's load_nib_sequence reads it): the magic number in
+ * either byte order, the length, then a base a nibble, high nibble first: 0-4 T C A G N,
+ * 5-7 X, 8-15 the same in lower case. One record, its header "PATH:1-LENGTH" (lastz's).
+ * Returns 1, or -1 (message said). */
+static long read_nib(const char *path, FILE *f, int big_endian, record **out)
+{
+    static const char kNib[17] = "TCAGNXXXtcagnxxx";
+    unsigned char h[8];
+    uint32_t len;
+    record *r;
+    if (fseek(f, 0, SEEK_SET) != 0 || fread(h, 1, 8, f) != 8) {
+        msg("%s: the nib file ends early, or is not one", path);
+        return -1;
+    }
+    len = big_endian ? (uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7]
+                     : (uint32_t)h[7] << 24 | (uint32_t)h[6] << 16 | (uint32_t)h[5] << 8 | h[4];
+    if (len == 0 || len == 0xFFFFFFFFu) {
+        msg("%s: bad nib length (%08" PRIX32 ")", path, len);
+        return -1;
+    }
+    { /* the bases must be there before their room is taken */
+        long size;
+        if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || (uint64_t)size < 8 + ((uint64_t)len + 1) / 2 ||
+            fseek(f, 8, SEEK_SET) != 0) {
+            msg("%s: the nib file ends early (its header says %" PRIu32 " bases)", path, len);
+            return -1;
+        }
+    }
+    if (!(r = calloc(1, sizeof *r)) || !(r->seq = malloc((size_t)len + 1))) {
+        msg("%s: out of memory reading its %" PRIu32 " bases", path, len);
+        free(r);
+        return -1;
+    }
+    for (uint32_t k = 0; k < len; k += 2) {
+        const int c = fgetc(f);
+        if (c == EOF) {
+            msg("%s: the nib file ends early (%" PRIu32 " bases of %" PRIu32 ")", path, k, len);
+            free_records(r, 1);
+            return -1;
+        }
+        for (uint32_t x = k; x < k + 2 && x < len; x++) r->seq[x] = kNib[x == k ? c >> 4 : c & 15];
+    }
+    r->seq[len] = 0;
+    r->len = r->true_len = len;
+    r->format = SEQ_NIB;
+    r->contig = 1;
+    r->start_loc = 1;
+    /* lastz's header of a nib record: the path as given and the range read (apply_spec
+     * rewrites it for a subrange); the name comes from it (apply_names) */
+    if ((r->header = malloc(strlen(path) + 32))) sprintf(r->header, "%s:1-%" PRIu32, path, len);
+    r->name = r->header ? xstrdup(r->header) : NULL;
+    if (!r->name) {
+        msg("%s: out of memory", path);
+        free_records(r, 1);
+        return -1;
+    }
+    *out = r;
+    return 1;
 }
 
 /* A 2bit file's 32-bit word at b, in the file's byte order */
@@ -181,6 +354,7 @@ static long read_2bit(const char *path, FILE *f, const char *only, record **out)
         offset[k] = word_2bit(w, big);
         recs[k].contig = (long)k + 1;
         recs[k].start_loc = 1;
+        recs[k].format = SEQ_2BIT;
     }
     for (n = 0; n < (long)count; n++) {
         record *r = &recs[n];
@@ -271,31 +445,43 @@ long keep_contig(const char *path, const char *name, record *recs, long n)
 
 long read_sequences(const char *path, int format, const char *only, record **out)
 {
+    static const char *const kNames[] = {"", "fasta", "2bit", "fastq", "nib"};
     unsigned char magic[4] = {0, 0, 0, 0};
     FILE *f = fopen(path, "rb");
-    int is_2bit;
+    int type = SEQ_FASTA;
+    uint32_t v;
     long n;
     if (!f) {
         msg("%s: %s", path, strerror(errno));
         return -1;
     }
-    is_2bit = fread(magic, 1, 4, f) == 4 &&
-              ((magic[0] == 0x43 && magic[1] == 0x27 && magic[2] == 0x41 && magic[3] == 0x1A) ||
-               (magic[0] == 0x1A && magic[1] == 0x41 && magic[2] == 0x27 && magic[3] == 0x43));
-    if (format && format != (is_2bit ? 2 : 1) && (is_2bit || format == 2)) {
-        /* lastz: a forced type that is not the file's ("clashing file type") */
-        msg("%s: clashing file type (format=%s given, the file is %s)", path, format == 2 ? "2bit" : "fasta",
-            is_2bit ? "2bit" : "not 2bit");
+    if (fread(magic, 1, 4, f) < 1) magic[0] = 0;
+    /* sequences.c detect_file_type: the first four bytes as a little-endian number against
+     * each magic number in either byte order, then '@' for FASTQ, else FASTA */
+    v = (uint32_t)magic[0] | (uint32_t)magic[1] << 8 | (uint32_t)magic[2] << 16 | (uint32_t)magic[3] << 24;
+    if (v == 0x6BE93D3Au || v == 0x3A3DE96Bu) type = SEQ_NIB;
+    else if (v == 0x1A412743u || v == 0x4327411Au) type = SEQ_2BIT;
+    else if (v == 0xD2527095u || v == 0x957052D2u || v == 0xC4B47197u || v == 0x9771B4C4u || v == 0xF656659Eu ||
+             v == 0x9E6556F6u) {
+        msg("%s: a%s file, which gale lastz does not read (FASTA, FASTQ, 2bit and nib it does)", path,
+            v == 0xD2527095u || v == 0x957052D2u ? "n hsx" : " quantum DNA (qdna)");
+        fclose(f);
+        return -1;
+    } else if (magic[0] == '@') type = SEQ_FASTQ;
+    if (format && format != type) {
+        /* lastz reads the file as the forced type, and fails on it */
+        msg("%s: clashing file type (format=%s given, the file is %s)", path, kNames[format], kNames[type]);
         fclose(f);
         return -1;
     }
-    if (!is_2bit) {
-        fclose(f);
-        return read_fasta(path, out);
+    switch (type) {
+    case SEQ_2BIT: n = read_2bit(path, f, only, out); break;
+    case SEQ_NIB: n = read_nib(path, f, v == 0x3A3DE96Bu, out); break;
+    default: n = -2; break;
     }
-    n = read_2bit(path, f, only, out);
     fclose(f);
-    return n;
+    if (n != -2) return n;
+    return type == SEQ_FASTQ ? read_fastq(path, out) : read_fasta(path, out);
 }
 
 /* Reads the segments file as LASTZ's read_segment_table does (comments after '#', blank
@@ -548,13 +734,21 @@ int parse_spec(const char *arg, seq_spec *sp)
         } else if (strcmp(a, "nameparse=full") == 0 || strcmp(a, "fullname") == 0 || strcmp(a, "fullnames") == 0) {
             sp->nameparse = 3;
         } else if (strcmp(a, "format=fasta") == 0 || strcmp(a, "format=FASTA") == 0) {
-            sp->format = 1;
+            sp->format = SEQ_FASTA;
         } else if (strcmp(a, "format=2bit") == 0 || strcmp(a, "format=2BIT") == 0) {
-            sp->format = 2;
+            sp->format = SEQ_2BIT;
+        } else if (strcmp(a, "format=fastq") == 0) {
+            sp->format = SEQ_FASTQ;
+        } else if (strcmp(a, "format=nib") == 0) {
+            sp->format = SEQ_NIB;
+        } else if (strncmp(a, "chores=", 7) == 0) {
+            sp->chores = a + 7; /* (lastz refuses it with --segments: the caller says so) */
+        } else if (strcmp(a, "quantum") == 0 || strncmp(a, "quantum=", 8) == 0) {
+            sp->quantum = 1; /* (it needs a quantum scoring file: the caller refuses it as lastz does) */
         } else {
             /* the others of lastz --help=files: a clear refusal naming the action */
             return usage_error(CMD, "%s: LASTZ's file action '%s' is not supported by gale lastz yet (supported: "
-                                    "unmask, nickname=NAME, subset=FILE, nameparse=darkspace|alnum|full, format=fasta|2bit, "
+                                    "unmask, nickname=NAME, subset=FILE, nameparse=darkspace|alnum|full, format=fasta|fastq|2bit|nib, "
                                     "multiple, revcomp, subranges)",
                                arg, a) ? -1 : -1;
         }
@@ -607,6 +801,15 @@ static char *short_name(const char *header, int type)
     return n;
 }
 
+/* A record's name from its header; a nib record's header is its file's path and range
+ * ("PATH:START-END"), the path skipped but for nameparse=full (sequences.c shorten_header) */
+static char *record_name(const record *r, int nameparse)
+{
+    const char *h = r->header, *slash;
+    if (r->format == SEQ_NIB && nameparse != 3 && (slash = strrchr(h, '/'))) h = slash + 1;
+    return short_name(h, nameparse);
+}
+
 void apply_names(const seq_spec *sp, record *recs, long n)
 {
     for (long k = 0; k < n; k++) {
@@ -622,7 +825,7 @@ void apply_names(const seq_spec *sp, record *recs, long n)
             recs[k].header[len] = 0;
         }
         free(recs[k].name);
-        recs[k].name = short_name(recs[k].header, sp->nameparse);
+        recs[k].name = record_name(&recs[k], sp->nameparse);
     }
 }
 
@@ -665,12 +868,17 @@ long split_at_separator(char separator, record **recs, long n)
             p->name = xstrdup(r->name);
             p->header = xstrdup(r->header);
             p->seq = malloc(e - i + 1);
-            if (!p->name || !p->header || !p->seq) {
+            p->qual = r->qual ? malloc(e - i + 1) : NULL;
+            if (!p->name || !p->header || !p->seq || (r->qual && !p->qual)) {
                 free_record(p);
                 goto oom;
             }
             memcpy(p->seq, r->seq + i, e - i);
             p->seq[e - i] = 0;
+            if (r->qual) {
+                memcpy(p->qual, r->qual + i, e - i);
+                p->qual[e - i] = 0;
+            }
             p->len = e - i;
             p->start_loc = r->start_loc + i;
             m++;
@@ -731,8 +939,8 @@ long apply_subset(const char *path, const char *file, record *recs, long n, char
         e = p;
         while (*e && !isspace((unsigned char)*e)) e++;
         *e = 0;
-        if (pos == n && pos > 0 && recs[0].header[0] == '>') break; /* (FASTA: at its end) */
-        while (pos < n && strcmp(recs[0].header[0] == '>' ? recs[pos].name : recs[pos].header, p) != 0) pos++;
+        if (pos == n && pos > 0 && recs[0].format == SEQ_FASTA) break; /* (FASTA: at its end) */
+        while (pos < n && strcmp(recs[0].format != SEQ_2BIT ? recs[pos].name : recs[pos].header, p) != 0) pos++;
         if (pos == n) {
             snprintf(missing, missing_len, "%s does not contain (or contains out of order) the sequence \"%s\"", file, p);
             break;
@@ -741,23 +949,26 @@ long apply_subset(const char *path, const char *file, record *recs, long n, char
     }
     fclose(f);
     free(line);
-    /* lastz then knows the record by its name alone (lav's h stanza: ">NAME"); the headers
-     * are rewritten first, so that running out of memory leaves all n records to the caller */
+    /* lastz then knows the record by its name alone (lav's h stanza: ">NAME" from FASTA,
+     * "NAME" from FASTQ and 2bit); the headers are rewritten first, so that running out of
+     * memory leaves all n records to the caller */
     for (long k = 0; k < n; k++) {
         if (!keep[k]) continue;
-        const size_t len = strlen(recs[k].name);
+        const size_t len = strlen(recs[k].name), gt = recs[k].format == SEQ_FASTA;
         char *h = realloc(recs[k].header, len + 2);
         if (!h) {
             msg("out of memory keeping %s's records named in %s", recs[k].name, path);
             free(keep);
             return -1;
         }
-        h[0] = '>';
-        memmove(h + 1, recs[k].name, len + 1);
+        memmove(h + gt, recs[k].name, len + 1);
+        if (gt) h[0] = '>';
         recs[k].header = h;
     }
     for (long k = 0; k < n; k++) {
         if (keep[k]) {
+            /* (a FASTQ file's records are numbered as lastz loads them: the kept ones in turn) */
+            if (recs[k].format == SEQ_FASTQ) recs[k].contig = kept + 1;
             recs[kept++] = recs[k];
         } else {
             free_record(&recs[k]);
@@ -880,8 +1091,28 @@ int apply_spec(const seq_spec *sp, record *recs, long n)
                 return -1;
             }
             memmove(recs[k].seq, recs[k].seq + sp->sub_start - 1, (size_t)(end + 1 - sp->sub_start));
+            if (recs[k].qual)
+                memmove(recs[k].qual, recs[k].qual + sp->sub_start - 1, (size_t)(end + 1 - sp->sub_start));
             recs[k].start_loc = (size_t)sp->sub_start;
             recs[k].len = (size_t)(end + 1 - sp->sub_start);
+            if (recs[k].format == SEQ_NIB && !sp->nickname) {
+                /* lastz names a nib record by its path and the range read: "PATH:START-END" */
+                char *colon = strrchr(recs[k].header, ':'), *h, *name;
+                const size_t plen = colon ? (size_t)(colon - recs[k].header) : strlen(recs[k].header);
+                if (!(h = malloc(plen + 48))) {
+                    msg("%s: out of memory", sp->file);
+                    return -1;
+                }
+                snprintf(h, plen + 48, "%.*s:%llu-%llu", (int)plen, recs[k].header, sp->sub_start, end);
+                free(recs[k].header);
+                recs[k].header = h;
+                if (!(name = record_name(&recs[k], sp->nameparse))) {
+                    msg("%s: out of memory", sp->file);
+                    return -1;
+                }
+                free(recs[k].name);
+                recs[k].name = name;
+            }
         }
         if (sp->nickname) {
             /* lastz names every record so, in the alignments and in lav's h stanza */

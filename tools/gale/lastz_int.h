@@ -36,7 +36,12 @@ typedef struct {
     long contig; /* the record's number in its file, from 1 (LASTZ's contig) */
     size_t start_loc; /* a subrange's start on the record, from 1 (1: none; LASTZ's startLoc) */
     size_t true_len;  /* the record's whole length (LASTZ's trueLen); len is the subrange's */
+    int format;       /* the file's: SEQ_FASTA, SEQ_2BIT, SEQ_FASTQ or SEQ_NIB */
+    char *qual;       /* FASTQ: the base-call qualities, one a base, as seq is held; else NULL */
 } record;
+
+/* sequence file types (a [format=] action's values too; 0: from the file's first bytes) */
+enum { SEQ_FASTA = 1, SEQ_2BIT = 2, SEQ_FASTQ = 3, SEQ_NIB = 4 };
 
 typedef struct {
     char *name1, *name2;
@@ -87,8 +92,10 @@ typedef struct {
      * intervals (keep: over everything else), in that order after unmask */
     const char *mask_file[3];
     int mask_keep[3];
-    int format;            /* [format=fasta] 1, [format=2bit] 2; 0: from the file's first bytes */
+    int format;            /* [format=fasta|2bit|fastq|nib]: SEQ_*; 0: from the file's first bytes */
     const char *contig;    /* FILE.2bit/NAME: that record alone (LASTZ's contig of interest) */
+    const char *chores;    /* [chores=FILE] (lastz refuses it with --segments) */
+    int quantum;           /* [quantum] or [quantum=FILE] (quantum DNA: needs quantum scores) */
     unsigned long long sub_start, sub_end; /* a subrange, 1-based inclusive (0: not given) */
     int sub_end_soft;      /* start#length: an end past the record is clipped */
     int sub_end_open;      /* start..: to the record's end */
@@ -123,9 +130,10 @@ int score_value(const char *s, int32_t *out);
 int unitized_value(const char *s, int by_thousands, int32_t *out);
 /* Reads every record of a FASTA file; returns the number, or -1 (message said). */
 long read_fasta(const char *path, record **out);
-/* A FASTA or 2bit file, told apart by the 2bit magic number as lastz does (format: the
- * spec's format=, which must then agree); the number of records, or -1 (message said).
- * only (FILE.2bit/NAME, else NULL): of a 2bit file, the record NAME alone is decoded. */
+/* A FASTA, FASTQ, 2bit or nib file, told apart as lastz tells them (sequences.c
+ * detect_file_type: the magic numbers, then '@' for FASTQ; format: the spec's format=, which
+ * must then agree); the number of records, or -1 (message said; hsx and qdna files are
+ * refused). only (FILE.2bit/NAME, else NULL): of a 2bit file, the record NAME alone. */
 long read_sequences(const char *path, int format, const char *only, record **out);
 /* FILE.2bit/NAME: the record named NAME (by its 2bit name) alone, first, keeping its number
  * (the others freed); returns 1, or -1 when there is none (message said: then the caller
@@ -164,6 +172,11 @@ int parse_format(const char *v, out_spec *os);
 void print_general_header(FILE *out, const out_spec *os);
 /* lav (lav.c print_lav_header): once per query strand, before its first alignment */
 void lav_strand_header(FILE *out, const out_spec *os, const record *t, const record *q, char strand);
+/* general's quals1 (quals2) when the target (query) record has no base-call qualities:
+ * that field's name (lastz refuses it: "has no base-call qualities"), else NULL */
+const char *quals_field_missing(const out_spec *os, const record *t, const record *q);
+/* general's qalign1 with a FASTQ target: lastz writes bytes it never set there */
+int qalign1_unset(const out_spec *os, const record *t);
 /* One alignment in os's format; rel on the sequences as held (qs: the query strand's). */
 void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, const char *qs, char strand,
                      const gale_lastz_alignment *rel);
