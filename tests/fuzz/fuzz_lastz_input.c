@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     switch (data[0] % 3) {
     case 0: {
         record *r = NULL;
-        const long n = read_sequences(file.path, 0, NULL, &r);
+        const long n = read_sequences(file.path, 0, NULL, NULL, &r);
         FZ_CHECK(n >= -1, "read_sequences returned %ld", n);
         for (long k = 0; k < n; k++) {
             FZ_CHECK(r[k].name && r[k].header, "record %ld without a name", k);
@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             record *o = NULL;
             long k1 = 0;
             while (strcmp(r[k1].header, r[n - 1].header) != 0) k1++;
-            FZ_CHECK(read_sequences(file.path, 0, r[n - 1].header, &o) == n, "the read with a name gave another count");
+            FZ_CHECK(read_sequences(file.path, 0, r[n - 1].header, NULL, &o) == n, "the read with a name gave another count");
             FZ_CHECK(o[k1].len == r[k1].len && (r[k1].len == 0 || memcmp(o[k1].seq, r[k1].seq, r[k1].len) == 0),
                      "record %ld read alone differs", k1);
             FZ_CHECK(keep_contig(file.path, r[n - 1].header, o, n) == 1, "keep_contig missed a record's own name");

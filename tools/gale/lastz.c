@@ -836,10 +836,17 @@ int cmd_lastz(int argc, char **argv)
                            : sc.have_x_drop ? sc.x_drop
                                             : 10 * p.matrix[lastz_nuc(sc.rows[0])][lastz_nuc(sc.cols[0])];
 
-    if ((nt = read_sequences(specs[0].file, specs[0].format, specs[0].contig, &t)) < 0 ||
-        (nq = read_sequences(specs[1].file, specs[1].format, specs[1].contig, &q)) < 0 ||
-        (ns = read_segments(segpath, &segs)) < 0)
-        goto done;
+    for (int k = 0; k < 2; k++) {
+        /* a subset's names first: of a 2bit file only those records are decoded */
+        name_set wanted;
+        long got;
+        if (specs[k].subset && read_subset_names(specs[k].subset, &wanted) < 0) goto done;
+        got = read_sequences(specs[k].file, specs[k].format, specs[k].contig, specs[k].subset ? &wanted : NULL, k ? &q : &t);
+        if (specs[k].subset) free_name_set(&wanted);
+        if (got < 0) goto done;
+        *(k ? &nq : &nt) = got;
+    }
+    if ((ns = read_segments(segpath, &segs)) < 0) goto done;
     if (specs[0].contig) {
         if (keep_contig(specs[0].file, specs[0].contig, t, nt) < 0) goto done;
         nt = 1;

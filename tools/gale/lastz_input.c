@@ -295,6 +295,74 @@ static int read_at(FILE *f, uint64_t at, void *dst, size_t n)
     return at <= (uint64_t)INT64_MAX && fseeko(f, (off_t)at, SEEK_SET) == 0 && fread(dst, 1, n, f) == n;
 }
 
+/* A subset file's line as lastz reads it (sequences.c read_contig_name): a '#' at its start
+ * or after a blank begins a comment; the name is the first word left, cut in place (NULL:
+ * none on the line). */
+static const char *subset_line_name(char *line)
+{
+    char *p = line, *e, *h;
+    for (h = strchr(p, '#'); h; h = strchr(h + 1, '#'))
+        if (h == p || h[-1] == ' ' || h[-1] == '\t') {
+            *h = 0;
+            break;
+        }
+    while (*p && isspace((unsigned char)*p)) p++;
+    if (!*p) return NULL;
+    for (e = p; *e && !isspace((unsigned char)*e); e++) {}
+    *e = 0;
+    return p;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int read_subset_names(const char *path, name_set *out)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0, room = 0;
+    memset(out, 0, sizeof *out);
+    if (!f) {
+        msg("%s (subset=): %s", path, strerror(errno));
+        return -1;
+    }
+    while (getline(&line, &cap, f) >= 0) {
+        const char *p = subset_line_name(line);
+        if (!p) continue;
+        if (out->n == room) {
+            char **nv = realloc(out->v, (room = room ? 2 * room : 64) * sizeof *nv);
+            if (!nv) goto oom;
+            out->v = nv;
+        }
+        if (!(out->v[out->n] = xstrdup(p))) goto oom;
+        out->n++;
+    }
+    fclose(f);
+    free(line);
+    if (out->n > 1) qsort(out->v, out->n, sizeof *out->v, by_name);
+    return 0;
+oom:
+    msg("%s (subset=): out of memory", path);
+    fclose(f);
+    free(line);
+    free_name_set(out);
+    return -1;
+}
+
+void free_name_set(name_set *s)
+{
+    for (size_t k = 0; k < s->n; k++) free(s->v[k]);
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+static int in_name_set(const name_set *s, const char *name)
+{
+    return s->n > 0 && bsearch(&name, s->v, s->n, sizeof *s->v, by_name) != NULL;
+}
+
 /* A 2bit file (UCSC's format, as LASTZ 1.04.22's sequences.c read_2bit_header and
  * load_2bit_sequence read it): the magic number in either byte order, version 0, the
  * records' names and offsets, then per record its length, N blocks, mask blocks, a 0 and
@@ -302,10 +370,11 @@ static int read_at(FILE *f, uint64_t at, void *dst, size_t n)
  * N blocks as N, then the mask blocks in lower case (an N there as n). A record's header is
  * its name (no '>': lav's h stanza writes it so). The index is read first, then each record
  * from its offset (the file is never held whole: one record's packed bases at a time);
- * with only (FILE.2bit/NAME) the other records keep their names and no bases (keep_contig
- * drops them), as lastz seeks to the one it names. Returns the number of records, or -1
+ * with only (FILE.2bit/NAME) or wanted (a subset's names) the other records keep their
+ * names and no bases (keep_contig, apply_subset drop them), as lastz seeks to the ones it
+ * names. Returns the number of records, or -1
  * (message said: the file and what is wrong). */
-static long read_2bit(const char *path, FILE *f, const char *only, record **out)
+static long read_2bit(const char *path, FILE *f, const char *only, const name_set *wanted, record **out)
 {
     unsigned char head[16], w[8], *packed = NULL, *blocks = NULL;
     size_t packed_cap = 0, blocks_cap = 0;
@@ -359,7 +428,7 @@ static long read_2bit(const char *path, FILE *f, const char *only, record **out)
     for (n = 0; n < (long)count; n++) {
         record *r = &recs[n];
         uint64_t at = offset[n], len, nb, mb, need;
-        if (only && strcmp(r->name, only) != 0) continue;
+        if ((only && strcmp(r->name, only) != 0) || (wanted && !in_name_set(wanted, r->name))) continue;
         if (!read_at(f, at, w, 8)) goto truncated;
         len = word_2bit(w, big);
         nb = word_2bit(w + 4, big);
@@ -443,7 +512,7 @@ long keep_contig(const char *path, const char *name, record *recs, long n)
     return 1;
 }
 
-long read_sequences(const char *path, int format, const char *only, record **out)
+long read_sequences(const char *path, int format, const char *only, const name_set *wanted, record **out)
 {
     static const char *const kNames[] = {"", "fasta", "2bit", "fastq", "nib"};
     unsigned char magic[4] = {0, 0, 0, 0};
@@ -475,7 +544,7 @@ long read_sequences(const char *path, int format, const char *only, record **out
         return -1;
     }
     switch (type) {
-    case SEQ_2BIT: n = read_2bit(path, f, only, out); break;
+    case SEQ_2BIT: n = read_2bit(path, f, only, wanted, out); break;
     case SEQ_NIB: n = read_nib(path, f, v == 0x3A3DE96Bu, out); break;
     default: n = -2; break;
     }
@@ -926,19 +995,14 @@ long apply_subset(const char *path, const char *file, record *recs, long n, char
         msg("%s (subset=): %s", path, strerror(errno));
         return -1;
     }
-    keep = calloc((size_t)n + 1, 1);
+    if (!(keep = calloc((size_t)n + 1, 1))) {
+        msg("%s (subset=): out of memory", path);
+        fclose(f);
+        return -1;
+    }
     while (getline(&line, &cap, f) >= 0) {
-        char *p = line, *e, *h;
-        for (h = strchr(p, '#'); h; h = strchr(h + 1, '#'))
-            if (h == p || h[-1] == ' ' || h[-1] == '\t') {
-                *h = 0;
-                break;
-            }
-        while (*p && isspace((unsigned char)*p)) p++;
-        if (!*p) continue;
-        e = p;
-        while (*e && !isspace((unsigned char)*e)) e++;
-        *e = 0;
+        const char *p = subset_line_name(line);
+        if (!p) continue;
         if (pos == n && pos > 0 && recs[0].format == SEQ_FASTA) break; /* (FASTA: at its end) */
         while (pos < n && strcmp(recs[0].format != SEQ_2BIT ? recs[pos].name : recs[pos].header, p) != 0) pos++;
         if (pos == n) {

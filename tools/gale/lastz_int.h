@@ -130,11 +130,24 @@ int score_value(const char *s, int32_t *out);
 int unitized_value(const char *s, int by_thousands, int32_t *out);
 /* Reads every record of a FASTA file; returns the number, or -1 (message said). */
 long read_fasta(const char *path, record **out);
+/* A set of record names (a subset file's), sorted */
+typedef struct {
+    char **v;
+    size_t n;
+} name_set;
+/* The names a [subset=FILE] lists (its lines as apply_subset reads them): 0, or -1
+ * (message said). */
+int read_subset_names(const char *path, name_set *out);
+void free_name_set(name_set *s);
 /* A FASTA, FASTQ, 2bit or nib file, told apart as lastz tells them (sequences.c
  * detect_file_type: the magic numbers, then '@' for FASTQ; format: the spec's format=, which
  * must then agree); the number of records, or -1 (message said; hsx and qdna files are
- * refused). only (FILE.2bit/NAME, else NULL): of a 2bit file, the record NAME alone. */
-long read_sequences(const char *path, int format, const char *only, record **out);
+ * refused). Of a 2bit file, only the records named only (FILE.2bit/NAME), or in wanted (a
+ * subset's names), are decoded when either is given (not NULL): the others keep their name
+ * and number but no bases (seq NULL, len 0), and must be dropped (keep_contig,
+ * apply_subset) before anything reads them. A whole genome's 2bit is read so for the few
+ * records a KegAlign block names. */
+long read_sequences(const char *path, int format, const char *only, const name_set *wanted, record **out);
 /* FILE.2bit/NAME: the record named NAME (by its 2bit name) alone, first, keeping its number
  * (the others freed); returns 1, or -1 when there is none (message said: then the caller
  * still frees all n). */
