@@ -483,6 +483,37 @@ for strand in plus minus; do
       --gappedthresh=3000 --strand=$strand $extra --segments="$work/k.$strand.segments"
   done
 done
+# [multiple] on the query (a one-record target): lastz reads the strand's anchors of all
+# its records as one run and reports them in one order by target start; anchors from lastz
+# --nogapped on the same specifiers; and the self-comparison of a record with a query that
+# holds it, with and without --notrivial (lastz's delayed check for a partitioned query)
+mfields=name1,zstart1,end1,name2,strand2,zstart2,end2,score,number2,hspid,cigar
+for extra in "" "--strand=minus" "--ydrop=2000 --gappedthresh=2000"; do
+  sopt=()
+  [ "${extra#--strand}" != "$extra" ] && sopt=("$extra")
+  lastz "$d/target.fa" "$d/query.fa[multiple]" --nogapped --format=segments "${sopt[@]}" > "$work/qm.seg" 2>/dev/null
+  for f in general:$mfields sam maf cigar segments; do
+    [ "$f" = segments ] && [ -n "$extra" ] && [ "${extra#--strand}" = "$extra" ] && continue
+    for th in 0 1; do
+      [ "$th" = 1 ] && [ "$f" = maf ] && continue # (maf's header echoes the options)
+      gale_only=()
+      [ "$th" = 1 ] && gale_only=(--threads=1)
+      # shellcheck disable=SC2086
+      same_as_lastz "'query.fa[multiple]' $extra format '$f' --threads=$th" some "$d/target.fa" "$d/query.fa[multiple]" \
+        --segments="$work/qm.seg" --format="$f" $extra
+    done
+  done
+  gale_only=()
+done
+{ cat "$d/target.fa"; cat "$d/query.fa"; } > "$work/self_q.fa"
+lastz "$d/target.fa" "$work/self_q.fa[multiple]" --nogapped --format=segments > "$work/self.seg" 2>/dev/null
+for extra in "" --notrivial; do
+  # shellcheck disable=SC2086
+  same_as_lastz "self, query [multiple] $extra" some "$d/target.fa" "$work/self_q.fa[multiple]" --segments="$work/self.seg" \
+    --format=general:$mfields $extra
+done
+both_refuse "[multiple] query with lav" "multiple action cannot be used with --lav" "$d/target.fa" "$d/query.fa[multiple]" \
+  --segments="$work/qm.seg"
 # [subset=] names lastz fails on (sequences.c find_next_*_coi): one not in the file, or out
 # of its order, fails a 2bit file always, a FASTA file unless the previous name was its last
 # record (lastz then stops at the end without looking); the target (read whole) before any
@@ -595,10 +626,10 @@ for np in "" "[nameparse=darkspace]" "[nameparse=alnum]" "[nameparse=tag:of ]" "
 done
 # the other actions (chores and quantum are refused above, as lastz refuses them): a usage
 # error naming the action, nothing written
-for spec in "[separator=x]" "[multiple]" "[separator=ab]"; do
+for spec in "[separator=x]" "[separator=ab]" "[multiple,101..500]" "[multiple,revcomp]"; do
   rc=0
-  "$gale" lastz "$d/target.fa" "$d/query.fa$spec" --segments="$d/seg" > "$work/out" 2> "$work/err" || rc=$?
-  want=${spec#[}; want=${want%%]}; want=${want%%=*}
+  "$gale" lastz "$d/target.fa" "$d/query.fa$spec" --segments="$d/seg" --format=general > "$work/out" 2> "$work/err" || rc=$?
+  want=${spec#[}; want=${want%%]}; want=${want%%=*}; want=${want%%,*}
   if [ "$rc" -ne 2 ] || [ -s "$work/out" ] || ! grep -qF "$want" "$work/err"; then
     echo "FAIL: query.fa$spec: exit $rc, $(wc -c < "$work/out") bytes out: $(cat "$work/err")"; fail=$((fail + 1))
   fi

@@ -39,10 +39,10 @@ void usage_lastz(FILE *out)
         "actions unmask, nickname=NAME, subset=FILE (or @FILE), subsample=K/N,\n"
         "nameparse=darkspace|alnum|full|tag:MARKER, format=fasta|fastq|2bit|nib, the\n"
         "subranges START..END, START,END, START.., ..END, START#LENGTH, CENTER^LENGTH,\n"
-        "START..END+ZOOM%%, on the target multiple and separator=C, on the query revcomp\n"
-        "(or FILE-), softmask=, xmask=, nmask= (also =keep:FILE); lastz's other actions\n"
-        "(multiple and separator= on the query) are refused so far, chores= and quantum\n"
-        "as lastz refuses them here. Names are parsed from headers as lastz does.\n"
+        "START..END+ZOOM%%, softmask=, xmask=, nmask= (also =keep:FILE), on the target\n"
+        "multiple and separator=C, on the query revcomp (or FILE-) and multiple (with a\n"
+        "one-record target); separator= on the query is refused so far, chores= and\n"
+        "quantum as lastz refuses them here. Names are parsed from headers as lastz does.\n"
         "\n"
         "Options (as lastz's):\n"
         "  --segments=FILE          the anchors (required; --anchors=FILE is the same)\n"
@@ -109,6 +109,8 @@ static char complement(char c)
  * bounded by its own alignments and its partition's ends). */
 typedef struct {
     long ti;                 /* the target record */
+    long qi;                 /* the query record */
+    char *qs;                /* a [multiple] query's part: its record's strand bases (made when it runs) */
     gale_lastz_anchor *an;   /* its anchors, in the file's order */
     long *seg;               /* each one's line among the file's segments, from 0 (LASTZ's hspid - 1) */
     size_t n;
@@ -117,16 +119,17 @@ typedef struct {
 
 /* An anchor as read: its target record, its place in the run, its segments line */
 typedef struct {
-    long ti;
+    long ti, qi;             /* its target and query records */
     size_t order;
     long seg;                /* the line among the file's segments, from 0; after merge_segments, the
                               * line of the segment that was at this index (LASTZ's hspId) */
-    int64_t diag;            /* pos1 - pos2, pos1 on the joined target for [multiple] */
+    int64_t diag;            /* pos1 - pos2, on the joined target and query for [multiple] */
+    uint64_t jpos2;          /* pos2 on the joined query (a [multiple] query's; else pos2) */
     gale_lastz_anchor a;     /* on its target record */
 } placed_anchor;
 
 typedef struct {
-    long r;                  /* the query record */
+    long r;                  /* the query record; -1: all of a [multiple] query's (a part each) */
     int s;                   /* 0: + strand, 1: - */
     placed_anchor *merged;   /* --format=segments: the anchors after merge_segments, in its order */
     size_t n_merged;
@@ -148,6 +151,7 @@ static void release_job(job *jb)
 {
     for (size_t k = 0; k < jb->n_parts; k++) {
         free(jb->parts[k].an);
+        free(jb->parts[k].qs);
         free(jb->parts[k].seg);
         gale_lastz_result_free(jb->parts[k].res);
     }
@@ -170,6 +174,7 @@ static int by_target(const void *x, const void *y)
 {
     const placed_anchor *a = x, *b = y;
     if (a->ti != b->ti) return a->ti < b->ti ? -1 : 1;
+    if (a->qi != b->qi) return a->qi < b->qi ? -1 : 1;
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
@@ -179,7 +184,7 @@ static int by_diag(const void *x, const void *y)
 {
     const placed_anchor *a = x, *b = y;
     if (a->diag != b->diag) return a->diag < b->diag ? -1 : 1;
-    if (a->a.pos2 != b->a.pos2) return a->a.pos2 < b->a.pos2 ? -1 : 1;
+    if (a->jpos2 != b->jpos2) return a->jpos2 < b->jpos2 ? -1 : 1;
     if (a->a.length != b->a.length) return a->a.length < b->a.length ? -1 : 1;
     if (a->a.score != b->a.score) return a->a.score < b->a.score ? -1 : 1;
     return a->order < b->order ? -1 : a->order > b->order;
@@ -197,21 +202,21 @@ static size_t merge_segments(placed_anchor *pa, size_t n)
     if (n < 2) return n;
     qsort(pa, n, sizeof *pa, by_diag);
     placed_anchor cur = pa[0];
-    uint64_t end2 = (uint64_t)cur.a.pos2 + cur.a.length;
+    uint64_t end2 = cur.jpos2 + cur.a.length;
     for (size_t k = 1; k < n; k++) {
         const placed_anchor g = pa[k];
-        if (g.diag == cur.diag && g.a.pos2 < end2) {
-            if ((uint64_t)g.a.pos2 + g.a.length > end2) end2 = (uint64_t)g.a.pos2 + g.a.length;
+        if (g.diag == cur.diag && g.jpos2 < end2) {
+            if (g.jpos2 + g.a.length > end2) end2 = g.jpos2 + g.a.length;
             if (g.a.score > cur.a.score) cur.a.score = g.a.score;
             continue;
         }
-        cur.a.length = (uint32_t)(end2 - cur.a.pos2);
+        cur.a.length = (uint32_t)(end2 - cur.jpos2);
         cur.seg = pa[dst].seg;
         pa[dst++] = cur;
         cur = g;
-        end2 = (uint64_t)cur.a.pos2 + cur.a.length;
+        end2 = cur.jpos2 + cur.a.length;
     }
-    cur.a.length = (uint32_t)(end2 - cur.a.pos2);
+    cur.a.length = (uint32_t)(end2 - cur.jpos2);
     cur.seg = pa[dst].seg;
     pa[dst++] = cur;
     return dst;
@@ -227,12 +232,11 @@ static size_t merge_segments(placed_anchor *pa, size_t n)
  * record), then kept as they are (segments_only: --format=segments writes them) or dealt
  * out to the target records they name. Returns 0 with the job added, or with stop written
  * (the bad line: no job then, and the caller stops); -1 out of memory. */
-static int add_job(job_list *jl, long r, int s, const record *t, long nt, int multiple, const uint64_t *toff, const record *qr,
-                   const seg_line *segs, long ns, long *cursor, int segments_only, const char *segpath, char *stop,
-                   size_t stop_len)
+static int add_job(job_list *jl, long r, int s, const record *t, long nt, int multiple, const uint64_t *toff,
+                   const record *q, long nq, const uint64_t *qoff, const seg_line *segs, long ns, long *cursor,
+                   int segments_only, const char *segpath, char *stop, size_t stop_len)
 {
     const char strand = s == 0 ? '+' : '-';
-    const size_t o2 = strand == '+' ? qr->start_loc - 1 : qr->true_len - (qr->start_loc - 1 + qr->len);
     placed_anchor *pa = NULL;
     size_t n = 0, cap = 0;
     long last = 0;
@@ -242,9 +246,22 @@ static int add_job(job_list *jl, long r, int s, const record *t, long nt, int mu
     jb.s = s;
     for (; *cursor < ns; ++*cursor) {
         const seg_line *g = &segs[*cursor];
-        long ti = 0;
+        long ti = 0, qi = r;
+        const record *qr;
+        size_t o2;
         if (g->strand != strand) break;
-        if (strcmp(g->name2, qr->name) != 0 && strcmp(g->name2, "*") != 0) break;
+        if (r >= 0) {
+            if (strcmp(g->name2, q[r].name) != 0 && strcmp(g->name2, "*") != 0) break;
+        } else { /* a [multiple] query: the strand's run names any of its records */
+            for (qi = 0; qi < nq && strcmp(g->name2, q[qi].name) != 0; qi++) {}
+            if (qi == nq) {
+                snprintf(stop, stop_len, "%s line %ld: the segment names query '%s', which the [multiple] query has no "
+                         "record of", segpath, g->line, g->name2);
+                goto stopped;
+            }
+        }
+        qr = &q[qi];
+        o2 = strand == '+' ? qr->start_loc - 1 : qr->true_len - (qr->start_loc - 1 + qr->len);
         if (!multiple) {
             /* lastz ignores the target name of a one-record target's segments (the anchor is
              * taken on it whatever it names): so does gale, saying so once */
@@ -290,9 +307,11 @@ static int add_job(job_list *jl, long r, int s, const record *t, long nt, int mu
                 pa = np;
             }
             pa[n].ti = ti;
+            pa[n].qi = qi;
             pa[n].order = n;
             pa[n].seg = *cursor;
-            pa[n].diag = (int64_t)(toff ? toff[ti] : 0) + (int64_t)(g->start1 - 1 - o1) - (int64_t)(g->start2 - 1 - o2);
+            pa[n].jpos2 = (qoff ? qoff[qi] : 0) + (g->start2 - 1 - o2);
+            pa[n].diag = (int64_t)(toff ? toff[ti] : 0) + (int64_t)(g->start1 - 1 - o1) - (int64_t)pa[n].jpos2;
             pa[n].a.pos1 = (uint32_t)(g->start1 - 1 - o1);
             pa[n].a.pos2 = (uint32_t)(g->start2 - 1 - o2);
             pa[n].a.length = g->end1 + 1 - g->start1;
@@ -308,19 +327,21 @@ static int add_job(job_list *jl, long r, int s, const record *t, long nt, int mu
         goto add;
     }
     for (size_t k = 0; k < n; k++) pa[k].order = k;
-    if (multiple && n > 1) qsort(pa, n, sizeof *pa, by_target);
-    /* the parts: one per target record named (the one target's even with no anchors), its
-     * anchors in merge_segments' order */
-    for (size_t k = 0; k < n || (!multiple && jb.n_parts == 0);) {
+    if ((multiple || r < 0) && n > 1) qsort(pa, n, sizeof *pa, by_target);
+    /* the parts: one per target record (and, for a [multiple] query, query record) named
+     * (the one target's and query record's even with no anchors), its anchors in
+     * merge_segments' order */
+    for (size_t k = 0; k < n || (!multiple && r >= 0 && jb.n_parts == 0);) {
         size_t e = k;
         job_part *np;
-        while (e < n && pa[e].ti == pa[k].ti) e++;
+        while (e < n && pa[e].ti == pa[k].ti && pa[e].qi == pa[k].qi) e++;
         np = realloc(jb.parts, (jb.n_parts + 1) * sizeof *np);
         if (!np) goto oom;
         jb.parts = np;
         np = &jb.parts[jb.n_parts++];
         memset(np, 0, sizeof *np);
         np->ti = k < n ? pa[k].ti : 0;
+        np->qi = k < n ? pa[k].qi : r;
         np->n = e - k;
         np->an = malloc((np->n ? np->n : 1) * sizeof *np->an);
         np->seg = malloc((np->n ? np->n : 1) * sizeof *np->seg);
@@ -368,28 +389,47 @@ typedef struct {
     int n_threads, started;
 } run_state;
 
+/* A query record's bases on strand s (the - strand: its reverse complement), malloc'd */
+static char *strand_bases(const record *qr, int s)
+{
+    char *qs = malloc(qr->len + 1);
+    if (!qs) return NULL;
+    for (size_t k = 0; k < qr->len; k++) qs[k] = s == 0 ? qr->seq[k] : complement(qr->seq[qr->len - 1 - k]);
+    qs[qr->len] = 0;
+    return qs;
+}
+
 static void run_job(run_state *rs, job *jb)
 {
-    const record *qr = &rs->q[jb->r];
     gale_lastz_params p = *rs->p;
     jb->st = GALE_OK;
     if (rs->segments_only) return;
-    jb->qs = malloc(qr->len + 1);
-    if (!jb->qs) {
+    if (jb->r >= 0 && !(jb->qs = strand_bases(&rs->q[jb->r], jb->s))) {
         jb->st = GALE_E_NOMEM;
         snprintf(jb->err, sizeof jb->err, "%s", gale_status_string(jb->st));
         return;
     }
-    for (size_t k = 0; k < qr->len; k++) jb->qs[k] = jb->s == 0 ? qr->seq[k] : complement(qr->seq[qr->len - 1 - k]);
-    jb->qs[qr->len] = 0;
-    p.flags = (p.flags & ~GALE_LASTZ_MINUS) | (jb->s ? GALE_LASTZ_MINUS : 0);
+    /* (GALE_LASTZ_MINUS: no trivial self-alignment looked for first, as on lastz's - strand
+     * and for its partitioned query, which it checks after instead: write_job) */
+    p.flags = (p.flags & ~GALE_LASTZ_MINUS) | (jb->s || jb->r < 0 ? GALE_LASTZ_MINUS : 0);
     for (size_t k = 0; k < jb->n_parts; k++) {
         job_part *pt = &jb->parts[k];
-        const record *tr = &rs->t[pt->ti];
-        jb->st = gale_lastz_extend(rs->ctx, tr->seq, (int64_t)tr->len, jb->qs, (int64_t)qr->len, pt->an, pt->n, &p,
+        const record *tr = &rs->t[pt->ti], *qr = &rs->q[pt->qi];
+        const char *qs = jb->qs;
+        if (jb->r < 0) {
+            if (!(pt->qs = strand_bases(qr, jb->s))) {
+                jb->st = GALE_E_NOMEM;
+                snprintf(jb->err, sizeof jb->err, "%s", gale_status_string(jb->st));
+                return;
+            }
+            qs = pt->qs;
+        }
+        jb->st = gale_lastz_extend(rs->ctx, tr->seq, (int64_t)tr->len, qs, (int64_t)qr->len, pt->an, pt->n, &p,
                                    &pt->res);
-        free(pt->an);
-        pt->an = NULL;
+        if (jb->r >= 0) { /* (a [multiple] query's anchors stay: their scores order its output) */
+            free(pt->an);
+            pt->an = NULL;
+        }
         if (jb->st != GALE_OK) {
             const char *detail = gale_last_error();
             snprintf(jb->err, sizeof jb->err, "%s%s%s%s", gale_status_string(jb->st), detail && *detail ? " (" : "",
@@ -466,9 +506,46 @@ static void finish_jobs(run_state *rs)
 /* A finished job's output, in lastz's order: the summary and truncation lines on stderr,
  * then each part's alignments (parts in target order, alignments by target start), or
  * with --format=segments the merged anchors. Returns 0, -1 out of memory. */
-static int write_job(out_spec *os, job *jb, const record *t, long nt, const record *qr, int summary)
+/* One alignment of a [multiple] query's strand: its part and its index there */
+typedef struct {
+    size_t part, j;
+    uint32_t beg1;
+    int32_t score; /* its anchor's */
+    long qi;
+} part_alignment;
+
+/* gapped_extend.c's reporting order across a [multiple] query's parts: by target start;
+ * on a tie the alignment extended later first (insert_align puts each before those that
+ * start where it does), and lastz extends by anchor score down, then by position on the
+ * joined query (so an earlier record's anchor first on equal scores); a part's own ties are
+ * in that order already */
+static int by_report_order(const void *x, const void *y)
+{
+    const part_alignment *a = x, *b = y;
+    if (a->beg1 != b->beg1) return a->beg1 < b->beg1 ? -1 : 1;
+    if (a->part == b->part) return a->j < b->j ? -1 : a->j > b->j;
+    if (a->score != b->score) return a->score < b->score ? -1 : 1;
+    return a->qi > b->qi ? -1 : a->qi < b->qi;
+}
+
+/* --notrivial on a [multiple] query (gapped_extend.c's delayed check): an alignment that is
+ * one run of matched bases over the whole of a target and a query record of one length and
+ * one name is the trivial self-alignment, dropped */
+static int delayed_trivial(const gale_lastz_alignment *a, const record *tr, const record *qr, const char *qs)
+{
+    const char *n1 = tr->header, *n2 = qr->header;
+    if (a->n_ops != 1 || GALE_CIGAR_OP(a->cigar[0]) != GALE_CIGAR_MATCH) return 0;
+    if (tr->true_len != qr->true_len || (size_t)(a->end1 - a->beg1 + 1) != tr->true_len) return 0;
+    if (*n1 == '>') for (n1++; *n1 == ' ' || *n1 == '\t'; n1++) {}
+    if (*n2 == '>') for (n2++; *n2 == ' ' || *n2 == '\t'; n2++) {}
+    if (strcmp(n1, n2) != 0) return 0;
+    return memcmp(tr->seq + a->beg1 - 1, qs + a->beg2 - 1, a->end1 - a->beg1 + 1) == 0;
+}
+
+static int write_job(out_spec *os, job *jb, const record *t, long nt, const record *q, int summary)
 {
     const char strand = jb->s == 0 ? '+' : '-';
+    const record *qr = jb->r >= 0 ? &q[jb->r] : NULL; /* (NULL: a [multiple] query's parts name theirs) */
     if (os->segments) { /* the anchors after merge_segments, in its order (no gapped extension) */
         for (size_t k = 0; k < jb->n_merged; k++) {
             const placed_anchor *m = &jb->merged[k];
@@ -482,7 +559,7 @@ static int write_job(out_spec *os, job *jb, const record *t, long nt, const reco
             a.score = m->a.score;
             a.n_ops = 1;
             a.cigar = &op;
-            write_alignment(stdout, os, &t[m->ti], qr, NULL, strand, &a);
+            write_alignment(stdout, os, &t[m->ti], &q[m->qi], NULL, strand, &a);
         }
         return 0;
     }
@@ -490,6 +567,7 @@ static int write_job(out_spec *os, job *jb, const record *t, long nt, const reco
         job_part *pt = &jb->parts[k];
         const record *tr = &t[pt->ti];
         const size_t count = gale_lastz_result_count(pt->res);
+        qr = &q[pt->qi];
         if (summary) {
             gale_lastz_stats ls;
             memset(&ls, 0, sizeof ls);
@@ -514,13 +592,43 @@ static int write_job(out_spec *os, job *jb, const record *t, long nt, const reco
             for (long j = 0; j < nt; j++) printf("@SQ\tSN:%s\tLN:%zu\n", t[j].name, t[j].true_len);
             os->sq_done = 1;
         }
-        for (size_t j = 0; j < count; j++) {
+        for (size_t j = 0; jb->r >= 0 && j < count; j++) {
             gale_lastz_alignment a;
             a.size = sizeof a;
             gale_lastz_result_get(pt->res, j, &a);
             os->hspid = a.anchor == GALE_LASTZ_NO_ANCHOR ? 0 : (uint64_t)pt->seg[a.anchor] + 1;
             write_alignment(stdout, os, tr, qr, jb->qs, strand, &a);
         }
+    }
+    if (jb->r < 0) { /* a [multiple] query's strand: its records' alignments in lastz's one order */
+        size_t total = 0, m = 0;
+        part_alignment *all;
+        for (size_t k = 0; k < jb->n_parts; k++) total += gale_lastz_result_count(jb->parts[k].res);
+        if (!(all = malloc((total ? total : 1) * sizeof *all))) return -1;
+        for (size_t k = 0; k < jb->n_parts; k++)
+            for (size_t j = 0; j < gale_lastz_result_count(jb->parts[k].res); j++) {
+                gale_lastz_alignment a;
+                a.size = sizeof a;
+                gale_lastz_result_get(jb->parts[k].res, j, &a);
+                all[m].part = k;
+                all[m].j = j;
+                all[m].beg1 = a.beg1;
+                all[m].score = a.anchor == GALE_LASTZ_NO_ANCHOR ? INT32_MAX : jb->parts[k].an[a.anchor].score;
+                all[m].qi = jb->parts[k].qi;
+                m++;
+            }
+        if (m > 1) qsort(all, m, sizeof *all, by_report_order);
+        for (size_t x = 0; x < m; x++) {
+            const job_part *pt = &jb->parts[all[x].part];
+            gale_lastz_alignment a;
+            a.size = sizeof a;
+            gale_lastz_result_get(pt->res, all[x].j, &a);
+            if (os->notrivial && delayed_trivial(&a, &t[pt->ti], &q[pt->qi], pt->qs)) continue;
+            os->contig = q[pt->qi].contig;
+            os->hspid = a.anchor == GALE_LASTZ_NO_ANCHOR ? 0 : (uint64_t)pt->seg[a.anchor] + 1;
+            write_alignment(stdout, os, &t[pt->ti], &q[pt->qi], pt->qs, strand, &a);
+        }
+        free(all);
     }
     return 0;
 }
@@ -592,6 +700,7 @@ int cmd_lastz(int argc, char **argv)
     seg_line *segs = NULL;
     long nt = 0, nq = 0, ns = 0, cursor = 0;
     uint64_t *toff = NULL; /* a [multiple] target's record starts on the joined target */
+    uint64_t *qoff = NULL; /* a [multiple] query's record starts on the joined query */
     static seq_spec specs[2];
     gale_ctx *ctx = NULL;
     common_opts co; /* gale's --backend, --threads (lastz's = form) */
@@ -757,14 +866,18 @@ int cmd_lastz(int argc, char **argv)
             return EXIT_FAIL;
         }
     }
-    if ((specs[0].multiple || specs[0].separator) && os.lav) {
+    if ((specs[0].multiple || specs[0].separator || specs[1].multiple) && os.lav) {
         msg("multiple action cannot be used with --lav\n(lav has requirements on the order of alignments that would "
             "require additional\n computation;  use \"--help=formats\" to see other options for output)");
         return EXIT_FAIL;
     }
-    if (specs[1].multiple || specs[1].separator)
-        return usage_error(CMD, "%s: the action [%s] on the query is not supported by gale lastz yet (on the "
-                                "target it is)", paths[1], specs[1].separator ? "separator" : "multiple");
+    if (specs[1].separator)
+        return usage_error(CMD, "%s: the action [separator] on the query is not supported by gale lastz yet (on the "
+                           "target it is)", paths[1]);
+    if (specs[1].multiple && (specs[0].multiple || specs[0].separator || specs[1].revcomp || specs[1].sub_start ||
+                              specs[1].sub_end || os.rdotplot))
+        return usage_error(CMD, "%s: [multiple] on the query is supported by gale lastz with a one-record target, "
+                           "without [revcomp], a subrange or rdotplot so far", paths[1]);
     if ((specs[0].multiple || specs[0].separator) && (specs[0].sub_start || specs[0].sub_end || os.rdotplot))
         return usage_error(CMD, "%s: [%s] with %s is not supported by gale lastz yet (lastz then counts on the "
                                 "records joined)", paths[0], specs[0].multiple ? "multiple" : "separator",
@@ -930,6 +1043,19 @@ int cmd_lastz(int argc, char **argv)
             toff[k] = base + (t[k].start_loc - 1);
         }
     }
+    if (specs[1].multiple && nq > 0) {
+        /* each query record's start on the joined query (a separator at 0 and after each;
+         * lastz reverses each record in place for the - strand, so the starts hold there) */
+        uint64_t base = 1;
+        if (!(qoff = malloc((size_t)nq * sizeof *qoff))) {
+            msg("out of memory");
+            goto done;
+        }
+        for (long k = 0; k < nq; k++) {
+            qoff[k] = base;
+            base += q[k].true_len + 1;
+        }
+    }
     for (long k = 0; k < ns; k++)
         if (!(strands & (segs[k].strand == '+' ? 1 : 2))) {
             /* lastz stops there too ("extra segments in file") */
@@ -991,12 +1117,16 @@ int cmd_lastz(int argc, char **argv)
         job_list jl;
         char stop[1024] = "";
         memset(&jl, 0, sizeof jl);
-        for (long r = 0; r < nq && !stop[0]; r++) {
+        /* (a [multiple] query: one job a strand, its records' anchors read as one run, as
+         * lastz reads them for its partitioned query: all + strand lines, then all - ones) */
+        const long jobs_r = specs[1].multiple ? 1 : nq;
+        os.notrivial = (p.flags & GALE_LASTZ_NOTRIVIAL) != 0;
+        for (long r = 0; r < jobs_r && !stop[0]; r++) {
             for (int pass = 0; pass < 2 && !stop[0]; pass++) {
                 const int s = specs[1].revcomp ? 1 - pass : pass;
                 if (!(strands & (1 << s))) continue;
-                if (add_job(&jl, r, s, t, nt, specs[0].multiple || specs[0].separator, toff, &q[r], segs, ns, &cursor, os.segments, segpath, stop,
-                            sizeof stop) < 0) {
+                if (add_job(&jl, specs[1].multiple ? -1 : r, s, t, nt, specs[0].multiple || specs[0].separator, toff, q,
+                            nq, qoff, segs, ns, &cursor, os.segments, segpath, stop, sizeof stop) < 0) {
                     msg("out of memory");
                     free_jobs(&jl);
                     goto done;
@@ -1033,7 +1163,7 @@ int cmd_lastz(int argc, char **argv)
                     ok = 0;
                     break;
                 }
-                if (write_job(&os, jb, t, nt, &q[jb->r], summary) < 0) {
+                if (write_job(&os, jb, t, nt, q, summary) < 0) {
                     msg("out of memory");
                     ok = 0;
                     break;
@@ -1058,6 +1188,7 @@ done:
     free_records(q, nq);
     for (long k = 0; k < ns; k++) { free(segs[k].name1); free(segs[k].name2); }
     free(toff);
+    free(qoff);
     free(segs);
     return rc;
 }

@@ -71,6 +71,7 @@ typedef struct {
     int strand_header;  /* this query strand's header written (lav) */
     const char *prev1, *prev2; /* rdotplot: the names of the last name line */
     int sq_done;        /* sam: the @SQ line written */
+    int notrivial;      /* --notrivial: a [multiple] query's alignments checked after (write_job) */
     char diff_chars[7]; /* general's diff: match, transition, transversion, a target base against a gap,
                          * a query base against one, anything else (".:x--X"; diffCCCCCC sets them) */
 } out_spec;
