@@ -170,6 +170,7 @@ static void free_jobs(job_list *jl)
     free(jl->v);
 }
 
+/* the parts' order: target record, then query record ([multiple] query), then merge order */
 static int by_target(const void *x, const void *y)
 {
     const placed_anchor *a = x, *b = y;
@@ -503,9 +504,6 @@ static void finish_jobs(run_state *rs)
     pthread_mutex_destroy(&rs->mu);
 }
 
-/* A finished job's output, in lastz's order: the summary and truncation lines on stderr,
- * then each part's alignments (parts in target order, alignments by target start), or
- * with --format=segments the merged anchors. Returns 0, -1 out of memory. */
 /* One alignment of a [multiple] query's strand: its part and its index there */
 typedef struct {
     size_t part, j;
@@ -542,6 +540,10 @@ static int delayed_trivial(const gale_lastz_alignment *a, const record *tr, cons
     return memcmp(tr->seq + a->beg1 - 1, qs + a->beg2 - 1, a->end1 - a->beg1 + 1) == 0;
 }
 
+/* A finished job's output, in lastz's order: the summary and truncation lines on stderr,
+ * then each part's alignments (parts in target order, alignments by target start; a
+ * [multiple] query's parts merged in lastz's one order), or with --format=segments the
+ * merged anchors. Returns 0, -1 out of memory. */
 static int write_job(out_spec *os, job *jb, const record *t, long nt, const record *q, int summary)
 {
     const char strand = jb->s == 0 ? '+' : '-';

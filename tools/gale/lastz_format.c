@@ -211,24 +211,6 @@ static void print_qalign2(FILE *out, const record *q, char strand, const gale_la
     }
 }
 
-/* qalign1 (genpafQualsAlign1): the target's qualities along the alignment; '*' without
- * them. (With them lastz writes, against the target's gaps, bytes from a pointer it never
- * set: gale lastz refuses the field for a FASTQ target before it gets here.) */
-static void print_qalign1(FILE *out, const record *t, const gale_lastz_alignment *rel)
-{
-    size_t p = rel->beg1 - 1;
-    if (!t->qual) {
-        fputc('*', out);
-        return;
-    }
-    for (uint32_t k = 0; k < rel->n_ops; k++) {
-        const uint32_t op = GALE_CIGAR_OP(rel->cigar[k]), len = GALE_CIGAR_LEN(rel->cigar[k]);
-        if (op == GALE_CIGAR_INS) continue;
-        fwrite(t->qual + p, 1, len, out);
-        p += len;
-    }
-}
-
 /* diff (genpaf.c diff_char, default characters .:x--X) */
 static void print_diff(FILE *out, const char *ch, const record *t, const char *qs, const gale_lastz_alignment *a)
 {
@@ -602,7 +584,9 @@ void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, 
                          os->fields[k] == F_CIGARX || os->fields[k] == F_CIGARXL, os->fields[k] == F_CIGARXL);
             break;
         case F_CHORE: fputs("NA", out); break;                    /* (no chores file) */
-        case F_QALIGN1: print_qalign1(out, t, rel); break;
+        case F_QALIGN1: /* '*': a FASTQ target is refused with it (qalign1_unset) */
+            fputc('*', out);
+            break;
         case F_QALIGN2: print_qalign2(out, q, strand, rel); break;
         case F_QUALS1: /* the whole target as held, as nucs1 */
             if (t->qual) fwrite(t->qual, 1, t->len, out);
