@@ -1,5 +1,5 @@
 /*
- * fuzz_lastz_input: `gale lastz`'s readers (tools/gale/lastz_input.c) on any bytes: the
+ * fuzz_lastz_input: `gale lastz`'s readers (tools/gale/lastz_seqfile.c, lastz_scores.c, lastz_segments.c) on any bytes: the
  * sequence files (FASTA, FASTQ, 2bit or nib, told apart as lastz tells them; then the
  * record a FILE.2bit/NAME specifier picks), LASTZ's scoring files (--scores) and the segments file.
  * Each must return its records or say what is wrong, never crash, read out of bounds

@@ -1,7 +1,9 @@
 /*
- * gale lastz's internal interface: what lastz.c (the command: options, the run),
- * lastz_input.c (FASTA records, the segments file, LASTZ's sequence specifiers) and
- * lastz_format.c (the output formats) share. Not a public header.
+ * gale lastz's internal interface: what lastz.c (the command: options, the run), its
+ * readers lastz_seqfile.c (the sequence files), lastz_segments.c (the anchors),
+ * lastz_actions.c (LASTZ's sequence specifiers and file actions) and lastz_scores.c
+ * (numbers and scoring files), and lastz_format.c (the output formats) share. Not a public
+ * header.
  */
 #ifndef GALE_CLI_LASTZ_INT_H
 #define GALE_CLI_LASTZ_INT_H
@@ -114,23 +116,11 @@ typedef struct {
     int have_gap_open, have_gap_extend, have_hsp, have_gapped, have_x_drop, have_y_drop;
 } lastz_scores;
 
-/* lastz_input.c */
+/* lastz_seqfile.c */
 /* A record's strings (not the record itself). */
 void free_record(record *r);
 /* n records' strings and the array (NULL is fine, whatever n). */
 void free_records(record *recs, long n);
-/* Reads a scores file; returns 0, or -1 (message said: the file, the line and what is wrong,
- * or that gale does not take it yet). */
-int read_scores(const char *path, lastz_scores *sc);
-/* A score as lastz reads one (string_to_score: an integer, or a decimal rounded, with an
- * optional K, M or G for thousands); 0, or -1 for anything else. */
-int score_value(const char *s, int32_t *out);
-/* A number as lastz 1.04.22 reads one (utilities.c string_to_unitized_int: an integer, or a
- * decimal rounded, with an optional K, M or G, by thousands or by 1,024, within an int);
- * 0, or -1 when bad or out of range. score_value is its by-thousands form. */
-int unitized_value(const char *s, int by_thousands, int32_t *out);
-/* Reads every record of a FASTA file; returns the number, or -1 (message said). */
-long read_fasta(const char *path, record **out);
 /* A set of record names (a subset file's), sorted */
 typedef struct {
     char **v;
@@ -140,6 +130,9 @@ typedef struct {
  * (message said). */
 int read_subset_names(const char *path, name_set *out);
 void free_name_set(name_set *s);
+/* A subset file's line as lastz reads it (sequences.c read_contig_name): its name, cut in
+ * place ('#' at the start or after a blank begins a comment), or NULL when it has none. */
+const char *subset_line_name(char *line);
 /* A FASTA, FASTQ, 2bit or nib file, told apart as lastz tells them (sequences.c
  * detect_file_type: the magic numbers, then '@' for FASTQ; format: the spec's format=, which
  * must then agree); the number of records, or -1 (message said; hsx and qdna files are
@@ -153,8 +146,12 @@ long read_sequences(const char *path, int format, const char *only, const name_s
  * (the others freed); returns 1, or -1 when there is none (message said: then the caller
  * still frees all n). */
 long keep_contig(const char *path, const char *name, record *recs, long n);
+
+/* lastz_segments.c */
 /* Reads the segments file as LASTZ's read_segment_table does; the number, or -1. */
 long read_segments(const char *path, seg_line **out);
+
+/* lastz_actions.c */
 /* Returns 0, or writes a usage error naming the action and returns -1. */
 int parse_spec(const char *arg, seq_spec *sp);
 /* The records' names from their headers, as sp's name parsing takes them. */
@@ -178,6 +175,18 @@ long apply_subsample(const seq_spec *sp, record *recs, long n);
 long apply_subset(const char *path, const char *file, record *recs, long n, char *missing, size_t missing_len);
 /* nickname, unmask and the subrange on the records read; returns 0, or -1 (message said) */
 int apply_spec(const seq_spec *sp, record *recs, long n);
+
+/* lastz_scores.c */
+/* Reads a scores file; returns 0, or -1 (message said: the file, the line and what is wrong,
+ * or that gale does not take it yet). */
+int read_scores(const char *path, lastz_scores *sc);
+/* A score as lastz reads one (string_to_score: an integer, or a decimal rounded, with an
+ * optional K, M or G for thousands); 0, or -1 for anything else. */
+int score_value(const char *s, int32_t *out);
+/* A number as lastz 1.04.22 reads one (utilities.c string_to_unitized_int: an integer, or a
+ * decimal rounded, with an optional K, M or G, by thousands or by 1,024, within an int);
+ * 0, or -1 when bad or out of range. score_value is its by-thousands form. */
+int unitized_value(const char *s, int by_thousands, int32_t *out);
 
 /* lastz_format.c */
 /* --format's value into os: 0, or -1 after a usage error. */

@@ -1,0 +1,257 @@
+/*
+ * gale lastz's numbers and scoring files (lastz_int.h): values as LASTZ 1.04.22's
+ * utilities.c reads them (string_to_unitized_int), and --scores=FILE as its
+ * dna_utilities.c read_score_set reads it.
+ */
+#define _POSIX_C_SOURCE 200809L /* getline, ssize_t, fseeko, strdup */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gale.h"
+#include "lastz_int.h"
+#include "options.h"
+#include "subcommands.h"
+
+/* The number part of a unitized value (utilities.c string_to_unitized_int): a
+ * last K, M or G (either case) sets *mult (by thousands, or by 1,024) and is cut off in buf;
+ * a string too long for buf is parsed as it is (as there). */
+static const char *unit_split(const char *s, char buf[20], int by_thousands, int64_t *mult)
+{
+    const size_t len = strlen(s);
+    *mult = 1;
+    if (len >= 20) return s;
+    memcpy(buf, s, len + 1);
+    if (len > 0) {
+        const char u = buf[len - 1];
+        const int64_t k = by_thousands ? 1000 : 1024;
+        *mult = u == 'K' || u == 'k' ? k : u == 'M' || u == 'm' ? k * k : u == 'G' || u == 'g' ? k * k * k : 1;
+        if (*mult != 1) buf[len - 1] = 0;
+    }
+    return buf;
+}
+
+int unitized_value(const char *s, int by_thousands, int32_t *out)
+{
+    char buf[20], extra;
+    int64_t mult;
+    const char *parse = unit_split(s, buf, by_thousands, &mult);
+    int v;
+    float vf;
+    if (sscanf(parse, "%d%c", &v, &extra) == 1) {
+        if (mult != 1 && (v > INT_MAX / mult || v < -(INT_MAX / mult))) return -1;
+        *out = (int32_t)(v * mult);
+        return 0;
+    }
+    if (sscanf(parse, "%f%c", &vf, &extra) != 1) return -1;
+    /* lastz's test: the float product, then compared in double (2.0 times 2^30 overflows) */
+    if ((vf > 0 && (double)(vf * (float)mult) > (double)INT_MAX) || (vf < 0 && (double)(-vf * (float)mult) > (double)INT_MAX))
+        return -1;
+    *out = (int32_t)(vf * (float)mult + .5);
+    return 0;
+}
+
+int score_value(const char *s, int32_t *out)
+{
+    return unitized_value(s, 1, out);
+}
+
+/* blanks off both ends, in place */
+static char *trim(char *s)
+{
+    char *e;
+    while (*s == ' ' || *s == '\t' || *s == '\r') s++;
+    e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r')) *--e = 0;
+    return s;
+}
+
+/* a scoring file's row or column label: one upper-case A, C, G or T */
+static int nuc_index(const char *tok) { return tok[0] && !tok[1] ? lastz_nuc(tok[0]) : -1; }
+
+int read_scores(const char *path, lastz_scores *sc)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL, *l;
+    size_t cap = 0;
+    long lineno = 0;
+    int have_bad = 0, have_fill = 0, have_step = 0, have_ball = 0, have_seed = 0, stage = 0, ncols = 0, nrows = 0;
+    int fields = -1, col_of[4], row_seen[4] = {0, 0, 0, 0}, rc = -1;
+    memset(sc, 0, sizeof *sc);
+    sc->bad = -1000; /* LASTZ's defaults (blastz's) */
+    sc->fill = -100;
+    sc->gap_open = 400;
+    sc->gap_extend = 30;
+    if (!f) {
+        msg("--scores: %s: %s", path, strerror(errno));
+        return -1;
+    }
+    while (getline(&line, &cap, f) >= 0) {
+        char *hash, *eq;
+        lineno++;
+        line[strcspn(line, "\n")] = 0;
+        if ((hash = strchr(line, '#')) != NULL) *hash = 0;
+        l = trim(line);
+        if (!*l) continue;
+        eq = stage == 0 ? strchr(l, '=') : NULL;
+        if (eq) { /* a setting: each name once (lastz: a repeated one is an invalid name) */
+            char *name, *val;
+            int ok;
+            *eq = 0;
+            name = trim(l);
+            val = trim(eq + 1);
+#define IS(a) (strcmp(name, a) == 0)
+            if (!have_bad && (IS("bad") || IS("bad_score"))) {
+                /* [ROW:[COL:]]SCORE: gale takes X (the default) as the bad character */
+                char *v2 = val, *colon;
+                while ((colon = strchr(v2, ':')) != NULL) {
+                    if (colon - v2 != 1 || *v2 != 'X') {
+                        msg("--scores: %s line %ld: %s=%s: gale lastz takes X as the bad_score character only", path,
+                            lineno, name, val);
+                        goto done;
+                    }
+                    v2 = colon + 1;
+                }
+                ok = score_value(v2, &sc->bad) == 0;
+                have_bad = 1;
+            } else if (!have_fill && (IS("fill") || IS("fill_score"))) {
+                ok = score_value(val, &sc->fill) == 0;
+                have_fill = 1;
+            } else if (!sc->have_gap_open && (IS("O") || IS("open") || IS("gap_open") || IS("gap_open_penalty"))) {
+                ok = score_value(val, &sc->gap_open) == 0;
+                sc->have_gap_open = 1;
+            } else if (!sc->have_gap_extend &&
+                       (IS("E") || IS("extend") || IS("gap_extend") || IS("gap_extend_penalty"))) {
+                ok = score_value(val, &sc->gap_extend) == 0;
+                sc->have_gap_extend = 1;
+            } else if (!sc->have_hsp && (IS("K") || IS("hsp_thresh") || IS("hsp_threshold"))) {
+                ok = score_value(val, &sc->hsp_thresh) == 0;
+                sc->have_hsp = 1;
+            } else if (!sc->have_gapped && (IS("L") || IS("gapped_thresh") || IS("gapped_threshold"))) {
+                ok = score_value(val, &sc->gapped_thresh) == 0;
+                sc->have_gapped = 1;
+            } else if (!sc->have_x_drop && (IS("X") || IS("x_drop"))) {
+                ok = score_value(val, &sc->x_drop) == 0 && sc->x_drop > 0;
+                sc->have_x_drop = 1;
+            } else if (!sc->have_y_drop && (IS("Y") || IS("y_drop"))) {
+                ok = score_value(val, &sc->y_drop) == 0 && sc->y_drop > 0;
+                sc->have_y_drop = 1;
+            } else if (!have_step && (IS("Z") || IS("step"))) { /* seeding's: no effect on the gapped stage */
+                int32_t step;
+                ok = score_value(val, &step) == 0 && step > 0;
+                have_step = 1;
+            } else if (!have_ball && IS("ball")) { /* quantum DNA's: no effect here */
+                int32_t b;
+                ok = score_value(val, &b) == 0 && b > 0;
+                have_ball = 1;
+            } else if (!have_seed && (IS("T") || IS("seed"))) { /* seeding's: no effect on the gapped stage */
+                static const char *const seeds[] = {"1", "2", "3", "4", "12of19,transition", "12_of_19,transition",
+                                                    "12of19,notransition", "12_of_19,no_transition",
+                                                    "14of22,transition", "14_of_22,transition",
+                                                    "14of22,notransition", "14_of_22,no_transition"};
+                ok = 0;
+                for (size_t k = IS("T") ? 0 : 4; k < (IS("T") ? 4u : sizeof seeds / sizeof seeds[0]); k++)
+                    ok = ok || strcmp(val, seeds[k]) == 0;
+                have_seed = 1;
+            } else if (IS("bottleneck")) {
+                msg("--scores: %s line %ld: %s=%s: a bottleneck alphabet is for quantum DNA, which gale lastz does "
+                    "not take", path, lineno, name, val);
+                goto done;
+            } else {
+                msg("--scores: %s line %ld: invalid name in assignment %s=%s", path, lineno, name, val);
+                goto done;
+            }
+#undef IS
+            if (!ok) {
+                msg("--scores: %s line %ld: invalid value in %s=%s", path, lineno, name, val);
+                goto done;
+            }
+            continue;
+        }
+        if (stage == 0) { /* the column labels: A C G T in any order */
+            for (char *tok = strtok(l, " \t"); tok; tok = strtok(NULL, " \t")) {
+                const int x = nuc_index(tok);
+                if (x < 0 || ncols == 4) {
+                    msg("--scores: %s line %ld: column '%s': gale lastz takes matrices of A, C, G and T only", path,
+                        lineno, tok);
+                    goto done;
+                }
+                for (int k = 0; k < ncols; k++)
+                    if (sc->cols[k] == tok[0]) {
+                        msg("--scores: %s line %ld: duplicate column '%s'", path, lineno, tok);
+                        goto done;
+                    }
+                col_of[ncols] = x;
+                sc->cols[ncols++] = tok[0];
+            }
+            if (ncols != 4) {
+                msg("--scores: %s line %ld: %d columns: gale lastz takes matrices of A, C, G and T only", path, lineno,
+                    ncols);
+                goto done;
+            }
+            stage = 1;
+            continue;
+        }
+        { /* a row: [LABEL] then 4 scores; without labels the rows follow the columns' order */
+            char *tok[6];
+            int n = 0, r;
+            for (char *t = strtok(l, " \t"); t; t = strtok(NULL, " \t")) {
+                if (n == 6) break;
+                tok[n++] = t;
+            }
+            if (fields < 0) {
+                if (n != 4 && n != 5) {
+                    msg("--scores: %s line %ld: wrong number of score columns", path, lineno);
+                    goto done;
+                }
+                fields = n;
+            } else if (n != fields) {
+                msg("--scores: %s line %ld: inconsistent number of score columns", path, lineno);
+                goto done;
+            }
+            if (nrows == 4) {
+                msg("--scores: %s line %ld: too many score rows", path, lineno);
+                goto done;
+            }
+            if (fields == 4) {
+                r = col_of[nrows];
+            } else if ((r = nuc_index(tok[0])) < 0) {
+                msg("--scores: %s line %ld: row '%s': gale lastz takes matrices of A, C, G and T only", path, lineno,
+                    tok[0]);
+                goto done;
+            } else if (row_seen[r]) {
+                msg("--scores: %s line %ld: duplicate row '%s'", path, lineno, tok[0]);
+                goto done;
+            }
+            row_seen[r] = 1;
+            sc->rows[nrows++] = "ACGT"[r];
+            for (int c = 0; c < 4; c++)
+                if (score_value(tok[fields - 4 + c], &sc->matrix[r][col_of[c]]) != 0) {
+                    msg("--scores: %s line %ld: '%s' is not a score", path, lineno, tok[fields - 4 + c]);
+                    goto done;
+                }
+        }
+    }
+    if (ferror(f)) {
+        msg("--scores: %s: %s", path, strerror(errno));
+    } else if (stage == 0 || nrows == 0) {
+        msg("--scores: %s: no score matrix", path);
+    } else if (nrows != 4) {
+        msg("--scores: %s: %d score rows: gale lastz takes matrices of A, C, G and T only", path, nrows);
+    } else if (sc->have_gap_open && (int64_t)sc->gap_open + sc->gap_extend <= 0) {
+        msg("--scores: %s: %d is not a valid gap open penalty with extension penalty %d", path, sc->gap_open,
+            sc->gap_extend);
+    } else if (sc->have_gap_extend && sc->gap_extend < 0) {
+        msg("--scores: %s: %d is not a valid gap extension penalty", path, sc->gap_extend);
+    } else {
+        rc = 0;
+    }
+done:
+    free(line);
+    fclose(f);
+    return rc;
+}
