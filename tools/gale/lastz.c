@@ -6,8 +6,9 @@
  * LASTZ's scoring (--scores) and gapped options, and the formats lav (the default), general[-][:fields],
  * cigar, axt, maf[-], [soft]sam[-], rdotplot and segments.
  *
- * This file: the help, the options and the run; lastz_seqfile.c reads the sequences,
- * the segments, lastz_format.c writes the formats (lastz_int.h between them).
+ * This file: the help, the options and the run; lastz_seqfile.c, lastz_segments.c,
+ * lastz_actions.c and lastz_scores.c read the inputs, lastz_format.c writes the formats
+ * (lastz_int.h between them).
  */
 #define _POSIX_C_SOURCE 200809L /* getline, ssize_t */
 #include <ctype.h>
