@@ -7,15 +7,16 @@
 //
 // Memory: the call's sequences (with their reversed copies, as the walk holds them) and
 // LASTZ's 256 x 256 scores go to the device once per gale_lastz_extend call (YdropGpu);
-// each wave's halves get equal slots of the device entry's pool (the entry runs nothing
-// else meanwhile: the backend runs this on the entry's own thread), each with its
-// traceback bytes (as many as LASTZ's traceback memory), row records, DP row and edit
-// script (yd_slot). A half that does not fit its slot comes back failed and the walk
-// computes it on the CPU; so do all the halves of a wave whose memory could not be had.
-// The wave reports how many halves the pool holds at once (YdropDeviceWave::capacity):
-// the walk sizes its next waves from it.
+// each half of a launch gets a slot of the device entry's pool (YdropArena: large and small
+// slots, shared by the calls running at once), with its traceback bytes, row records, DP
+// row and edit script (yd_slot). A half that does not fit a large slot comes back failed
+// and the walk computes it on the CPU; so do all the halves of a wave whose memory could
+// not be had. The wave reports how many halves the pool holds at once for each call
+// (YdropDeviceWave::capacity): the walk sizes its next waves from it.
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "common/device.cuh"
@@ -79,53 +80,179 @@ constexpr int kWarpsPerBlock = 4;
 // and ballots, whose latency bounds the step, are paid once per 32 V columns.
 constexpr int kColumnsPerLane = 4;
 
+// Where a launch's halves have their slots (of the entry's arena), by value, in units of
+// 256 bytes from the pool's start: a launch takes at most kYdropMaxLaunch halves.
+struct YdSlotList {
+    uint32_t at[kYdropMaxLaunch];
+};
+
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
-ydrop_phase1_kernel(YdParams P, const YdIn *__restrict__ in, YdOut *out, char *slots, uint64_t slot_bytes,
-                    ydg::YdCaps caps, int n) {
+ydrop_phase1_kernel(YdParams P, const YdIn *__restrict__ in, YdOut *out, char *base, ydg::YdCaps caps,
+                    const YdSlotList list, int n) {
     const int w = (int)(blockIdx.x * kWarpsPerBlock + (threadIdx.x >> 5));
     if (w >= n) return;
     WarpGroup g;
-    const YdSlot S = ydg::yd_slot(slots + (uint64_t)w * slot_bytes, caps);
+    const YdSlot S = ydg::yd_slot(base + (uint64_t)list.at[w] * 256, caps);
     ydg::yd_side<kColumnsPerLane>(g, P, in[w], S, out[w]);
 }
 
 }  // namespace
 
-// A call's device state: the sequences (s1 r1 s2 r2, each with its 0 bytes) and the scores.
+// Slots of one size: their capacities, where the first lies, which are free.
+struct SlotClass {
+    ydg::YdCaps caps{};
+    uint64_t bytes = 0, first = 0;  // (both multiples of 256)
+    size_t n = 0;
+    std::vector<uint32_t> free;
+    uint32_t unit(uint32_t k) const { return (uint32_t)((first + (uint64_t)k * bytes) / 256); }
+};
+
+// An entry's pool as phase 1 uses it, shared by the calls that run on the entry at once
+// (gale lastz's query strands are calls of their own), in slots of two sizes. A large slot
+// holds a whole extension up to LASTZ's truncation (80 MiB of traceback by default); most
+// halves need a few MiB, so most of the pool is small slots (4 MiB of traceback), and a
+// launch whose halves do not all find a large slot runs in small ones: a half that
+// outgrows its small slot comes back (kYdOverCap) and runs again in a large one. A launch
+// takes the free slots it needs (at least one: it waits for one) on the entry's thread and
+// gives them back on its caller's thread once its results are copied out, so two calls'
+// waves run on the device side by side. Batches of other kinds, which use the same pool,
+// wait on the entry's thread until no slot is held (ydrop_arena_wait_idle).
+struct YdropArena {
+    std::mutex mu;
+    std::condition_variable cv;
+    char *base = nullptr;
+    SlotClass large, small;
+    size_t calls = 0;  // calls that have launched and are not closed: the capacity's share
+    bool idle() const { return large.free.size() == large.n && small.free.size() == small.n; }
+};
+
+// A call's device state: the sequences (s1 r1 s2 r2, each with its 0 bytes), the scores,
+// and each launch's inputs and outputs; its stream and timing events.
 struct YdropGpu {
     char *mem = nullptr;
+    YdIn *d_in = nullptr;
+    YdOut *d_out = nullptr;
     YdParams P{};
     uint64_t tb_max = 0;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t start = nullptr, stop = nullptr;
+    YdropArena *arena = nullptr;  // once it has launched
+    SlotClass *held_in = nullptr; // the class of the launch in flight
+    std::vector<uint32_t> held;   // its slots
+    YdIn *in = nullptr;    // pinned: kYdropMaxLaunch each (a copy from pageable memory
+    YdOut *out = nullptr;  // would hold its thread while the stream's kernel runs)
 };
+
+namespace {
+
+void give_back(YdropGpu *g) {
+    if (g->arena == nullptr || g->held.empty()) return;
+    std::lock_guard<std::mutex> lock(g->arena->mu);
+    for (uint32_t k : g->held) g->held_in->free.push_back(k);
+    g->held.clear();
+    g->arena->cv.notify_all();
+}
+
+// The slots for halves of tb_max traceback bytes at most (the pool of the entry, whole:
+// [counters | staging 0 | staging 1 | work 0 | work 1]); only while no slot is held. A
+// large slot: LASTZ's traceback memory (at most 1 GiB when that is lifted), 2^20 rows, a DP
+// row of 2^18 cells, 2^20 script ops, every capacity halved while the pool holds fewer than
+// two; a quarter of the pool (two slots at least). A small slot: 4 MiB, 2^16, 2^14, 2^16,
+// the rest of the pool. A half past a large slot's capacity comes back failed (the walk
+// computes it).
+void arena_layout(Device *dev, YdropArena &A, uint64_t tb_max) {
+    A.base = dev->slots[0].dev;
+    const uint64_t region =
+        (uint64_t)(dev->slots[kSlots - 1].work + dev->slots[kSlots - 1].work_bytes - A.base) / 256 * 256;
+    ydg::YdCaps caps{std::min<uint64_t>(tb_max, (uint64_t)1 << 30), 1u << 20, 1u << 18, 1u << 20};
+    while (region / ydg::yd_slot_bytes(caps) < 2 && caps.tb_cap > ((uint64_t)1 << 20)) {
+        caps.tb_cap /= 2;
+        caps.rows_cap /= 2;
+        caps.dp_cap /= 2;
+        caps.ops_cap /= 2;
+    }
+    const ydg::YdCaps small{(uint64_t)4 << 20, 1u << 16, 1u << 14, 1u << 16};
+    const bool two = small.tb_cap < caps.tb_cap && small.rows_cap < caps.rows_cap && small.dp_cap < caps.dp_cap &&
+                     small.ops_cap < caps.ops_cap;
+    A.large = SlotClass();
+    A.large.caps = caps;
+    A.large.bytes = ydg::yd_slot_bytes(caps);
+    const size_t all = (size_t)(region / A.large.bytes);
+    A.large.n = two ? std::min(all, std::max<size_t>(2, (size_t)(region / 4 / A.large.bytes))) : all;
+    A.small = SlotClass();
+    if (two) {
+        A.small.caps = small;
+        A.small.bytes = ydg::yd_slot_bytes(small);
+        A.small.first = A.large.n * A.large.bytes;
+        A.small.n = (size_t)((region - A.small.first) / A.small.bytes);
+    }
+    for (SlotClass *c : {&A.large, &A.small})
+        for (size_t k = c->n; k-- > 0;) c->free.push_back((uint32_t)k);
+}
+
+}  // namespace
 
 YdropGpu *ydrop_gpu_open() { return new YdropGpu; }
 
 void ydrop_gpu_close(YdropGpu *g) noexcept {
     if (g == nullptr) return;
+    if (g->stream) cudaStreamSynchronize(g->stream);
+    give_back(g);
+    if (g->arena) {
+        std::lock_guard<std::mutex> lock(g->arena->mu);
+        g->arena->calls--;
+    }
+    if (g->start) cudaEventDestroy(g->start);
+    if (g->stop) cudaEventDestroy(g->stop);
+    if (g->stream) cudaStreamDestroy(g->stream);
+    if (g->in) cudaFreeHost(g->in);
+    if (g->out) cudaFreeHost(g->out);
     if (g->mem) cudaFree(g->mem);
+    cudaGetLastError();  // (a lost device fails these; nothing to do about it)
     delete g;
 }
 
-void ydrop_gpu_wave(Device *dev, YdropGpu *g, YdropDeviceWave &w) {
+YdropArena *ydrop_arena_open() { return new YdropArena; }
+void ydrop_arena_close(YdropArena *a) noexcept { delete a; }
+
+void ydrop_arena_wait_idle(YdropArena *a) {
+    if (a == nullptr) return;
+    std::unique_lock<std::mutex> lock(a->mu);
+    a->cv.wait(lock, [a] { return a->idle(); });
+}
+
+void ydrop_arena_wait_free(YdropArena *a, bool large_only) {
+    std::unique_lock<std::mutex> lock(a->mu);
+    a->cv.wait(lock, [a, large_only] { return !a->large.free.empty() || (!large_only && !a->small.free.empty()); });
+}
+
+size_t ydrop_gpu_launch(Device *dev, YdropArena *A, YdropGpu *g, YdropDeviceWave &w,
+                        const std::vector<uint32_t> &todo, bool large_only) {
     GALE_CUDA_CHECK(cudaSetDevice(dev->index));
     device_check(dev);
     auto fail_all = [&] {
-        for (size_t k = 0; k < 2 * w.n; ++k) {
-            *w.sides[k] = ydrop_run::SideRec();
-            w.sides[k]->failed = true;
+        for (uint32_t h : todo) {
+            *w.sides[h] = ydrop_run::SideRec();
+            w.sides[h]->failed = true;
         }
+        return todo.size();
     };
-    if (g->mem == nullptr) {  // the sequences and the scores, once per call
+    if (g->mem == nullptr) {  // the sequences, the scores and the launches' inputs and outputs, once per call
         const uint64_t l1 = w.len1 + 2ull, l2 = w.len2 + 2ull;
-        const uint64_t sub_at = (2 * l1 + 2 * l2 + 255) / 256 * 256, bytes = sub_at + 256ull * 256 * 4;
+        const uint64_t sub_at = (2 * l1 + 2 * l2 + 255) / 256 * 256, in_at = sub_at + 256ull * 256 * 4,
+                       out_at = in_at + kYdropMaxLaunch * sizeof(YdIn), bytes = out_at + kYdropMaxLaunch * sizeof(YdOut);
         try {
             GALE_CUDA_CHECK(cudaMalloc(&g->mem, bytes));
         } catch (const DeviceFault &f) {
             if (!f.memory) throw;
             g->mem = nullptr;
-            fail_all();
-            return;
+            return fail_all();
         }
+        GALE_CUDA_CHECK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+        GALE_CUDA_CHECK(cudaMallocHost((void **)&g->in, kYdropMaxLaunch * sizeof(YdIn)));
+        GALE_CUDA_CHECK(cudaMallocHost((void **)&g->out, kYdropMaxLaunch * sizeof(YdOut)));
+        GALE_CUDA_CHECK(cudaEventCreate(&g->start));
+        GALE_CUDA_CHECK(cudaEventCreate(&g->stop));
         std::vector<int32_t> sub(256 * 256);
         for (int a = 0; a < 256; ++a)
             for (int b = 0; b < 256; ++b) sub[(size_t)a * 256 + (size_t)b] = w.scoring->sub[a][b];
@@ -135,6 +262,8 @@ void ydrop_gpu_wave(Device *dev, YdropGpu *g, YdropDeviceWave &w) {
         GALE_CUDA_CHECK(cudaMemcpy(g->mem + 2 * l1, w.seq2 - 1, l2, cudaMemcpyHostToDevice));
         GALE_CUDA_CHECK(cudaMemcpy(g->mem + 2 * l1 + l2, w.rev2 - 1, l2, cudaMemcpyHostToDevice));
         GALE_CUDA_CHECK(cudaMemcpy(g->mem + sub_at, sub.data(), sub.size() * 4, cudaMemcpyHostToDevice));
+        g->d_in = (YdIn *)(g->mem + in_at);
+        g->d_out = (YdOut *)(g->mem + out_at);
         YdParams &P = g->P;
         P.seq1 = (const uint8_t *)g->mem + 1;
         P.rev1 = (const uint8_t *)g->mem + l1 + 1;
@@ -153,74 +282,96 @@ void ydrop_gpu_wave(Device *dev, YdropGpu *g, YdropDeviceWave &w) {
         P.tbLen = (int64_t)std::min<uint64_t>(tbLen64, (uint64_t)INT64_MAX / 4);
         g->tb_max = (uint64_t)P.tbLen;  // a half never writes more (the truncation)
     }
-    // The whole pool of the entry: [counters | staging 0 | staging 1 | work 0 | work 1].
-    char *const region = dev->slots[0].dev;
-    const uint64_t region_bytes =
-        (uint64_t)(dev->slots[kSlots - 1].work + dev->slots[kSlots - 1].work_bytes - region);
-    const size_t halves = 2 * w.n;
-    const uint64_t io_bytes = ydg::yd_align(halves * (sizeof(YdIn) + sizeof(YdOut)));
-    // A slot holds a whole extension up to LASTZ's truncation (its traceback memory; at most
-    // 1 GiB when that is lifted), 2^20 rows, a DP row of 2^18 cells and 2^20 script ops;
-    // where the pool holds fewer than two, every capacity is halved until it does. A half
-    // past a capacity comes back failed (the walk computes it).
-    ydg::YdCaps caps{std::min<uint64_t>(g->tb_max, (uint64_t)1 << 30), 1u << 20, 1u << 18, 1u << 20};
-    const uint64_t room = region_bytes > io_bytes ? region_bytes - io_bytes : 0;
-    while (room / ydg::yd_slot_bytes(caps) < std::min<size_t>(halves, 2) && caps.tb_cap > ((uint64_t)1 << 20)) {
-        caps.tb_cap /= 2;
-        caps.rows_cap /= 2;
-        caps.dp_cap /= 2;
-        caps.ops_cap /= 2;
+    // slots for as many of the halves as are free (at least one): all in large slots if
+    // there are enough (the first waves: few halves, LASTZ's longest extensions), else in
+    // small ones
+    YdSlotList list{};
+    size_t k = 0;
+    SlotClass *cls;
+    {
+        std::unique_lock<std::mutex> lock(A->mu);
+        if (g->arena == nullptr) {
+            if (A->large.n == 0 ||
+                (A->idle() && A->large.caps.tb_cap < std::min<uint64_t>(g->tb_max, (uint64_t)1 << 30)))
+                arena_layout(dev, *A, g->tb_max);  // (laid out again for larger halves while idle)
+            g->arena = A;
+            A->calls++;
+        }
+        w.capacity = (A->large.n + A->small.n) / std::max<size_t>(1, A->calls);
+        if (A->large.n == 0) return fail_all();
+        const size_t want = std::min(todo.size(), kYdropMaxLaunch);
+        if (large_only || A->small.n == 0 || A->large.free.size() >= want) {
+            cls = &A->large;
+        } else {
+            cls = A->small.free.empty() && !A->large.free.empty() ? &A->large : &A->small;
+        }
+        k = std::min(want, cls->free.size());  // (none: the caller waits, ydrop_arena_wait_free, and
+                                               // the entry's thread goes on with other launches)
+        g->held.clear();
+        g->held_in = cls;
+        for (size_t j = 0; j < k; ++j) {
+            g->held.push_back(cls->free.back());
+            cls->free.pop_back();
+            list.at[j] = cls->unit(g->held.back());
+        }
     }
-    const uint64_t slot = ydg::yd_slot_bytes(caps);
-    const size_t fit = (size_t)(room / slot);
-    if (fit == 0) {
-        fail_all();
-        return;
+    if (k == 0) return 0;
+    for (size_t j = 0; j < k; ++j) {
+        const uint32_t h = todo[j];
+        g->in[j] = YdIn{w.anchor1[h / 2], w.anchor2[h / 2], h % 2 == 0 ? 1u : 0u, 0};
     }
-    const size_t per_launch = std::min<size_t>(halves, fit);
-    w.capacity = fit;
-    YdIn *const d_in = (YdIn *)region;
-    YdOut *const d_out = (YdOut *)(region + halves * sizeof(YdIn));
-    char *const d_slots = region + io_bytes;
+    try {
+        GALE_CUDA_CHECK(cudaMemcpyAsync(g->d_in, g->in, k * sizeof(YdIn), cudaMemcpyHostToDevice, g->stream));
+        GALE_CUDA_CHECK(cudaEventRecord(g->start, g->stream));
+        ydrop_phase1_kernel<<<((int)k + kWarpsPerBlock - 1) / kWarpsPerBlock, 32 * kWarpsPerBlock, 0, g->stream>>>(
+            g->P, g->d_in, g->d_out, A->base, cls->caps, list, (int)k);
+        GALE_CUDA_CHECK(cudaGetLastError());
+        GALE_CUDA_CHECK(cudaEventRecord(g->stop, g->stream));
+    } catch (...) {
+        cudaStreamSynchronize(g->stream);
+        give_back(g);
+        throw;
+    }
+    // (nothing comes back here: a copy to pageable memory would hold the entry's thread until
+    // the kernel ends, and with it the other calls' launches)
+    return k;
+}
 
-    std::vector<YdIn> in(halves);
-    for (size_t k = 0; k < w.n; ++k) {
-        in[2 * k] = YdIn{w.anchor1[k], w.anchor2[k], 1, 0};
-        in[2 * k + 1] = YdIn{w.anchor1[k], w.anchor2[k], 0, 0};
-    }
-    std::vector<YdOut> out(halves);
-    cudaStream_t st = dev->slots[0].stream;
-    GALE_CUDA_CHECK(cudaMemcpyAsync(d_in, in.data(), halves * sizeof(YdIn), cudaMemcpyHostToDevice, st));
+void ydrop_gpu_finish(Device *dev, YdropGpu *g, YdropDeviceWave &w, const std::vector<uint32_t> &todo, size_t k,
+                      std::vector<uint32_t> &retry) {
+    struct Release {  // the slots go back however this ends
+        YdropGpu *g;
+        ~Release() { give_back(g); }
+    } release{g};
+    if (g->arena == nullptr || g->held.size() != k || k == 0) return;  // (failed at the launch)
+    const SlotClass &cls = *g->held_in;
+    const bool small = &cls == &g->arena->small;
+    GALE_CUDA_CHECK(cudaSetDevice(dev->index));
+    GALE_CUDA_CHECK(cudaMemcpyAsync(g->out, g->d_out, k * sizeof(YdOut), cudaMemcpyDeviceToHost, g->stream));
+    GALE_CUDA_CHECK(cudaStreamSynchronize(g->stream));  // (the rows and scripts below: pageable, once the kernel is done)
+    float ms = 0;
+    GALE_CUDA_CHECK(cudaEventElapsedTime(&ms, g->start, g->stop));
+    w.kernel_ns += (uint64_t)((double)ms * 1e6);
+    // each half's rows and script back, as a SideRec; a half too large for its small slot again
     std::vector<YdRow> rows;
     std::vector<uint32_t> ops;
-    for (size_t first = 0; first < halves; first += per_launch) {
-        const int n = (int)std::min(per_launch, halves - first);
-        GALE_CUDA_CHECK(cudaEventRecord(dev->slots[0].start, st));
-        ydrop_phase1_kernel<<<(n + kWarpsPerBlock - 1) / kWarpsPerBlock, 32 * kWarpsPerBlock, 0, st>>>(
-            g->P, d_in + first, d_out + first, d_slots, slot, caps, n);
-        GALE_CUDA_CHECK(cudaGetLastError());
-        GALE_CUDA_CHECK(cudaEventRecord(dev->slots[0].stop, st));
-        GALE_CUDA_CHECK(cudaMemcpyAsync(out.data() + first, d_out + first, (size_t)n * sizeof(YdOut),
-                                        cudaMemcpyDeviceToHost, st));
-        GALE_CUDA_CHECK(cudaStreamSynchronize(st));
-        float ms = 0;
-        GALE_CUDA_CHECK(cudaEventElapsedTime(&ms, dev->slots[0].start, dev->slots[0].stop));
-        w.kernel_ns += (uint64_t)((double)ms * 1e6);
-        // each half's rows and script back, as a SideRec
-        for (int k = 0; k < n; ++k) {
-            const YdOut &o = out[first + (size_t)k];
-            if (!(o.flags & ydg::kYdFailed)) {
-                const YdSlot S = ydg::yd_slot(d_slots + (uint64_t)k * slot, caps);
-                rows.resize(o.nrows);
-                ops.resize(o.nops);
-                if (o.nrows)
-                    GALE_CUDA_CHECK(cudaMemcpyAsync(rows.data(), S.rows, o.nrows * sizeof(YdRow), cudaMemcpyDeviceToHost, st));
-                if (o.nops)
-                    GALE_CUDA_CHECK(cudaMemcpyAsync(ops.data(), S.ops, o.nops * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
-                GALE_CUDA_CHECK(cudaStreamSynchronize(st));
-            }
-            *w.sides[first + (size_t)k] = ydg::yd_side_rec(o, rows.data(), ops.data());
+    for (size_t j = 0; j < k; ++j) {
+        const YdOut &o = g->out[j];
+        if (small && (o.flags & ydg::kYdOverCap)) {
+            retry.push_back(todo[j]);
+            continue;
         }
+        if (!(o.flags & ydg::kYdFailed)) {
+            const YdSlot S = ydg::yd_slot(g->arena->base + (uint64_t)cls.unit(g->held[j]) * 256, cls.caps);
+            rows.resize(o.nrows);
+            ops.resize(o.nops);
+            if (o.nrows)
+                GALE_CUDA_CHECK(cudaMemcpyAsync(rows.data(), S.rows, o.nrows * sizeof(YdRow), cudaMemcpyDeviceToHost, g->stream));
+            if (o.nops)
+                GALE_CUDA_CHECK(cudaMemcpyAsync(ops.data(), S.ops, o.nops * sizeof(uint32_t), cudaMemcpyDeviceToHost, g->stream));
+            GALE_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+        }
+        *w.sides[todo[j]] = ydg::yd_side_rec(o, rows.data(), ops.data());
     }
 }
 

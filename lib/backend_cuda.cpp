@@ -49,6 +49,7 @@ struct Entry {
     // The batch whose part runs now, or nullptr (guarded by mu): cancel() raises the
     // device's cancel word only for it, and a part starts with the word cleared.
     gale_batch *current = nullptr;
+    cuda::YdropArena *ydrop = nullptr;  // LASTZ's phase 1's view of the pool (cuda/ydrop.cu)
 };
 
 class CudaBackend final : public Backend {
@@ -64,6 +65,7 @@ public:
                 for (; i < devices.size(); ++i) {
                     entries_.emplace_back(new Entry);
                     entries_.back()->dev = opened[i];
+                    entries_.back()->ydrop = cuda::ydrop_arena_open();
                     indices_.push_back(devices[i]);
                 }
             } catch (...) {
@@ -145,8 +147,10 @@ public:
 
     // LASTZ's phase 1 (lib/cpu/ydrop_parallel.cpp): each wave's anchors dealt out to the
     // entries in turn (anchor k to entry k mod E: the waves follow LASTZ's order, so
-    // neighbours differ in cost alike), each entry's share run on its thread at once, the
-    // wave done when all are. Each entry holds its own copy of the sequences (YdropGpu).
+    // neighbours differ in cost alike), the wave done when all are. Each entry holds its own
+    // copy of the sequences (YdropGpu). A wave's launches start on the entries' threads and
+    // end on the caller's (cuda/ydrop.cu), so that the waves of calls made at once (gale
+    // lastz's query strands) run on a device side by side, as far as its slots go.
     YdropDevice ydrop_device() override {
         // The call's state, freed on the entries' threads once the walk is done with it.
         struct State {
@@ -180,7 +184,10 @@ public:
                 sides[e].push_back(w.sides[2 * k]);
                 sides[e].push_back(w.sides[2 * k + 1]);
             }
-            std::vector<std::function<void(cuda::Device *)>> calls(E);
+            // per entry: the halves not launched yet, those to launch again in large slots
+            std::vector<std::vector<uint32_t>> todo(E), retry(E);
+            std::vector<size_t> launched(E, 0);
+            std::vector<char> large(E, 0);
             for (size_t e = 0; e < E; ++e) {
                 YdropDeviceWave &pw = parts[e];
                 pw.anchor1 = a1[e].data();
@@ -189,12 +196,48 @@ public:
                 pw.n = a1[e].size();
                 pw.kernel_ns = 0;
                 pw.capacity = 0;
-                cuda::YdropGpu *g = st->g[e];
-                calls[e] = [g, &pw](cuda::Device *dev) { cuda::ydrop_gpu_wave(dev, g, pw); };
+                for (uint32_t h = 0; h < 2 * pw.n; ++h) todo[e].push_back(h);
             }
-            std::vector<size_t> which(E);
-            for (size_t e = 0; e < E; ++e) which[e] = e;
-            st->be->on_entries(which, calls);  // (rethrows the first entry's failure once all are done)
+            for (;;) {
+                std::vector<size_t> which;
+                std::vector<std::function<void(cuda::Device *)>> calls;
+                for (size_t e = 0; e < E; ++e) {
+                    launched[e] = 0;
+                    if (todo[e].empty() && retry[e].empty()) continue;
+                    which.push_back(e);
+                    large[e] = !retry[e].empty();
+                    const std::vector<uint32_t> *list = large[e] ? &retry[e] : &todo[e];
+                    YdropDeviceWave &pw = parts[e];
+                    cuda::YdropGpu *g = st->g[e];
+                    cuda::YdropArena *arena = st->be->entries_[e]->ydrop;
+                    size_t *count = &launched[e];
+                    const bool big = large[e] != 0;
+                    calls.push_back([g, arena, &pw, count, list, big](cuda::Device *dev) {
+                        *count = cuda::ydrop_gpu_launch(dev, arena, g, pw, *list, big);
+                    });
+                }
+                if (which.empty()) break;
+                std::exception_ptr failed;
+                try {
+                    st->be->on_entries(which, calls);
+                } catch (...) {
+                    failed = std::current_exception();
+                }
+                for (size_t e : which) {  // (every launch that started ends, even when another failed)
+                    std::vector<uint32_t> &list = large[e] ? retry[e] : todo[e];
+                    std::vector<uint32_t> again;
+                    try {
+                        cuda::ydrop_gpu_finish(st->be->entries_[e]->dev, st->g[e], parts[e], list, launched[e], again);
+                    } catch (...) {
+                        if (!failed) failed = std::current_exception();
+                    }
+                    list.erase(list.begin(), list.begin() + (std::ptrdiff_t)std::min(launched[e], list.size()));
+                    retry[e].insert(retry[e].end(), again.begin(), again.end());
+                }
+                if (failed) std::rethrow_exception(failed);
+                for (size_t e : which)  // (no slot was free: other calls' launches hold them all)
+                    if (launched[e] == 0) cuda::ydrop_arena_wait_free(st->be->entries_[e]->ydrop, large[e] != 0);
+            }
             w.kernel_ns = 0;
             w.capacity = 0;
             for (size_t e = 0; e < E; ++e) {
@@ -256,6 +299,8 @@ public:
         for (auto &e : entries_) {
             cuda::device_close(e->dev);
             e->dev = nullptr;
+            cuda::ydrop_arena_close(e->ydrop);
+            e->ydrop = nullptr;
         }
     }
 
@@ -326,6 +371,7 @@ private:
                 }
                 continue;
             }
+            cuda::ydrop_arena_wait_idle(e.ydrop);  // (LASTZ's launches in flight hold the pool)
             run(e, part);
         }
     }

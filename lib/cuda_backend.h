@@ -132,13 +132,34 @@ extern const GpuKind kWfaGpu;     // cuda/wfa.cu (GALE_WFA and GALE_EDIT)
 extern const GpuKind kZdropGpu;   // cuda/zdrop.cu (GALE_ZDROP_EXTZ2, _EXTD2, _EXTS2)
 extern const GpuKind kPoaGpu;     // cuda/poa.cu (GALE_POA)
 
-// LASTZ's phase 1 on a device (cuda/ydrop.cu): the state of one gale_lastz_extend call
-// (its sequences and scores on the device, taken at the first wave), then its waves, each
-// run on the device entry's thread (Backend::on_device) with the entry's pool as memory.
+// LASTZ's phase 1 on a device (cuda/ydrop.cu). YdropGpu: the state of one
+// gale_lastz_extend call (its sequences and scores on the device, taken at its first
+// launch, its stream). YdropArena: an entry's pool cut into slots of one half each, shared
+// by the calls on that entry at once. A wave runs as launches of at most kYdropMaxLaunch
+// halves: ydrop_gpu_launch on the entry's thread (Backend::on_entries) takes slots for the
+// first halves of `todo` (indices into w.sides; as many as are free, large ones only with
+// large_only), starts them and returns how many (0 when none is free: the caller then waits
+// with ydrop_arena_wait_free, never the entry's thread, which other calls' launches need);
+// ydrop_gpu_finish on the caller's thread waits for them, fills their SideRecs, appends to
+// `retry` those that outgrew a small slot (to be launched again, large_only) and gives the
+// slots back. Halves the device cannot take come back failed (the walk computes them).
+// Both throw gale::Error (DeviceFault) on a CUDA error.
+constexpr size_t kYdropMaxLaunch = 512;
 struct YdropGpu;
+struct YdropArena;
 YdropGpu *ydrop_gpu_open();
-void ydrop_gpu_wave(Device *dev, YdropGpu *g, YdropDeviceWave &w);
+size_t ydrop_gpu_launch(Device *dev, YdropArena *arena, YdropGpu *g, YdropDeviceWave &w,
+                        const std::vector<uint32_t> &todo, bool large_only);
+void ydrop_gpu_finish(Device *dev, YdropGpu *g, YdropDeviceWave &w, const std::vector<uint32_t> &todo,
+                      size_t launched, std::vector<uint32_t> &retry);
 void ydrop_gpu_close(YdropGpu *g) noexcept;
+YdropArena *ydrop_arena_open();
+void ydrop_arena_close(YdropArena *a) noexcept;
+// Waits until a slot of a is free (a large one with large_only).
+void ydrop_arena_wait_free(YdropArena *a, bool large_only);
+// Waits until no launch holds a slot of a (null: returns): another kind's batch part may
+// then use the pool.
+void ydrop_arena_wait_idle(YdropArena *a);
 
 // True when a kernel that uses Hopper's DPX instructions natively runs on one of
 // the devices present (GALE_FEATURE_DPX). Never throws.

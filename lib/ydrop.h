@@ -40,7 +40,8 @@ struct YdropDeviceWave {
                                         // marks failed the ones it could not take (the walk
                                         // computes them)
     uint64_t kernel_ns = 0;             // out: time in kernels
-    size_t capacity = 0;                // out: halves the device computes at once
+    size_t capacity = 0;                // out: halves the device computes at once for this call
+                                        // (its share, beside the calls running at once)
 };
 // Throws gale::Error on a device failure other than memory (memory: the wave's halves failed).
 using YdropDevice = std::function<void(YdropDeviceWave &)>;

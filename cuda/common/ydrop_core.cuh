@@ -61,7 +61,8 @@ constexpr int64_t kNone = INT64_MIN / 4;  // a scan's "no value"
 struct YdIn {
     uint32_t anchor1, anchor2, left, pad;
 };
-enum : uint32_t { kYdFailed = 1, kYdTruncated = 2, kYdStale = 4 };
+// kYdOverCap: failed for want of room in its slot (a larger slot may take it)
+enum : uint32_t { kYdFailed = 1, kYdTruncated = 2, kYdStale = 4, kYdOverCap = 8 };
 struct YdOut {
     int32_t score;
     uint32_t end1, end2, flags;
@@ -209,7 +210,7 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
         else if (gapE == 0) lim = N;
         else lim = (int64_t)(yDrop - gapOE) / gapE + 2;
         const uint32_t RY0 = (uint32_t)((lim < (int64_t)N ? lim : (int64_t)N) + 1);
-        if (!ensure(RY0) || RY0 > S.tb_cap || S.rows_cap < 1) { flags |= kYdFailed; goto done; }
+        if (!ensure(RY0) || RY0 > S.tb_cap || S.rows_cap < 1) { flags |= kYdFailed | kYdOverCap; goto done; }
         for (uint32_t k = (uint32_t)lane; k < RY0; k += L) {
             const int32_t cc = k == 0 ? 0 : (int32_t)(-(int64_t)gapOE - (int64_t)(k - 1) * gapE);
             S.CC[k] = cc;
@@ -222,7 +223,7 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
         uint32_t LY = 0, RY = RY0;
         const int32_t *sub0 = P.sub;
         for (uint32_t row = 1; row <= M; row++) {
-            if (row > S.rows_cap) { flags |= kYdFailed; goto done; }
+            if (row > S.rows_cap) { flags |= kYdFailed | kYdOverCap; goto done; }
             if (lead) S.rows[row - 1] = YdRow{LY, RY, 0, 0};
             nrows = row;
             const uint32_t prevLY = LY;
@@ -232,7 +233,7 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
             if (lead) S.tb_row[row] = (uint32_t)tbp - LY;
             const uint32_t end = RY < N + 1 ? RY : N + 1;  // the sweep stops past column N
             if (!ensure((uint64_t)(RY - prevLY) + 1) || tbp + (end > LY ? end - LY : 0) > S.tb_cap) {
-                flags |= kYdFailed;
+                flags |= kYdFailed | kYdOverCap;
                 goto done;
             }
             const int32_t *sub = sub0 + 256 * A[row];
@@ -432,7 +433,7 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
                         if (gapE > 0 && (iEnd - thr2) / gapE + 1 < T) T = (iEnd - thr2) / gapE + 1;
                     }
                     if (!ensure((uint64_t)dq + (uint64_t)T + 1) || tbp + (uint64_t)T > S.tb_cap) {
-                        flags |= kYdFailed;
+                        flags |= kYdFailed | kYdOverCap;
                         goto done;
                     }
                     for (int64_t t = lane; t < T; t += L) {
@@ -476,7 +477,7 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
             if (op == cFromI) { col--; sop = kOpIns; }
             else if (op == cFromD) { row--; sop = kOpDel; }
             else { row--; col--; sop = kOpSub; }
-            if (!yd_script_add(S, nops, tailOp, sop, 1)) { flags |= kYdFailed; break; }
+            if (!yd_script_add(S, nops, tailOp, sop, 1)) { flags |= kYdFailed | kYdOverCap; break; }
         }
     }
 done:

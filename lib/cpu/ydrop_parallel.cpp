@@ -329,7 +329,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
     const Clock::time_point t2 = Clock::now();
     const double c2 = cpu_seconds();
 
-    Galign *obi = nullptr, *oed = nullptr;
+    AlignList found;  // the alignments so far
 
     // identical_sequences: a target and query strand identical but for case get the trivial
     // self-alignment first (it bounds the others); it is reported with at least the threshold.
@@ -349,7 +349,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
             mp->pos1 = mp->pos2 = 0;
             mp->end1 = mp->end2 = target_len - 1;
             run.save_seg(mp, mp->pos1, mp->pos2, mp->end1, mp->end2);
-            Run::insert_align(mp, &obi, &oed);
+            found.insert(mp);
             mp->lastSeg = mp->firstSeg;
             mp->firstSeg->prev = mp->lastSeg->next = nullptr;
             run.index_segs(mp);
@@ -366,7 +366,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
     for (size_t k = 0; k < anchors.size(); ++k) {
         Galign *mp = &msp[k];
         if (two_phase) await(k);
-        if (!Run::msp_left_right(obi, mp)) {  // on an earlier alignment's path
+        if (!found.msp_left_right(mp)) {  // on an earlier alignment's path
             if (two_phase) {
                 ws.stats.anchors_skipped++;
                 ws.stats.cells_unused += pre[2 * k].cells + pre[2 * k + 1].cells;
@@ -381,7 +381,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
         io.rightSeg = mp->rightSeg1;
         io.anchor1 = mp->pos1;
         io.anchor2 = mp->pos2;
-        Run::get_above_below(io, obi, oed);
+        found.get_above_below(io);
         io.script = Script();
         if (!two_phase) {
             run.ydrop_align(io);
@@ -424,15 +424,15 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
         mp->lastSeg = mp->firstSeg->prev;
         mp->firstSeg->prev = mp->lastSeg->next = nullptr;
         if (!params.all_bounds && a.score < params.gapped_thresh) continue;
-        Run::align_left_right(obi, mp);
+        found.align_left_right(mp);
         run.index_segs(mp);
-        Run::insert_align(mp, &obi, &oed);
+        found.insert(mp);
         mp->align = (int64_t)run.aligns.size();
         run.aligns.push_back(std::move(a));
     }
 
     out.clear();
-    for (Galign *mp = obi; mp != nullptr; mp = mp->next) {
+    for (Galign *mp = found.obi; mp != nullptr; mp = mp->next) {
         YdropAlignment &a = run.aligns[(size_t)mp->align];
         if (a.score < params.gapped_thresh) continue;
         if (params.inhibit_trivial && mp == &msp[anchors.size()]) continue;
