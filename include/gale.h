@@ -919,6 +919,13 @@ typedef struct gale_lastz_anchor {
  * one against itself (either case) ambi_n_n, against any other of them, N, or A C G T
  * ambi_n_other (LASTZ's ambiguate_iupac, then ambiguate_n); implies the N rule */
 #define GALE_LASTZ_AMBIGUOUS_IUPAC 64u
+/* --scores=FILE whatever its alphabet (since 0.7): gale_lastz_params.scores_table holds the
+ * whole score set, 256 x 256 ints (row: the target's byte, column: the query's; gale lastz
+ * builds it as LASTZ 1.04.22's read_score_set does, for a matrix over A C G T, with N or
+ * a c g t too), instead of matrix, x_score and fill_score; the library copies it and sets
+ * row and column 0 (LASTZ's sequence terminator) to LASTZ's very bad score itself. Every
+ * other entry in [-2^20, 2^20]. Not with GALE_LASTZ_SCORES_FILE. */
+#define GALE_LASTZ_SCORES_TABLE 128u
 
 /* LASTZ's scoring and gapped-extension options; gale_lastz_params_init sets LASTZ's defaults. */
 typedef struct gale_lastz_params {
@@ -939,6 +946,8 @@ typedef struct gale_lastz_params {
      * ambi_n_other = -P (0), as lastz's ambiMatch and -ambiMismatch */
     int32_t ambi_n_n;
     int32_t ambi_n_other;
+    /* since 0.7: the score set of GALE_LASTZ_SCORES_TABLE (NULL: none; read during the call) */
+    const int32_t *scores_table;
 } gale_lastz_params;
 GALE_API void gale_lastz_params_init(gale_lastz_params *params);
 

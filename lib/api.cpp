@@ -618,8 +618,20 @@ GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_
             (p.ambi_n_n < -(1 << 20) || p.ambi_n_n > (1 << 20) || p.ambi_n_other < -(1 << 20) || p.ambi_n_other > (1 << 20)))
             fail(GALE_E_RANGE, "ambi_n_n %d, ambi_n_other %d: must be in [-2^20, 2^20]", p.ambi_n_n, p.ambi_n_other);
         if (p.flags & ~(GALE_LASTZ_NOYTRIM | GALE_LASTZ_ALLBOUNDS | GALE_LASTZ_NOTRIVIAL | GALE_LASTZ_MINUS |
-                        GALE_LASTZ_SCORES_FILE | GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC))
+                        GALE_LASTZ_SCORES_FILE | GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC |
+                        GALE_LASTZ_SCORES_TABLE))
             fail(GALE_E_RANGE, "flags 0x%x: unknown bits", p.flags);
+        const bool table = (p.flags & GALE_LASTZ_SCORES_TABLE) != 0;
+        if (table) {
+            if ((p.flags & GALE_LASTZ_SCORES_FILE) != 0)
+                fail(GALE_E_INVALID, "flags: GALE_LASTZ_SCORES_TABLE and GALE_LASTZ_SCORES_FILE together");
+            need(p.scores_table, "params->scores_table");
+            for (int r = 1; r < 256; ++r)
+                for (int c = 1; c < 256; ++c)
+                    if (p.scores_table[r * 256 + c] < -(1 << 20) || p.scores_table[r * 256 + c] > (1 << 20))
+                        fail(GALE_E_RANGE, "scores_table[%d][%d] = %d: scores must be in [-2^20, 2^20]", r, c,
+                             p.scores_table[r * 256 + c]);
+        }
         if (p.traceback_bytes != 0 && p.traceback_bytes < 16)
             fail(GALE_E_RANGE, "traceback_bytes %llu: 0 (unlimited) or at least 16", (unsigned long long)p.traceback_bytes);
         lastz_need_seq(target, target_len, "target");
@@ -634,8 +646,11 @@ GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_
             an[i] = gale::YdropAnchor{a.pos1, a.pos2, a.length, a.score, 0, (uint32_t)i};
         }
         auto sc = std::make_unique<gale::YdropScoring>();
-        gale::ydrop_scoring(*sc, p.matrix, p.x_score, p.fill_score, p.gap_open, p.gap_extend,
-                            (p.flags & GALE_LASTZ_SCORES_FILE) != 0);
+        if (table)
+            gale::ydrop_scoring_table(*sc, p.scores_table, p.gap_open, p.gap_extend);
+        else
+            gale::ydrop_scoring(*sc, p.matrix, p.x_score, p.fill_score, p.gap_open, p.gap_extend,
+                                (p.flags & GALE_LASTZ_SCORES_FILE) != 0);
         if (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) gale::ydrop_ambiguate_iupac(*sc, p.ambi_n_n, p.ambi_n_other);
         if (p.flags & (GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC))
             gale::ydrop_ambiguate_n(*sc, p.ambi_n_n, p.ambi_n_other);

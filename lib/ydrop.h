@@ -65,6 +65,9 @@ constexpr int32_t kHoxd70Open = 400, kHoxd70Extend = 30, kHoxd70X = -1000, kHoxd
 // bad against everything, X included.
 void ydrop_scoring(YdropScoring &s, const int32_t tmpl[4][4], int32_t bad, int32_t fill, int32_t gap_open,
                    int32_t gap_extend, bool from_file = false);
+// A whole score set as the caller built it (GALE_LASTZ_SCORES_TABLE: 256 x 256, row the
+// target's byte), with row and column 0 (LASTZ's terminator) very bad whatever it holds.
+void ydrop_scoring_table(YdropScoring &s, const int32_t *table, int32_t gap_open, int32_t gap_extend);
 
 // --ambiguous (lastz.c, after the score set is built: ambiguate_iupac for iupac, then
 // ambiguate_n; dna_utilities.c): the rows and columns the set has (A C G T, either case)

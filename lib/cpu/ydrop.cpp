@@ -55,6 +55,14 @@ void ydrop_scoring(YdropScoring &s, const int32_t tmpl[4][4], int32_t bad, int32
     s.gap_extend = gap_extend;
 }
 
+void ydrop_scoring_table(YdropScoring &s, const int32_t *table, int32_t gap_open, int32_t gap_extend) {
+    for (int r = 0; r < 256; ++r)
+        for (int c = 0; c < 256; ++c) s.sub[r][c] = table[r * 256 + c];
+    for (int c = 0; c < 256; ++c) s.sub[0][c] = s.sub[c][0] = kVeryBad;
+    s.gap_open = gap_open;
+    s.gap_extend = gap_extend;
+}
+
 // (the score sets' row and column characters: A C G T and their lower case, whether
 // new_dna_score_set's or a scoring file's A C G T matrix; ambiguate_* set both cases)
 static const char kDnaChars[] = "ACGT";

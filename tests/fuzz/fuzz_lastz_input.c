@@ -64,10 +64,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 1: {
         lastz_scores sc;
         if (read_scores(file.path, &sc) == 0) {
-            int seen = 0;
-            for (int k = 0; k < 4; k++) seen |= 1 << (int)(strchr("ACGT", sc.cols[k]) - "ACGT");
-            FZ_CHECK(seen == 15, "the columns are not A C G T: %.4s", sc.cols);
+            /* a DNA alphabet each way (A C G T, with N, a c g t or both), and the table
+             * read_score_set builds: the lower case as the upper case, X's row and column bad */
+            FZ_CHECK(sc.table != NULL, "no table");
+            for (const char *p = "ACGT"; *p; p++)
+                FZ_CHECK(strchr(sc.cols, *p) && strchr(sc.rows, *p), "%c missing: columns %s, rows %s", *p, sc.cols,
+                         sc.rows);
+            FZ_CHECK((sc.ncols == 4 || sc.ncols == 5 || sc.ncols == 8 || sc.ncols == 9) &&
+                         (sc.nrows == 4 || sc.nrows == 5 || sc.nrows == 8 || sc.nrows == 9),
+                     "%d columns, %d rows", sc.ncols, sc.nrows);
+            for (int r = 0; r < sc.nrows && sc.table; r++)
+                for (int c = 0; c < sc.ncols; c++) {
+                    const int R = (unsigned char)sc.rows[r], C = (unsigned char)sc.cols[c];
+                    if (R >= 'A' && R <= 'Z' && C >= 'A' && C <= 'Z')
+                        FZ_CHECK(sc.table[(R + 32) * 256 + C + 32] == sc.table[R * 256 + C], "%c%c: lower case differs",
+                                 R, C);
+                }
+            for (int k = 1; k < 256 && sc.table; k++)
+                FZ_CHECK(sc.table['X' * 256 + k] == sc.bad && sc.table[k * 256 + 'X'] == sc.bad, "X's row or column");
             FZ_CHECK(!sc.have_gap_extend || sc.gap_extend >= 0, "a negative gap extension taken");
+            free(sc.table);
         }
         break;
     }

@@ -210,6 +210,68 @@ int main(void)
                   sum - 100, sum - 1000, sum - 1000);
     }
 
+    /* GALE_LASTZ_SCORES_TABLE: the whole score set from the caller, as gale lastz builds it
+     * from a scoring file over A C G T N (here N against N +50, N against a base -20): an
+     * identical pair but for position 100 scores as the table says there; a table with
+     * SCORES_FILE, a missing table and an entry out of range are refused; row and column 0
+     * are the library's whatever the table holds. */
+    {
+        static const char unit[] = "ACGTTGCAAGCTTCGAGATC";
+        static int32_t table[256 * 256];
+        char tx[200], qx[200];
+        int32_t sum = 0;
+        struct { char t, q; int32_t want; } v[] = {{'N', 'N', 50}, {'N', 'A', -20}, {'n', 'c', -20}, {'X', 'A', -1000}};
+        for (int k = 0; k < 256 * 256; k++) table[k] = -100;
+        for (int a = 0; a < 4; a++)
+            for (int b = 0; b < 4; b++) {
+                const int32_t m[4][4] = {{91, -114, -31, -123}, {-114, 100, -125, -31}, {-31, -125, 100, -114},
+                                         {-123, -31, -114, 91}};
+                for (int ca = 0; ca < 2; ca++)
+                    for (int cb = 0; cb < 2; cb++)
+                        table[("ACGT"[a] + 32 * ca) * 256 + "ACGT"[b] + 32 * cb] = m[a][b];
+            }
+        for (int a = 0; a < 4; a++)
+            for (int ca = 0; ca < 2; ca++)
+                for (int cn = 0; cn < 2; cn++) {
+                    table[("ACGT"[a] + 32 * ca) * 256 + 'N' + 32 * cn] = -20;
+                    table[('N' + 32 * cn) * 256 + "ACGT"[a] + 32 * ca] = -20;
+                }
+        table['N' * 256 + 'N'] = table['n' * 256 + 'n'] = table['N' * 256 + 'n'] = table['n' * 256 + 'N'] = 50;
+        for (int k = 0; k < 256; k++) table['X' * 256 + k] = table[k * 256 + 'X'] = -1000;
+        table[0] = INT32_MIN; /* (row and column 0: the library's own) */
+        for (int k = 0; k < 200; k++)
+            if (k != 100) sum += hoxd70_self(unit[k % 20]);
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+            gale_lastz_anchor whole = {0, 0, 200, 0};
+            gale_lastz_alignment a;
+            for (int k = 0; k < 200; k++) qx[k] = tx[k] = unit[k % 20];
+            tx[100] = v[i].t;
+            qx[100] = v[i].q;
+            gale_lastz_params_init(&p);
+            p.flags |= GALE_LASTZ_SCORES_TABLE;
+            p.scores_table = table;
+            REQUIRE(gale_lastz_extend(ctx, tx, 200, qx, 200, &whole, 1, &p, &r) == GALE_OK);
+            a.size = sizeof a;
+            CHECK_MSG(gale_lastz_result_count(r) == 1 && gale_lastz_result_get(r, 0, &a) == GALE_OK &&
+                          a.score == sum + v[i].want,
+                      "table: %c against %c: score %d, expected %d", v[i].t, v[i].q, a.score, sum + v[i].want);
+            gale_lastz_result_free(r);
+            r = NULL;
+        }
+        gale_lastz_params_init(&p);
+        p.flags |= GALE_LASTZ_SCORES_TABLE;
+        CHECK(gale_lastz_extend(ctx, tx, 200, qx, 200, &an, 1, &p, &r) == GALE_E_INVALID); /* no table */
+        p.scores_table = table;
+        p.flags |= GALE_LASTZ_SCORES_FILE;
+        CHECK(gale_lastz_extend(ctx, tx, 200, qx, 200, &an, 1, &p, &r) == GALE_E_INVALID);
+        p.flags &= ~GALE_LASTZ_SCORES_FILE;
+        table['A' * 256 + 'C'] = 1 << 21;
+        CHECK(gale_lastz_extend(ctx, tx, 200, qx, 200, &an, 1, &p, &r) == GALE_E_RANGE);
+        CHECK(strstr(gale_last_error(), "scores_table[65][67]") != NULL);
+        table['A' * 256 + 'C'] = -114;
+        CHECK(r == NULL);
+    }
+
     /* GALE_LASTZ_AMBIGUOUS_N / _IUPAC (--ambiguous): an identical pair but for one letter at
      * position 100 of the target: N against a base scores fill (-100) by default and
      * ambi_n_other with either flag; R (an IUPAC code) against a base fill unless _IUPAC;

@@ -53,7 +53,7 @@ void usage_lastz(FILE *out)
         "                           rdotplot, segments (the anchors, merged, without\n"
         "                           gapped extension: as lastz)\n"
 
-        "  --scores=FILE            substitution scores (A, C, G and T), gaps and\n"
+        "  --scores=FILE            substitution scores (DNA alphabets), gaps and\n"
         "                           thresholds from a LASTZ scoring file (HOXD70)\n"
         "  --match=R[,P]            scores R for a match, -P for a mismatch (P: R), with\n"
         "                           lastz's gaps and thresholds for them; --unitscores: 1,1\n"
@@ -637,17 +637,25 @@ static int write_job(out_spec *os, job *jb, const record *t, long nt, const reco
 }
 
 /* The matrix as lastz prints its score set (dna_utilities.c private_print_score_matrix):
- * the columns and rows in the scoring file's order (A C G T without one), each line after
- * prefix; with row labels where lastz prints its extras (axt, maf), without for lav. */
+ * the columns and rows in the scoring file's order (A C G T without a file), the lower-case
+ * ones left out (the alphabets are DNA), each line after prefix; with row labels where
+ * lastz prints its extras (axt, maf), without for lav. */
 static void print_matrix(const gale_lastz_params *p, const lastz_scores *sc, const char *prefix, int labels)
 {
     printf("%s%s", prefix, labels ? "   " : " ");
-    for (int c = 0; c < 4; c++) printf(" %4c", sc->cols[c]);
+    for (int c = 0; c < sc->ncols; c++)
+        if (sc->cols[c] >= 'A' && sc->cols[c] <= 'Z') printf(" %4c", sc->cols[c]);
     printf("\n");
-    for (int r = 0; r < 4; r++) {
+    for (int r = 0; r < sc->nrows; r++) {
+        const int row = (unsigned char)sc->rows[r];
+        if (row < 'A' || row > 'Z') continue;
         printf("%s ", prefix);
-        if (labels) printf("%2c", sc->rows[r]);
-        for (int c = 0; c < 4; c++) printf(" %4d", p->matrix[lastz_nuc(sc->rows[r])][lastz_nuc(sc->cols[c])]);
+        if (labels) printf("%2c", row);
+        for (int c = 0; c < sc->ncols; c++) {
+            const int col = (unsigned char)sc->cols[c];
+            if (col < 'A' || col > 'Z') continue;
+            printf(" %4d", sc->table ? sc->table[row * 256 + col] : p->matrix[lastz_nuc(row)][lastz_nuc(col)]);
+        }
         printf("\n");
     }
 }
@@ -696,7 +704,7 @@ int cmd_lastz(int argc, char **argv)
     char target_missing[1024] = "", query_missing[1024] = ""; /* a [subset=] name lastz fails on */
     char no_quals[1100] = ""; /* quals2 asked of a query without qualities */
     int32_t unit_match = 0, unit_mismatch = 0; /* --match=R,P (--unitscores: 1,1); 0: not given */
-    lastz_scores sc;
+    lastz_scores sc = {0};
     const char *gapped_opt = NULL; /* the first option of the gapped stage given */
     out_spec os;
     record *t = NULL, *q = NULL;
@@ -864,7 +872,7 @@ int cmd_lastz(int argc, char **argv)
             return EXIT_FAIL;
         }
         if (specs[k].quantum) {
-            msg("%s is quantum DNA, but %s scores are not (gale lastz takes scoring files of A, C, G and T only)",
+            msg("%s is quantum DNA, but %s scores are not (gale lastz takes scoring files for DNA only)",
                 k ? "query" : "target", k ? "column" : "row");
             return EXIT_FAIL;
         }
@@ -901,6 +909,7 @@ int cmd_lastz(int argc, char **argv)
     memset(&sc, 0, sizeof sc);
     memcpy(sc.cols, "ACGT", 4);
     memcpy(sc.rows, "ACGT", 4);
+    sc.ncols = sc.nrows = 4;
     if (scores_path && unit_match)
         return usage_error(CMD, "can't use --match (or --unitscores) and --scores together (as lastz)");
     if (scores_path) {
@@ -908,14 +917,17 @@ int cmd_lastz(int argc, char **argv)
         memcpy(p.matrix, sc.matrix, sizeof p.matrix);
         p.x_score = sc.bad;
         p.fill_score = sc.fill;
-        p.flags |= GALE_LASTZ_SCORES_FILE;
+        p.scores_table = sc.table; /* (the whole table: the file's alphabet may hold N, a c g t) */
+        p.flags |= GALE_LASTZ_SCORES_TABLE;
         if (!have_gap) {
             p.gap_open = sc.gap_open;
             p.gap_extend = sc.gap_extend;
         }
-        if (p.gap_open < 0 || p.gap_extend < 0)
+        if (p.gap_open < 0 || p.gap_extend < 0) {
+            free(sc.table);
             return usage_error(CMD, "--scores: %s: gap penalties %d, %d: gale lastz takes non-negative ones",
                                scores_path, p.gap_open, p.gap_extend);
+        }
         if (!have_ydrop && sc.have_y_drop) {
             p.ydrop = sc.y_drop;
             have_ydrop = 1;
@@ -950,6 +962,7 @@ int cmd_lastz(int argc, char **argv)
     const int32_t hsp_thresh = unit_match ? unit_hsp : sc.have_hsp ? sc.hsp_thresh : 3000;
     const int32_t x_drop = unit_match       ? unit_xdrop
                            : sc.have_x_drop ? sc.x_drop
+                           : sc.table       ? 10 * sc.table[(unsigned char)sc.rows[0] * 256 + (unsigned char)sc.cols[0]]
                                             : 10 * p.matrix[lastz_nuc(sc.rows[0])][lastz_nuc(sc.cols[0])];
 
     for (int k = 0; k < 2; k++) {
@@ -1187,6 +1200,7 @@ int cmd_lastz(int argc, char **argv)
     rc = stdout_status();
 done:
     gale_ctx_destroy(ctx);
+    free(sc.table);
     free_records(t, nt);
     free_records(q, nq);
     for (long k = 0; k < ns; k++) { free(segs[k].name1); free(segs[k].name2); }

@@ -107,10 +107,18 @@ typedef struct {
 } seq_spec;
 
 /* --scores=FILE as LASTZ 1.04.22 reads it (dna_utilities.c read_score_set): settings,
- * then a matrix; gale takes matrices whose rows and columns are A C G T. */
+ * then a matrix over one of LASTZ's DNA alphabets (A C G T, with N, with a c g t, or with
+ * both, in any order; the rows' alphabet may differ from the columns'); gale takes no
+ * quantum DNA. */
+#define LASTZ_SCORE_LABELS 16 /* labels held (a DNA alphabet has 9 at most), with a 0 after them */
+#define LASTZ_VERY_BAD (-1000000) /* row and column 0 (gale_lastz_extend sets LASTZ's own there) */
 typedef struct {
-    int32_t matrix[4][4];            /* rows (target) and columns (query) in A C G T order */
-    char cols[5], rows[5];           /* the file's order of the labels (lav, axt and maf print it) */
+    int32_t *table;                  /* 256 x 256 (target byte * 256 + query byte), as read_score_set
+                                      * builds it; malloc'd: free it) */
+    int32_t matrix[4][4];            /* its A C G T part, rows (target) and columns (query) in that order */
+    char cols[LASTZ_SCORE_LABELS], rows[LASTZ_SCORE_LABELS]; /* the labels in the file's order (lav, axt
+                                                             and maf print the upper-case ones) */
+    int ncols, nrows;
     int32_t bad, fill, gap_open, gap_extend;
     int32_t hsp_thresh, gapped_thresh, x_drop, y_drop;
     int have_gap_open, have_gap_extend, have_hsp, have_gapped, have_x_drop, have_y_drop;

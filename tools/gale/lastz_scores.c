@@ -70,8 +70,20 @@ static char *trim(char *s)
     return s;
 }
 
-/* a scoring file's row or column label: one upper-case A, C, G or T */
-static int nuc_index(const char *tok) { return tok[0] && !tok[1] ? lastz_nuc(tok[0]) : -1; }
+/* LASTZ's DNA alphabets (dna_utilities.c is_dna_alphabet): A C G T, then N, or a c g t,
+ * or both (9 letters) */
+static int dna_alphabet(const char *s)
+{
+    const size_t n = strlen(s);
+    int m = 0;
+    for (const char *p = "ACGT"; *p; p++) m += strchr(s, *p) != NULL;
+    if (n == 4) return m == 4;
+    if (n == 5) return m == 4 && strchr(s, 'N') != NULL;
+    for (const char *p = "acgt"; *p; p++) m += strchr(s, *p) != NULL;
+    if (n == 8) return m == 8;
+    if (n == 9) return m == 8 && strchr(s, 'N') != NULL;
+    return 0;
+}
 
 int read_scores(const char *path, lastz_scores *sc)
 {
@@ -79,8 +91,9 @@ int read_scores(const char *path, lastz_scores *sc)
     char *line = NULL, *l;
     size_t cap = 0;
     long lineno = 0;
-    int have_bad = 0, have_fill = 0, have_step = 0, have_ball = 0, have_seed = 0, stage = 0, ncols = 0, nrows = 0;
-    int fields = -1, col_of[4], row_seen[4] = {0, 0, 0, 0}, rc = -1;
+    int have_bad = 0, have_fill = 0, have_step = 0, have_ball = 0, have_seed = 0, stage = 0;
+    int fields = -1, rc = -1;
+    int32_t values[LASTZ_SCORE_LABELS][LASTZ_SCORE_LABELS]; /* (by the labels' indices) */
     memset(sc, 0, sizeof *sc);
     sc->bad = -1000; /* LASTZ's defaults (blastz's) */
     sc->fill = -100;
@@ -172,39 +185,41 @@ int read_scores(const char *path, lastz_scores *sc)
             }
             continue;
         }
-        if (stage == 0) { /* the column labels: A C G T in any order */
+        if (stage == 0) { /* the column labels: single characters, a DNA alphabet (checked below) */
             for (char *tok = strtok(l, " \t"); tok; tok = strtok(NULL, " \t")) {
-                const int x = nuc_index(tok);
-                if (x < 0 || ncols == 4) {
-                    msg("--scores: %s line %ld: column '%s': gale lastz takes matrices of A, C, G and T only", path,
+                if (tok[1] != 0 || !isgraph((unsigned char)tok[0])) {
+                    msg("--scores: %s line %ld: column '%s': gale lastz takes a single character as a label", path,
                         lineno, tok);
                     goto done;
                 }
-                for (int k = 0; k < ncols; k++)
-                    if (sc->cols[k] == tok[0]) {
-                        msg("--scores: %s line %ld: duplicate column '%s'", path, lineno, tok);
-                        goto done;
-                    }
-                col_of[ncols] = x;
-                sc->cols[ncols++] = tok[0];
+                if (strchr(sc->cols, tok[0])) {
+                    msg("--scores: %s line %ld: duplicate column '%s'", path, lineno, tok);
+                    goto done;
+                }
+                if (sc->ncols == LASTZ_SCORE_LABELS - 1) {
+                    msg("--scores: %s line %ld: %d columns or more: gale lastz takes matrices over a DNA alphabet "
+                        "(A C G T, with N, a c g t or both)", path, lineno, sc->ncols + 1);
+                    goto done;
+                }
+                sc->cols[sc->ncols++] = tok[0];
             }
-            if (ncols != 4) {
-                msg("--scores: %s line %ld: %d columns: gale lastz takes matrices of A, C, G and T only", path, lineno,
-                    ncols);
+            if (!dna_alphabet(sc->cols)) {
+                msg("--scores: %s line %ld: columns %s: gale lastz takes matrices over a DNA alphabet (A C G T, with "
+                    "N, a c g t or both), not quantum DNA", path, lineno, sc->cols);
                 goto done;
             }
             stage = 1;
             continue;
         }
-        { /* a row: [LABEL] then 4 scores; without labels the rows follow the columns' order */
-            char *tok[6];
+        { /* a row: [LABEL] then a score a column; without labels the rows follow the columns' order */
+            char *tok[LASTZ_SCORE_LABELS + 1];
             int n = 0, r;
             for (char *t = strtok(l, " \t"); t; t = strtok(NULL, " \t")) {
-                if (n == 6) break;
+                if (n == LASTZ_SCORE_LABELS + 1) break;
                 tok[n++] = t;
             }
             if (fields < 0) {
-                if (n != 4 && n != 5) {
+                if (n != sc->ncols && n != sc->ncols + 1) {
                     msg("--scores: %s line %ld: wrong number of score columns", path, lineno);
                     goto done;
                 }
@@ -213,41 +228,74 @@ int read_scores(const char *path, lastz_scores *sc)
                 msg("--scores: %s line %ld: inconsistent number of score columns", path, lineno);
                 goto done;
             }
-            if (nrows == 4) {
-                msg("--scores: %s line %ld: too many score rows", path, lineno);
-                goto done;
-            }
-            if (fields == 4) {
-                r = col_of[nrows];
-            } else if ((r = nuc_index(tok[0])) < 0) {
-                msg("--scores: %s line %ld: row '%s': gale lastz takes matrices of A, C, G and T only", path, lineno,
-                    tok[0]);
-                goto done;
-            } else if (row_seen[r]) {
-                msg("--scores: %s line %ld: duplicate row '%s'", path, lineno, tok[0]);
-                goto done;
-            }
-            row_seen[r] = 1;
-            sc->rows[nrows++] = "ACGT"[r];
-            for (int c = 0; c < 4; c++)
-                if (score_value(tok[fields - 4 + c], &sc->matrix[r][col_of[c]]) != 0) {
-                    msg("--scores: %s line %ld: '%s' is not a score", path, lineno, tok[fields - 4 + c]);
+            if (fields == sc->ncols) {
+                if (sc->nrows == sc->ncols) {
+                    msg("--scores: %s line %ld: too many score rows", path, lineno);
                     goto done;
                 }
+                r = sc->cols[sc->nrows];
+            } else if (tok[0][1] != 0 || !isgraph((unsigned char)tok[0][0])) {
+                msg("--scores: %s line %ld: row '%s': gale lastz takes a single character as a label", path, lineno,
+                    tok[0]);
+                goto done;
+            } else if (strchr(sc->rows, tok[0][0])) {
+                msg("--scores: %s line %ld: duplicate row '%s'", path, lineno, tok[0]);
+                goto done;
+            } else if (sc->nrows == LASTZ_SCORE_LABELS - 1) {
+                msg("--scores: %s line %ld: too many score rows for a DNA alphabet", path, lineno);
+                goto done;
+            } else {
+                r = tok[0][0];
+            }
+            sc->rows[sc->nrows] = (char)r;
+            for (int c = 0; c < sc->ncols; c++)
+                if (score_value(tok[fields - sc->ncols + c], &values[sc->nrows][c]) != 0) {
+                    msg("--scores: %s line %ld: '%s' is not a score", path, lineno, tok[fields - sc->ncols + c]);
+                    goto done;
+                }
+            sc->nrows++;
         }
     }
     if (ferror(f)) {
         msg("--scores: %s: %s", path, strerror(errno));
-    } else if (stage == 0 || nrows == 0) {
+    } else if (stage == 0 || sc->nrows == 0) {
         msg("--scores: %s: no score matrix", path);
-    } else if (nrows != 4) {
-        msg("--scores: %s: %d score rows: gale lastz takes matrices of A, C, G and T only", path, nrows);
+    } else if (fields == sc->ncols && sc->nrows != sc->ncols) {
+        msg("--scores: %s: not enough score rows", path);
+    } else if (!dna_alphabet(sc->rows)) {
+        msg("--scores: %s: rows %s: gale lastz takes matrices over a DNA alphabet (A C G T, with N, a c g t or both), "
+            "not quantum DNA", path, sc->rows);
     } else if (sc->have_gap_open && (int64_t)sc->gap_open + sc->gap_extend <= 0) {
         msg("--scores: %s: %d is not a valid gap open penalty with extension penalty %d", path, sc->gap_open,
             sc->gap_extend);
     } else if (sc->have_gap_extend && sc->gap_extend < 0) {
         msg("--scores: %s: %d is not a valid gap extension penalty", path, sc->gap_extend);
     } else {
+        /* the table in read_score_set's order: the fill score everywhere, the matrix, each
+         * column's score copied to the column 32 bytes up (a to A's, n to N's, and a's to
+         * byte 129: lastz adds 'a' - 'A' to every label), then each row likewise, the bad
+         * row and column X, and row and column 0 very bad (the library sets those itself) */
+        if ((sc->table = malloc(256 * 256 * sizeof *sc->table)) == NULL) {
+            msg("--scores: %s: out of memory", path);
+            goto done;
+        }
+        for (int k = 0; k < 256 * 256; k++) sc->table[k] = sc->fill;
+        for (int r = 0; r < sc->nrows; r++)
+            for (int c = 0; c < sc->ncols; c++)
+                sc->table[(unsigned char)sc->rows[r] * 256 + (unsigned char)sc->cols[c]] = values[r][c];
+        for (int c = 0; c < sc->ncols; c++)
+            for (int r = 0; r < sc->nrows; r++) {
+                const int row = (unsigned char)sc->rows[r], col = (unsigned char)sc->cols[c];
+                sc->table[row * 256 + col + 'a' - 'A'] = sc->table[row * 256 + col];
+            }
+        for (int r = 0; r < sc->nrows; r++) {
+            const int row = (unsigned char)sc->rows[r];
+            memcpy(&sc->table[(row + 'a' - 'A') * 256], &sc->table[row * 256], 256 * sizeof *sc->table);
+        }
+        for (int k = 0; k < 256; k++) sc->table['X' * 256 + k] = sc->table[k * 256 + 'X'] = sc->bad;
+        for (int k = 0; k < 256; k++) sc->table[k] = sc->table[k * 256] = LASTZ_VERY_BAD;
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++) sc->matrix[r][c] = sc->table["ACGT"[r] * 256 + "ACGT"[c]];
         rc = 0;
     }
 done:
