@@ -24,6 +24,37 @@ static int32_t hoxd70_self(char c)
     return c == 'A' || c == 'T' ? 91 : 100;
 }
 
+/* The one-change pairs: 200 bases of kUnit repeated, target and query identical but at
+ * position 100 (t in the target, q in the query, 0: kUnit's base there), extended from an
+ * anchor over the whole pair. one_change_score: the single alignment's score when it
+ * covers the target whole, else INT32_MIN; one_change_rest: the HOXD70 score of the 199
+ * other positions. */
+static const char kUnit[] = "ACGTTGCAAGCTTCGAGATC";
+static int32_t one_change_rest(void)
+{
+    int32_t sum = 0;
+    for (int k = 0; k < 200; k++)
+        if (k != 100) sum += hoxd70_self(kUnit[k % 20]);
+    return sum;
+}
+static int32_t one_change_score(gale_ctx *ctx, char t, char q, const gale_lastz_params *p)
+{
+    char tx[200], qx[200];
+    gale_lastz_anchor whole = {0, 0, 200, 0};
+    gale_lastz_result *r = NULL;
+    gale_lastz_alignment a;
+    int32_t score = INT32_MIN;
+    for (int k = 0; k < 200; k++) qx[k] = tx[k] = kUnit[k % 20];
+    tx[100] = t;
+    if (q) qx[100] = q;
+    a.size = sizeof a;
+    if (gale_lastz_extend(ctx, tx, 200, qx, 200, &whole, 1, p, &r) == GALE_OK && gale_lastz_result_count(r) == 1 &&
+        gale_lastz_result_get(r, 0, &a) == GALE_OK && a.beg1 == 1 && a.end1 == 200)
+        score = a.score;
+    gale_lastz_result_free(r);
+    return score;
+}
+
 int main(void)
 {
     gale_ctx_opts o;
@@ -216,10 +247,8 @@ int main(void)
      * SCORES_FILE, a missing table and an entry out of range are refused; row and column 0
      * are the library's whatever the table holds. */
     {
-        static const char unit[] = "ACGTTGCAAGCTTCGAGATC";
         static int32_t table[256 * 256];
-        char tx[200], qx[200];
-        int32_t sum = 0;
+        const int32_t sum = one_change_rest();
         struct { char t, q; int32_t want; } v[] = {{'N', 'N', 50}, {'N', 'A', -20}, {'n', 'c', -20}, {'X', 'A', -1000}};
         for (int k = 0; k < 256 * 256; k++) table[k] = -100;
         for (int a = 0; a < 4; a++)
@@ -239,34 +268,23 @@ int main(void)
         table['N' * 256 + 'N'] = table['n' * 256 + 'n'] = table['N' * 256 + 'n'] = table['n' * 256 + 'N'] = 50;
         for (int k = 0; k < 256; k++) table['X' * 256 + k] = table[k * 256 + 'X'] = -1000;
         table[0] = INT32_MIN; /* (row and column 0: the library's own) */
-        for (int k = 0; k < 200; k++)
-            if (k != 100) sum += hoxd70_self(unit[k % 20]);
         for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-            gale_lastz_anchor whole = {0, 0, 200, 0};
-            gale_lastz_alignment a;
-            for (int k = 0; k < 200; k++) qx[k] = tx[k] = unit[k % 20];
-            tx[100] = v[i].t;
-            qx[100] = v[i].q;
             gale_lastz_params_init(&p);
             p.flags |= GALE_LASTZ_SCORES_TABLE;
             p.scores_table = table;
-            REQUIRE(gale_lastz_extend(ctx, tx, 200, qx, 200, &whole, 1, &p, &r) == GALE_OK);
-            a.size = sizeof a;
-            CHECK_MSG(gale_lastz_result_count(r) == 1 && gale_lastz_result_get(r, 0, &a) == GALE_OK &&
-                          a.score == sum + v[i].want,
-                      "table: %c against %c: score %d, expected %d", v[i].t, v[i].q, a.score, sum + v[i].want);
-            gale_lastz_result_free(r);
-            r = NULL;
+            const int32_t got = one_change_score(ctx, v[i].t, v[i].q, &p);
+            CHECK_MSG(got == sum + v[i].want, "table: %c against %c: score %d, expected %d", v[i].t, v[i].q, got,
+                      sum + v[i].want);
         }
         gale_lastz_params_init(&p);
         p.flags |= GALE_LASTZ_SCORES_TABLE;
-        CHECK(gale_lastz_extend(ctx, tx, 200, qx, 200, &an, 1, &p, &r) == GALE_E_INVALID); /* no table */
+        CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_E_INVALID); /* no table */
         p.scores_table = table;
         p.flags |= GALE_LASTZ_SCORES_FILE;
-        CHECK(gale_lastz_extend(ctx, tx, 200, qx, 200, &an, 1, &p, &r) == GALE_E_INVALID);
+        CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_E_INVALID);
         p.flags &= ~GALE_LASTZ_SCORES_FILE;
         table['A' * 256 + 'C'] = 1 << 21;
-        CHECK(gale_lastz_extend(ctx, tx, 200, qx, 200, &an, 1, &p, &r) == GALE_E_RANGE);
+        CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_E_RANGE);
         CHECK(strstr(gale_last_error(), "scores_table[65][67]") != NULL);
         table['A' * 256 + 'C'] = -114;
         CHECK(r == NULL);
@@ -278,39 +296,25 @@ int main(void)
      * R against R (the query given R there too) the matrix' fill (-100) by default, ambi_n_n
      * under _IUPAC */
     {
-        static const char unit[] = "ACGTTGCAAGCTTCGAGATC";
-        char tx[200], qx[200];
-        int32_t sum = 0;
+        const int32_t sum = one_change_rest();
         struct { char t, q; uint32_t flags; int32_t want; } v[] = {
             {'N', 0, 0, -100}, {'N', 0, GALE_LASTZ_AMBIGUOUS_N, -7}, {'n', 0, GALE_LASTZ_AMBIGUOUS_IUPAC, -7},
             {'R', 0, GALE_LASTZ_AMBIGUOUS_N, -100}, {'R', 0, GALE_LASTZ_AMBIGUOUS_IUPAC, -7},
             {'R', 'R', 0, -100}, {'R', 'r', GALE_LASTZ_AMBIGUOUS_IUPAC, 5}, {'N', 'N', GALE_LASTZ_AMBIGUOUS_N, 5}};
-        for (int k = 0; k < 200; k++)
-            if (k != 100) sum += hoxd70_self(unit[k % 20]);
         for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-            gale_lastz_anchor whole = {0, 0, 200, 0};
-            gale_lastz_alignment a;
-            for (int k = 0; k < 200; k++) qx[k] = tx[k] = unit[k % 20];
-            tx[100] = v[i].t;
-            if (v[i].q) qx[100] = v[i].q;
             gale_lastz_params_init(&p);
             p.flags |= v[i].flags;
             p.ambi_n_n = 5;
             p.ambi_n_other = -7;
-            REQUIRE(gale_lastz_extend(ctx, tx, 200, qx, 200, &whole, 1, &p, &r) == GALE_OK);
-            a.size = sizeof a;
-            CHECK_MSG(gale_lastz_result_count(r) == 1 && gale_lastz_result_get(r, 0, &a) == GALE_OK &&
-                          a.beg1 == 1 && a.end1 == 200 && a.score == sum + v[i].want,
-                      "case %zu (%c against %c, flags %u): score %d, expected %d", i, v[i].t, v[i].q ? v[i].q : unit[0],
-                      v[i].flags, a.score, sum + v[i].want);
-            gale_lastz_result_free(r);
-            r = NULL;
+            const int32_t got = one_change_score(ctx, v[i].t, v[i].q, &p);
+            CHECK_MSG(got == sum + v[i].want, "case %zu (%c against %c, flags %u): score %d, expected %d", i, v[i].t,
+                      v[i].q ? v[i].q : kUnit[0], v[i].flags, got, sum + v[i].want);
         }
         /* ambi scores out of range refused */
         gale_lastz_params_init(&p);
         p.flags |= GALE_LASTZ_AMBIGUOUS_N;
         p.ambi_n_other = -(1 << 21);
-        CHECK(gale_lastz_extend(ctx, tx, 200, qx, 200, &an, 1, &p, &r) == GALE_E_RANGE);
+        CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_E_RANGE);
     }
 
     /* the id has no batch kind */

@@ -111,7 +111,6 @@ typedef struct {
  * both, in any order; the rows' alphabet may differ from the columns'); gale takes no
  * quantum DNA. */
 #define LASTZ_SCORE_LABELS 16 /* labels held (a DNA alphabet has 9 at most), with a 0 after them */
-#define LASTZ_VERY_BAD (-1000000) /* row and column 0 (gale_lastz_extend sets LASTZ's own there) */
 typedef struct {
     int32_t *table;                  /* 256 x 256 (target byte * 256 + query byte), as read_score_set
                                       * builds it; malloc'd: free it) */
@@ -188,6 +187,11 @@ int apply_spec(const seq_spec *sp, record *recs, long n);
 /* Reads a scores file; returns 0, or -1 (message said: the file, the line and what is wrong,
  * or that gale does not take it yet). */
 int read_scores(const char *path, lastz_scores *sc);
+/* The matrix as lastz prints its score set (dna_utilities.c private_print_score_matrix),
+ * each line after prefix; with row labels (axt, maf) or without (lav). */
+void print_matrix(const gale_lastz_params *p, const lastz_scores *sc, const char *prefix, int labels);
+/* lastz's warning on stderr for a scoring file that sets no hsp threshold */
+void scores_warning(const char *path, const int32_t m[4][4]);
 /* A score as lastz reads one (string_to_score: an integer, or a decimal rounded, with an
  * optional K, M or G for thousands); 0, or -1 for anything else. */
 int score_value(const char *s, int32_t *out);
@@ -211,5 +215,30 @@ int qalign1_unset(const out_spec *os, const record *t);
 /* One alignment in os's format; rel on the sequences as held (qs: the query strand's). */
 void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, const char *qs, char strand,
                      const gale_lastz_alignment *rel);
+
+/* lastz_jobs.c */
+/* A query strand's gapped extension, one job of the run (its parts, anchors, result) */
+typedef struct job job;
+typedef struct {
+    job *v;
+    size_t n, cap;
+    int warned_target_name; /* a segment naming another target than the one said so */
+} job_list;
+/* The job of query record r's strand s (r = -1: every record of a [multiple] query, one
+ * part each), from the segments file's run of lines from *cursor on (lastz reads the file
+ * once, in order), its anchors merged as lastz merges them; toff, qoff: a [multiple]
+ * target's and query's records' starts on the joined sequences (NULL: one record).
+ * Returns 0 with the job added, or with stop written (a bad line: no job, and the caller
+ * stops there); -1 out of memory. */
+int add_job(job_list *jl, long r, int s, const record *t, long nt, int multiple, const uint64_t *toff,
+            const record *q, long nq, const uint64_t *qoff, const seg_line *segs, long ns, long *cursor,
+            int segments_only, const char *segpath, char *stop, size_t stop_len);
+void free_jobs(job_list *jl);
+/* Runs jl's jobs on up to n_threads threads (gale_lastz_extend on ctx), at most a window
+ * ahead of the one being written, and writes each in turn to stdout in os's format (with
+ * --summary its figures on stderr): 0, or -1 with the first failure said (the jobs before
+ * it written). */
+int run_jobs_in_order(job_list *jl, gale_ctx *ctx, const gale_lastz_params *p, const record *t, long nt,
+                      const record *q, out_spec *os, int n_threads, int summary);
 
 #endif

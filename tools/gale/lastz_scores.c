@@ -1,7 +1,8 @@
 /*
  * gale lastz's numbers and scoring files (lastz_int.h): values as LASTZ 1.04.22's
- * utilities.c reads them (string_to_unitized_int), and --scores=FILE as its
- * dna_utilities.c read_score_set reads it.
+ * utilities.c reads them (string_to_unitized_int), --scores=FILE as its
+ * dna_utilities.c read_score_set reads it, and the score set as lastz prints it in the
+ * headers and warns of it.
  */
 #define _POSIX_C_SOURCE 200809L /* getline, ssize_t, fseeko, strdup */
 #include <ctype.h>
@@ -274,7 +275,7 @@ int read_scores(const char *path, lastz_scores *sc)
         /* the table in read_score_set's order: the fill score everywhere, the matrix, each
          * column's score copied to the column 32 bytes up (a to A's, n to N's, and a's to
          * byte 129: lastz adds 'a' - 'A' to every label), then each row likewise, the bad
-         * row and column X, and row and column 0 very bad (the library sets those itself) */
+         * row and column X (row and column 0, LASTZ's very bad ones, the library sets itself) */
         if ((sc->table = malloc(256 * 256 * sizeof *sc->table)) == NULL) {
             msg("--scores: %s: out of memory", path);
             goto done;
@@ -293,7 +294,6 @@ int read_scores(const char *path, lastz_scores *sc)
             memcpy(&sc->table[(row + 'a' - 'A') * 256], &sc->table[row * 256], 256 * sizeof *sc->table);
         }
         for (int k = 0; k < 256; k++) sc->table['X' * 256 + k] = sc->table[k * 256 + 'X'] = sc->bad;
-        for (int k = 0; k < 256; k++) sc->table[k] = sc->table[k * 256] = LASTZ_VERY_BAD;
         for (int r = 0; r < 4; r++)
             for (int c = 0; c < 4; c++) sc->matrix[r][c] = sc->table["ACGT"[r] * 256 + "ACGT"[c]];
         rc = 0;
@@ -302,4 +302,51 @@ done:
     free(line);
     fclose(f);
     return rc;
+}
+
+/* The matrix as lastz prints its score set (dna_utilities.c private_print_score_matrix):
+ * the columns and rows in the scoring file's order (A C G T without a file), the lower-case
+ * ones left out (the alphabets are DNA), each line after prefix; with row labels where
+ * lastz prints its extras (axt, maf), without for lav. */
+void print_matrix(const gale_lastz_params *p, const lastz_scores *sc, const char *prefix, int labels)
+{
+    printf("%s%s", prefix, labels ? "   " : " ");
+    for (int c = 0; c < sc->ncols; c++)
+        if (sc->cols[c] >= 'A' && sc->cols[c] <= 'Z') printf(" %4c", sc->cols[c]);
+    printf("\n");
+    for (int r = 0; r < sc->nrows; r++) {
+        const int row = (unsigned char)sc->rows[r];
+        if (row < 'A' || row > 'Z') continue;
+        printf("%s ", prefix);
+        if (labels) printf("%2c", row);
+        for (int c = 0; c < sc->ncols; c++) {
+            const int col = (unsigned char)sc->cols[c];
+            if (col < 'A' || col > 'Z') continue;
+            printf(" %4d", sc->table ? sc->table[row * 256 + col] : p->matrix[lastz_nuc(row)][lastz_nuc(col)]);
+        }
+        printf("\n");
+    }
+}
+
+/* lastz's warning for a scoring file that sets no hsp threshold (lastz.c parse_options,
+ * on stderr): a diagonal score below 70 or above 120 may not suit the default 3000 (its
+ * scan: C, G, T each either a new minimum or else a new maximum) */
+void scores_warning(const char *path, const int32_t m[4][4])
+{
+    char min_nuc = 'A', max_nuc = 'A';
+    int32_t min_sub = m[0][0], max_sub = m[0][0];
+    for (int k = 1; k < 4; k++) {
+        if (m[k][k] < min_sub) min_sub = m[k][k], min_nuc = "ACGT"[k];
+        else if (m[k][k] > max_sub) max_sub = m[k][k], max_nuc = "ACGT"[k];
+    }
+    if (min_sub < 70)
+        fprintf(stderr, "WARNING.  Scores file may warrant setting of thresholds absent from %s.\n"
+                        "Minimum match score is %d, for matrix entry (%c,%c).\n"
+                        "This may not work well with default %s=%d (may result in few alignments).\n",
+                path, min_sub, min_nuc, min_nuc, "--hspthresh", 3000);
+    else if (max_sub > 120)
+        fprintf(stderr, "WARNING.  Scores file may warrant setting of thresholds absent from %s.\n"
+                        "Maximum match score is %d, for matrix entry (%c,%c).\n"
+                        "This may not work well with default %s=%d (may result in too many alignments).\n",
+                path, max_sub, max_nuc, max_nuc, "--hspthresh", 3000);
 }
