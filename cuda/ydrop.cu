@@ -54,6 +54,19 @@ struct WarpGroup : WarpLanes {
         const int64_t before = __shfl_up_sync(0xffffffffu, v, 1);
         return lane == 0 ? carry : (before > carry ? before : carry);
     }
+    // The same over 32-bit values.
+    __device__ int32_t scan_max32(int32_t v, int32_t carry, int32_t &total) const {
+        const int lane = tid();
+#pragma unroll
+        for (int k = 1; k < 32; k <<= 1) {
+            const int32_t u = __shfl_up_sync(0xffffffffu, v, k);
+            if (lane >= k) v = max(u, v);
+        }
+        const int32_t all = __shfl_sync(0xffffffffu, v, 31);
+        total = max(all, carry);
+        const int32_t before = __shfl_up_sync(0xffffffffu, v, 1);
+        return lane == 0 ? carry : max(before, carry);
+    }
     // The same, segmented: a lane with reset starts over from its own v.
     __device__ int64_t seg_scan_max(bool reset, int64_t v, int64_t carry, int64_t &total) const {
         const int lane = tid();

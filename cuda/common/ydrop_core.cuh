@@ -160,7 +160,7 @@ GALE_YD_HD bool yd_script_add(const YdSlot &s, uint32_t &n, uint32_t &tailOp, ui
     return put(op, rpt);
 }
 
-// One half with the group g (G: size, tid(), sync(), shfl_up, last, scan_max, seg_scan_max,
+// One half with the group g (G: size, tid(), sync(), shfl_up, last, scan_max, scan_max32, seg_scan_max,
 // ballot, bcast; cuda/ydrop.cu's WarpGroup, the host test's groups), V columns a lane in
 // each step (the scans run over the lanes' own V first). Lane 0 writes out.
 template <int V, class G>
@@ -243,6 +243,15 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
             int32_t lastCC = kNegInf;
             bool prefix = true;
             uint32_t prefixLen = 0, npCol = LY0;
+            // this step's substitution scores, sub[B[col]], loaded a step ahead: the two
+            // dependent loads would otherwise stand in the step's chain (a warp sweeps one
+            // long half alone, so nothing hides their latency)
+            int32_t sv[V];
+#pragma unroll
+            for (int v = 0; v < V; ++v) {
+                const uint32_t c0 = LY0 + (uint32_t)(lane * V + v);
+                sv[v] = c0 < end ? sub[B[c0]] : 0;
+            }
             // a step: lane l takes the V columns base + l V .. + V - 1
             for (uint32_t base = LY0; base < end; base += (uint32_t)(L * V)) {
                 const int64_t e64 = gapE;
@@ -258,6 +267,12 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
                     d[v] = act[v] ? S.DD[dp] : 0;
                     cc[v] = act[v] ? S.CC[dp] : 0;
                 }
+                int32_t svNext[V];
+#pragma unroll
+                for (int v = 0; v < V; ++v) {
+                    const uint32_t c1 = col[v] + (uint32_t)(L * V);
+                    svNext[v] = c1 < end ? sub[B[c1]] : 0;
+                }
                 const int32_t ccBefore = g.shfl_up(cc[V - 1], lastCC);
                 lastCC = g.last(cc[V - 1]);
                 // scan A: the gap without the resets
@@ -265,7 +280,7 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
 #pragma unroll
                 for (int v = 0; v < V; ++v) {
                     const int32_t prevcc = v == 0 ? ccBefore : cc[v - 1];
-                    diag[v] = !act[v] ? 0 : col[v] == LY0 ? kNegInf : wadd(prevcc, sub[B[col[v]]]);
+                    diag[v] = !act[v] ? 0 : col[v] == LY0 ? kNegInf : wadd(prevcc, sv[v]);
                     const int64_t open = d[v] > diag[v] ? kNone : (int64_t)diag[v] - gapOE;
                     wA[v] = act[v] && open != kNone ? open + e64 * (col[v] + 1) : kNone;
                     iA[v] = loc;  // (the lane's part of the exclusive prefix, for now)
@@ -273,24 +288,25 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
                 }
                 int64_t totA;
                 const int64_t exA = g.scan_max(loc, carryA, totA);
-                // the best before each cell (its diagonal cells' scores)
-                int64_t locB = kNone;
+                // the best before each cell (its diagonal cells' scores): LASTZ's ints, so a
+                // 32-bit scan (INT32_MIN for none: the carry, the best so far, is 0 or more)
+                int32_t locB = INT32_MIN, bestLoc[V];
 #pragma unroll
                 for (int v = 0; v < V; ++v) {
                     iA[v] = max64(exA, iA[v]) - e64 * col[v];
                     const bool diagA = !(d[v] > diag[v] || iA[v] > diag[v]);
-                    bestj[v] = locB;
-                    if (act[v] && diagA) locB = max64(locB, diag[v]);
+                    bestLoc[v] = locB;
+                    if (act[v] && diagA && diag[v] > locB) locB = diag[v];
                 }
-                int64_t totBest;
-                const int64_t exBest = g.scan_max(locB, bestC, totBest);
+                int32_t totBest;
+                const int32_t exBest = g.scan_max32(locB, (int32_t)bestC, totBest);
                 // pruned cells, then scan B: the gap with the resets
                 bool segF = false;
                 int64_t segV = kNone;
                 int64_t wB[V];
 #pragma unroll
                 for (int v = 0; v < V; ++v) {
-                    bestj[v] = max64(exBest, bestj[v]);
+                    bestj[v] = exBest > bestLoc[v] ? exBest : bestLoc[v];
                     const int64_t cA = max64(max64(d[v], iA[v]), diag[v]);
                     pruned[v] = act[v] && cA < bestj[v] - yDrop;
                     wB[v] = !act[v] ? kNone : pruned[v] ? (int64_t)kNegInf + e64 * (col[v] + 1) : wA[v];
@@ -363,7 +379,7 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
                     end2 = base + (uint32_t)(top * V + code / 2);
                     endIsBoundary = (code & 1) != 0;
                 }
-                bestC = max64(bestC, totBest);
+                bestC = max64(bestC, (int64_t)totBest);
                 bndC = totBnd;
                 carryA = totA;
                 carryB = totB;
@@ -410,6 +426,8 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
                     }
                     S.tb[tbp + (col[v] - LY0)] = pruned[v] ? 0 : link[v];
                 }
+#pragma unroll
+                for (int v = 0; v < V; ++v) sv[v] = svNext[v];
                 g.sync();
             }
             bestScore = (int32_t)bestC;
@@ -461,12 +479,17 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
             }
         }
     }
-    // the traceback, from the end (lane 0)
+    // the traceback, from the end (lane 0). Each step's one load on the chain is its
+    // traceback byte: the rows' offsets are read a row ahead, and an op's run is counted
+    // here and added to the script when the op changes (edit_script_add of the run at once
+    // leaves the script that adding it one by one does).
     if (lead) {
         uint32_t row = end1, col = end2;
         uint8_t op = 0, prevOp = 0;
+        uint32_t runOp = 0, runLen = 0;
+        uint32_t rowOff = S.tb_row[row], upOff = row >= 1 ? S.tb_row[row - 1] : 0;
         for (prevOp = 0; row >= 1 || col > 0; prevOp = op) {
-            const uint64_t at = (uint32_t)(S.tb_row[row] + col);
+            const uint64_t at = (uint32_t)(rowOff + col);
             uint8_t link = 0;
             if (at >= tbp) flags |= kYdStale;
             else link = S.tb[at];
@@ -475,10 +498,21 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
             if (prevOp == cFromD && (link & dExtend) != 0) op = cFromD;
             uint32_t sop;
             if (op == cFromI) { col--; sop = kOpIns; }
-            else if (op == cFromD) { row--; sop = kOpDel; }
-            else { row--; col--; sop = kOpSub; }
-            if (!yd_script_add(S, nops, tailOp, sop, 1)) { flags |= kYdFailed | kYdOverCap; break; }
+            else {
+                row--;
+                rowOff = upOff;
+                upOff = row >= 1 ? S.tb_row[row - 1] : 0;
+                if (op == cFromD) sop = kOpDel;
+                else { col--; sop = kOpSub; }
+            }
+            if (sop != runOp && runLen > 0) {
+                if (!yd_script_add(S, nops, tailOp, runOp, runLen)) { flags |= kYdFailed | kYdOverCap; runLen = 0; break; }
+                runLen = 0;
+            }
+            runOp = sop;
+            runLen++;
         }
+        if (runLen > 0 && !yd_script_add(S, nops, tailOp, runOp, runLen)) flags |= kYdFailed | kYdOverCap;
     }
 done:
     if (lead) {

@@ -73,6 +73,13 @@ struct LaneGroup {
         sync();
         return r;
     }
+    // the same over 32-bit values
+    int32_t scan_max32(int32_t v, int32_t carry, int32_t &total) const {
+        int64_t t;
+        const int64_t r = scan_max(v, carry, t);
+        total = (int32_t)t;
+        return (int32_t)r;
+    }
     // the same, restarting at each lane whose reset is set (from its own v)
     int64_t seg_scan_max(bool reset, int64_t v, int64_t carry, int64_t &total) const {
         sh->v[lane] = v;

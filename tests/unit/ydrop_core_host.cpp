@@ -56,6 +56,10 @@ struct HostGroup {
         total = reset ? v : std::max(carry, v);
         return carry;
     }
+    int32_t scan_max32(int32_t v, int32_t carry, int32_t &total) const {
+        total = std::max(carry, v);
+        return carry;
+    }
     uint32_t ballot(bool p) const { return p ? 1u : 0u; }
     int32_t bcast(int32_t v, int) const { return v; }
 };

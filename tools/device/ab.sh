@@ -17,6 +17,8 @@
 #   clisweep: this tree's `gale` over --batch-bases GALE_AB_BASES (default "8388608 16777216
 #          33554432 67108864") on the peers' workloads, wall and peak RSS, and one run of each
 #          WFA job with GALE_CLI_TRACE=1 (the stream's steps, in $OUT/trace-*.txt);
+#   lastz: gale lastz --segments on the GPU on .sharedbench/lastz's pairs (GALE_AB_LASTZ_PAIRS,
+#          default P10e6; carry .hts and .sharedbench), wall, peak RSS, --summary, outputs compared;
 #   startup: a process's start (tools/bench/ctx_startup: context, first one-pair batch,
 #          peak RSS; the baseline's built from this tree's source against its libgale),
 #          five alternated runs a side, and the CUDA runtime's own (tools/bench/cuda_startup).
@@ -173,6 +175,28 @@ if has startup; then
     # the CUDA modules loaded when the context starts rather than at a kernel's first launch
     echo "new, CUDA_MODULE_LOADING=EAGER: $(CUDA_MODULE_LOADING=EAGER "$new/tools/bench/ctx_startup" --backend cuda 2>&1)" \
       | tee -a "$out/ab-startup.txt"
+  done
+fi
+if has lastz; then
+  # gale lastz --segments on the carried gen_genomes pairs (.sharedbench/lastz, as run.sh's lastz
+  # mode has them; GALE_AB_LASTZ_PAIRS, default "P10e6"), GPU, both query strands at once:
+  # base, new, base, new, wall and peak RSS (timed.py), the --summary lines, outputs compared
+  echo "== gale lastz (GPU)"
+  d=.sharedbench/lastz
+  for p in ${GALE_AB_LASTZ_PAIRS:-P10e6}; do
+    [ -s $d/$p.segs ] || { echo "no $d/$p.segs"; status=1; continue; }
+    for round in $(seq 1 "${GALE_AB_ROUNDS:-2}"); do
+      for side in ${GALE_AB_SIDES:-base new}; do
+        b=$(side_build $side)
+        echo "-- $p $side round $round: $(python3 tools/device/timed.py /tmp/ab-lastz-$p-$side.general \
+          "$b/tools/gale/gale" lastz $d/$p.target.fa $d/$p.query.fa --segments=$d/$p.segs --format=general \
+          --backend=cuda --summary 2>/tmp/ab-lastz.err)" | tee -a "$out/ab-lastz.txt"
+        grep -v "^gale: warning" /tmp/ab-lastz.err | tee -a "$out/ab-lastz.txt"
+      done
+      cmp -s /tmp/ab-lastz-$p-base.general /tmp/ab-lastz-$p-new.general \
+        && echo "   $p: outputs identical ($(wc -l </tmp/ab-lastz-$p-new.general) lines, md5 $(md5sum </tmp/ab-lastz-$p-new.general | cut -c1-12))" \
+        || { echo "   $p: outputs DIFFER"; status=1; }
+    done
   done
 fi
 echo "== done (status $status)"
