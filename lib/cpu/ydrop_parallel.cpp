@@ -103,6 +103,16 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
     std::mutex dmu;
     std::condition_variable dcv;
     std::atomic<bool> stop_phase1{false};
+    // A half the device could not take (past a large slot: doc/ydrop.md, "Phase 1 on the
+    // GPU") the walk computes; phase 1 then waits until the walk is past its anchor
+    // (walk_at > walk_wanted) and predicts from the alignments the walk computed a half of
+    // (walk_paths): without that alignment every later anchor on its path would run as long.
+    size_t walk_at = 0, walk_wanted = SIZE_MAX;  // guarded by dmu
+    struct WalkPath {
+        unspos start1, start2;
+        std::vector<uint32_t> ops;
+    };
+    std::vector<WalkPath> walk_paths;  // guarded by dmu
     auto mark = [&](size_t j) {
         std::lock_guard<std::mutex> lock(dmu);
         decided[j] = 1;
@@ -127,6 +137,21 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
                 auto on_pred = [&](unspos p1, unspos p2) {
                     return p1 < pred.size() && std::find(pred[p1].begin(), pred[p1].end(), p2) != pred[p1].end();
                 };
+                // an alignment's substitution cells as predictions
+                auto add_path = [&](unspos p1, unspos p2, const std::vector<uint32_t> &ops, std::vector<uint64_t> &path) {
+                    path.clear();
+                    for (uint32_t e : ops) {
+                        const uint32_t n = rpt_of(e);
+                        if (op_of(e) == kYdropSub)
+                            for (uint32_t t = 0; t < n && p1 + t < io.len1; ++t)
+                                path.push_back((uint64_t)(p1 + t) << 32 | (p2 + t));
+                        if (op_of(e) != kYdropIns) p1 += n;
+                        if (op_of(e) != kYdropDel) p2 += n;
+                    }
+                    std::lock_guard<std::mutex> lock(mu);
+                    if (pred.empty()) pred.resize(io.len1);
+                    for (uint64_t c : path) pred[(size_t)(c >> 32)].push_back((unspos)c);
+                };
                 // Anchor j's unbounded alignment, if it reaches the threshold: its substitution cells
                 // become predictions (a guess of what the walk skips; it decides only what phase 1
                 // computes).
@@ -139,19 +164,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
                     Script ls = l.script, rs = rr.script;
                     r.join(lio, l.score, ls, l.end1, l.end2, rr.score, rs, rr.end1, rr.end2);
                     if (lio.s < params.gapped_thresh && !params.all_bounds) return;
-                    path.clear();
-                    unspos p1 = lio.start1, p2 = lio.start2;
-                    for (uint32_t e : lio.script.op) {
-                        const uint32_t n = rpt_of(e);
-                        if (op_of(e) == kYdropSub)
-                            for (uint32_t t = 0; t < n && p1 + t < io.len1; ++t)
-                                path.push_back((uint64_t)(p1 + t) << 32 | (p2 + t));
-                        if (op_of(e) != kYdropIns) p1 += n;
-                        if (op_of(e) != kYdropDel) p2 += n;
-                    }
-                    std::lock_guard<std::mutex> lock(mu);
-                    if (pred.empty()) pred.resize(io.len1);
-                    for (uint64_t c : path) pred[(size_t)(c >> 32)].push_back((unspos)c);
+                    add_path(lio.start1, lio.start2, lio.script.op, path);
                 };
                 bool device_ok = (bool)params.device;
                 if (device_ok) {
@@ -231,11 +244,42 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
                         }
                         ws.stats.sides_phase1 += sides.size();
                         ws.stats.cells_phase1_busiest += busiest;
+                        size_t last_failed = SIZE_MAX;  // (read before mark: the walk then takes the halves)
+                        for (size_t k = 0; k < wave.size(); ++k)
+                            if (sides[2 * k]->failed || sides[2 * k + 1]->failed)
+                                last_failed = last_failed == SIZE_MAX ? wave[k] : std::max(last_failed, wave[k]);
                         for (size_t j : wave) {
                             predict(r, j, path);
                             mark(j);
                         }
-                        announce();
+                        if (last_failed != SIZE_MAX) {
+                            // the walk computes the failed halves: the anchors before the last of them
+                            // that wait for a later wave are left to it too (else it would wait for
+                            // them while this waits for it), then this waits for the walk
+                            std::deque<size_t> still;
+                            for (size_t j : waiting) {
+                                if (j < last_failed) {
+                                    pre[2 * j].absent = pre[2 * j + 1].absent = true;
+                                    mark(j);
+                                } else {
+                                    still.push_back(j);
+                                }
+                            }
+                            waiting.swap(still);
+                            std::unique_lock<std::mutex> lock(dmu);
+                            walk_wanted = last_failed;
+                            dcv.notify_all();
+                            dcv.wait(lock, [&] { return walk_at > last_failed || stop_phase1.load(); });
+                            walk_wanted = SIZE_MAX;
+                        } else {
+                            announce();
+                        }
+                        std::vector<WalkPath> walked;
+                        {
+                            std::lock_guard<std::mutex> lock(dmu);
+                            walked.swap(walk_paths);
+                        }
+                        for (const WalkPath &wp : walked) add_path(wp.start1, wp.start2, wp.ops, path);
                     }
                     // (what a failed device left out the walk computes: below, every anchor not
                     // decided is marked absent)
@@ -317,13 +361,23 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
     struct Join {
         std::thread &t;
         std::atomic<bool> &stop;
+        std::mutex &mu;
+        std::condition_variable &cv;
         ~Join() {
-            stop.store(true);
+            {
+                std::lock_guard<std::mutex> lock(mu);
+                stop.store(true);
+                cv.notify_all();  // (phase 1 may wait for the walk)
+            }
             if (t.joinable()) t.join();
         }
-    } join_phase1{producer, stop_phase1};
+    } join_phase1{producer, stop_phase1, dmu, dcv};
+    // the walk at anchor k (those before it done): wakes phase 1 if it waits for that, then
+    // waits until phase 1 has decided k
     auto await = [&](size_t k) {
         std::unique_lock<std::mutex> lock(dmu);
+        walk_at = k;
+        if (walk_wanted != SIZE_MAX && k > walk_wanted) dcv.notify_all();
         dcv.wait(lock, [&] { return decided[k] != 0; });
     };
     const Clock::time_point t2 = Clock::now();
@@ -365,6 +419,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
 
     for (size_t k = 0; k < anchors.size(); ++k) {
         Galign *mp = &msp[k];
+        bool walked_half = false;  // the walk computed a half of it (two phases)
         if (two_phase) await(k);
         if (!found.msp_left_right(mp)) {  // on an earlier alignment's path
             if (two_phase) {
@@ -403,6 +458,7 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
                     ws.stats.cells_kept += p.cells;
                 } else {
                     ws.stats.sides_redone++;
+                    walked_half = true;
                     if (p.absent) ws.stats.sides_absent++;
                     SideRec r;
                     score[h] = run.side(io, left, half[h], &e1[h], &e2[h], &r);
@@ -427,8 +483,17 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
         found.align_left_right(mp);
         run.index_segs(mp);
         found.insert(mp);
+        if (walked_half && params.device) {  // (phase 1's waves may not have predicted it: doc/ydrop.md)
+            std::lock_guard<std::mutex> lock(dmu);
+            walk_paths.push_back(WalkPath{a.beg1 - 1, a.beg2 - 1, a.script});
+        }
         mp->align = (int64_t)run.aligns.size();
         run.aligns.push_back(std::move(a));
+    }
+    if (two_phase) {
+        std::lock_guard<std::mutex> lock(dmu);
+        walk_at = anchors.size();
+        dcv.notify_all();
     }
 
     out.clear();
