@@ -105,9 +105,10 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
     std::atomic<bool> stop_phase1{false};
     // A half the device could not take (past a large slot: doc/ydrop.md, "Phase 1 on the
     // GPU") the walk computes; phase 1 then waits until the walk is past its anchor
-    // (walk_at > walk_wanted) and predicts from the alignments the walk computed a half of
-    // (walk_paths): without that alignment every later anchor on its path would run as long.
-    size_t walk_at = 0, walk_wanted = SIZE_MAX;  // guarded by dmu
+    // (walk_at, the anchor the walk is at) and predicts from the alignments the walk computed
+    // a half of (walk_paths): without that alignment every later anchor on its path would
+    // run as long.
+    size_t walk_at = 0;  // guarded by dmu
     struct WalkPath {
         unspos start1, start2;
         std::vector<uint32_t> ops;
@@ -267,10 +268,8 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
                             }
                             waiting.swap(still);
                             std::unique_lock<std::mutex> lock(dmu);
-                            walk_wanted = last_failed;
-                            dcv.notify_all();
+                            dcv.notify_all();  // (the anchors decided above)
                             dcv.wait(lock, [&] { return walk_at > last_failed || stop_phase1.load(); });
-                            walk_wanted = SIZE_MAX;
                         } else {
                             announce();
                         }
@@ -372,12 +371,12 @@ bool extend(const uint8_t *target, uint32_t target_len, const uint8_t *query, ui
             if (t.joinable()) t.join();
         }
     } join_phase1{producer, stop_phase1, dmu, dcv};
-    // the walk at anchor k (those before it done): wakes phase 1 if it waits for that, then
-    // waits until phase 1 has decided k
+    // the walk at anchor k (those before it done): wakes phase 1, which may wait for that,
+    // then waits until phase 1 has decided k
     auto await = [&](size_t k) {
         std::unique_lock<std::mutex> lock(dmu);
         walk_at = k;
-        if (walk_wanted != SIZE_MAX && k > walk_wanted) dcv.notify_all();
+        dcv.notify_all();
         dcv.wait(lock, [&] { return decided[k] != 0; });
     };
     const Clock::time_point t2 = Clock::now();

@@ -34,23 +34,8 @@ struct Block {
     uint32_t t, q, len;  // the target's [t, t + len) copied to the query at q (its start)
 };
 
-std::string random_seq(tu_rng *r, size_t n) {
-    std::string s(n, 'A');
-    for (char &c : s) c = tu_base(r);
-    return s;
-}
-
-// a copy with substitutions (rate) and, rarely, an indel of 1 - 3 bases
-std::string mutate(tu_rng *r, const std::string &src, double rate) {
-    std::string o;
-    for (size_t i = 0; i < src.size(); ++i) {
-        const double u = tu_unif(r);
-        if (u < rate) o.push_back(tu_base(r));
-        else if (u < rate * 1.05) o += random_seq(r, (size_t)tu_range(r, 1, 3)) + src[i];
-        else if (u < rate * 1.1) i += (size_t)tu_range(r, 0, 2);
-        else o.push_back(src[i]);
-    }
-    return o;
+void random_bases(tu_rng *r, tu_buf *out, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) tu_buf_push(out, tu_base(r));
 }
 
 bool same_alignments(const std::vector<YdropAlignment> &a, const std::vector<YdropAlignment> &b, const char *ctx) {
@@ -92,18 +77,24 @@ int main() {
         const double fail_rate = tu_chance(r, 0.5) ? 0.0 : tu_unif(r) * 0.2;
 
         // the pair: the query from blocks of the target, some twice, junk between them
-        const std::string t = random_seq(r, (size_t)tu_logrange(r, 1000, 10000));
-        std::string q;
+        std::string t((size_t)tu_logrange(r, 1000, 10000), 'A');
+        tu_bases(r, &t[0], (int64_t)t.size());
+        tu_buf qb = {nullptr, 0, 0};
         std::vector<Block> blocks;
         const int nblocks = (int)tu_range(r, 1, 12);
         for (int b = 0; b < nblocks; ++b) {
             const uint32_t len = (uint32_t)tu_range(r, 100, (int64_t)std::min<size_t>(t.size(), 3000));
             const uint32_t at = (uint32_t)tu_below(r, t.size() - len + 1);
-            q += random_seq(r, (size_t)tu_range(r, 0, 300));
-            blocks.push_back(Block{at, (uint32_t)q.size(), len});
-            q += mutate(r, t.substr(at, len), tu_unif(r) * 0.15);
+            random_bases(r, &qb, tu_range(r, 0, 300));
+            blocks.push_back(Block{at, (uint32_t)qb.n, len});
+            // substitutions, and rarely an indel of 1 - 3 bases
+            const double rate = tu_unif(r) * 0.15;
+            const tu_mut m = {rate, rate * 0.05, rate * 0.05, 1.0, 3};
+            tu_mutate_with(r, &qb, t.data() + at, len, &m);
         }
-        q += random_seq(r, (size_t)tu_range(r, 1, 300));
+        random_bases(r, &qb, tu_range(r, 1, 300));
+        const std::string q(qb.p, (size_t)qb.n);
+        free(qb.p);
         // anchors: 30 bases on a block's diagonal (its indels move the true one a little), a few anywhere
         std::vector<YdropAnchor> anchors;
         const int nanchors = (int)tu_range(r, 1, 150);
