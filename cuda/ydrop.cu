@@ -1,9 +1,13 @@
 // CUDA kernel of LASTZ's gapped extension, phase 1 of the parallel scheme (doc/ydrop.md,
 // "Parallel extension"): one-sided Y-drop extensions without bounds, bit-identical to the
-// CPU's (lib/cpu/ydrop_run.h, Run::one_sided with a SideRec). A warp per half runs
-// cuda/common/ydrop_core.cuh's yd_side, each row's cells split over the lanes (the gap
-// and the best score carried by warp scans). The walk (phase 2, lib/cpu/ydrop_parallel.cpp)
-// stays on the CPU and takes each half it can prove equal to its own.
+// CPU's (lib/cpu/ydrop_run.h, Run::one_sided with a SideRec). A group of threads per half
+// runs cuda/common/ydrop_core.cuh's yd_side, each row's cells split over the threads (the
+// gap and the best score carried by scans): a warp in the small slots' launches (most
+// halves: short), a block of kLargeThreads in the large slots' (LASTZ's longest
+// extensions, whose rows a warp swept in four steps, each a chain of latency-bound
+// shuffles: the block sweeps such a row in one). The walk (phase 2,
+// lib/cpu/ydrop_parallel.cpp) stays on the CPU and takes each half it can prove equal to
+// its own.
 //
 // Memory: the call's sequences (with their reversed copies, as the walk holds them) and
 // LASTZ's 256 x 256 scores go to the device once per gale_lastz_extend call (YdropGpu);
@@ -15,6 +19,7 @@
 // (YdropDeviceWave::capacity): the walk sizes its next waves from it.
 #include <algorithm>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -37,61 +42,222 @@ using ydg::YdParams;
 using ydg::YdRow;
 using ydg::YdSlot;
 
+constexpr unsigned kFull = 0xffffffffu;
+
+// A warp's inclusive prefix maximum of v over its lanes (X: int32_t or int64_t).
+template <class X>
+__device__ __forceinline__ X warp_incl_max(X v, int lane) {
+#pragma unroll
+    for (int k = 1; k < 32; k <<= 1) {
+        const X u = __shfl_up_sync(kFull, v, k);
+        if (lane >= k) v = u > v ? u : v;
+    }
+    return v;
+}
+// The same, segmented: a lane with reset starts over from its own v; f tells whether a
+// reset lies at or before the lane.
+__device__ __forceinline__ int64_t warp_incl_seg_max(bool reset, int64_t v, int lane, int &f) {
+    f = reset ? 1 : 0;
+#pragma unroll
+    for (int k = 1; k < 32; k <<= 1) {
+        const int64_t u = __shfl_up_sync(kFull, v, k);
+        const int g = __shfl_up_sync(kFull, f, k);
+        if (lane >= k && !f) {
+            v = u > v ? u : v;
+            f = g;
+        }
+    }
+    return v;
+}
+// The highest (lowest) lane of the warp whose p is set, -1 (32) for none.
+__device__ __forceinline__ int warp_last_set(bool p) {
+    const uint32_t m = __ballot_sync(kFull, p);
+    return m == 0 ? -1 : 31 - __clz(m);
+}
+__device__ __forceinline__ int warp_first_set(bool p) {
+    const uint32_t m = __ballot_sync(kFull, p);
+    return m == 0 ? 32 : __ffs(m) - 1;
+}
+
 // yd_side's group interface for one warp.
 struct WarpGroup : WarpLanes {
-    __device__ uint32_t ballot(bool p) const { return __ballot_sync(0xffffffffu, p); }
-    __device__ int32_t bcast(int32_t v, int src) const { return __shfl_sync(0xffffffffu, v, src); }
+    __device__ int32_t shfl_up_last(int32_t v, int32_t carry, int32_t &last_v) const {
+        const int32_t up = shfl_up(v, carry);
+        last_v = last(v);
+        return up;
+    }
+    __device__ bool any(bool p) const { return __any_sync(kFull, p) != 0; }
+    // the highest lane whose p is set (-1: none) and its v as value
+    __device__ int last_where(bool p, int32_t v, int32_t &value) const {
+        const int top = warp_last_set(p);
+        value = __shfl_sync(kFull, v, top < 0 ? 0 : top);
+        return top;
+    }
+    // the lowest lane whose p is set (32: none) and its v as value
+    __device__ int first_where(bool p, int32_t v, int32_t &value) const {
+        const int first = warp_first_set(p);
+        value = __shfl_sync(kFull, v, first & 31);
+        return first;
+    }
     // Exclusive prefix maximum of v over the lanes, after carry; total: over all.
     __device__ int64_t scan_max(int64_t v, int64_t carry, int64_t &total) const {
         const int lane = tid();
-#pragma unroll
-        for (int k = 1; k < 32; k <<= 1) {
-            const int64_t u = __shfl_up_sync(0xffffffffu, v, k);
-            if (lane >= k) v = u > v ? u : v;
-        }
-        const int64_t all = __shfl_sync(0xffffffffu, v, 31);
+        v = warp_incl_max(v, lane);
+        const int64_t all = __shfl_sync(kFull, v, 31);
         total = all > carry ? all : carry;
-        const int64_t before = __shfl_up_sync(0xffffffffu, v, 1);
+        const int64_t before = __shfl_up_sync(kFull, v, 1);
         return lane == 0 ? carry : (before > carry ? before : carry);
     }
     // The same over 32-bit values.
     __device__ int32_t scan_max32(int32_t v, int32_t carry, int32_t &total) const {
         const int lane = tid();
-#pragma unroll
-        for (int k = 1; k < 32; k <<= 1) {
-            const int32_t u = __shfl_up_sync(0xffffffffu, v, k);
-            if (lane >= k) v = max(u, v);
-        }
-        const int32_t all = __shfl_sync(0xffffffffu, v, 31);
+        v = warp_incl_max(v, lane);
+        const int32_t all = __shfl_sync(kFull, v, 31);
         total = max(all, carry);
-        const int32_t before = __shfl_up_sync(0xffffffffu, v, 1);
+        const int32_t before = __shfl_up_sync(kFull, v, 1);
         return lane == 0 ? carry : max(before, carry);
     }
     // The same, segmented: a lane with reset starts over from its own v.
     __device__ int64_t seg_scan_max(bool reset, int64_t v, int64_t carry, int64_t &total) const {
         const int lane = tid();
-        int f = reset ? 1 : 0;
-#pragma unroll
-        for (int k = 1; k < 32; k <<= 1) {
-            const int64_t u = __shfl_up_sync(0xffffffffu, v, k);
-            const int g = __shfl_up_sync(0xffffffffu, f, k);
-            if (lane >= k && !f) {
-                v = u > v ? u : v;
-                f = g;
-            }
-        }
+        int f;
+        v = warp_incl_seg_max(reset, v, lane, f);
         if (!f && carry > v) v = carry;  // (the carry reaches the lanes before the first reset)
-        total = __shfl_sync(0xffffffffu, v, 31);
-        const int64_t before = __shfl_up_sync(0xffffffffu, v, 1);
+        total = __shfl_sync(kFull, v, 31);
+        const int64_t before = __shfl_up_sync(kFull, v, 1);
         return lane == 0 ? carry : before;
     }
 };
 
+// yd_side's group interface for a block of T threads (T / 32 warps) that sweeps the rows
+// of one long half together: each call does the warp's part with shuffles, then the warps
+// exchange one or two values each through shared memory (x), behind one __syncthreads.
+// The exchanges use the two halves of x in turn, so that one's reads never race the
+// next one's writes (as cuda/common/group.cuh's Group).
+template <int T>
+struct BlockGroup {
+    static_assert(T % 32 == 0 && T > 32, "a block group is whole warps, more than one");
+    static constexpr int size = T;
+    static constexpr int kWarps = T / 32;
+    static constexpr int kXWords = 2 * 2 * kWarps;  // x: int64_t words
+    int64_t *x;  // shared
+    int parity = 0;
+
+    __device__ int tid() const { return (int)threadIdx.x; }
+    __device__ void sync() const { __syncthreads(); }
+    __device__ int64_t *exchange() {
+        int64_t *h = x + parity * 2 * kWarps;
+        parity ^= 1;
+        return h;
+    }
+    __device__ int32_t shfl_up_last(int32_t v, int32_t carry, int32_t &last_v) {
+        const int lane = tid() & 31, w = tid() >> 5;
+        int64_t *h = exchange();
+        if (lane == 31) h[w] = v;
+        const int32_t up = __shfl_up_sync(kFull, v, 1);
+        __syncthreads();
+        last_v = (int32_t)h[kWarps - 1];
+        if (lane != 0) return up;
+        return w == 0 ? carry : (int32_t)h[w - 1];
+    }
+    __device__ bool any(bool p) const { return __syncthreads_or(p) != 0; }
+    __device__ int last_where(bool p, int32_t v, int32_t &value) {
+        const int lane = tid() & 31, w = tid() >> 5;
+        const int top = warp_last_set(p);
+        const int32_t tv = __shfl_sync(kFull, v, top < 0 ? 0 : top);
+        int64_t *h = exchange();
+        if (lane == 0) {
+            h[2 * w] = top < 0 ? -1 : 32 * w + top;
+            h[2 * w + 1] = tv;
+        }
+        __syncthreads();
+        value = 0;
+#pragma unroll
+        for (int i = kWarps - 1; i >= 0; --i)
+            if (h[2 * i] >= 0) {
+                value = (int32_t)h[2 * i + 1];
+                return (int)h[2 * i];
+            }
+        return -1;
+    }
+    __device__ int first_where(bool p, int32_t v, int32_t &value) {
+        const int lane = tid() & 31, w = tid() >> 5;
+        const int first = warp_first_set(p);
+        const int32_t fv = __shfl_sync(kFull, v, first & 31);
+        int64_t *h = exchange();
+        if (lane == 0) {
+            h[2 * w] = first == 32 ? -1 : 32 * w + first;
+            h[2 * w + 1] = fv;
+        }
+        __syncthreads();
+        value = 0;
+#pragma unroll
+        for (int i = 0; i < kWarps; ++i)
+            if (h[2 * i] >= 0) {
+                value = (int32_t)h[2 * i + 1];
+                return (int)h[2 * i];
+            }
+        return T;
+    }
+    // Exclusive prefix maximum of v over the threads, after carry; total: over all.
+    template <class X>
+    __device__ X scan(X v, X carry, X &total) {
+        const int lane = tid() & 31, w = tid() >> 5;
+        v = warp_incl_max(v, lane);
+        int64_t *h = exchange();
+        if (lane == 31) h[w] = v;
+        const X up = __shfl_up_sync(kFull, v, 1);
+        __syncthreads();
+        X before = carry, all = carry;
+#pragma unroll
+        for (int i = 0; i < kWarps; ++i) {
+            const X t = (X)h[i];
+            if (i < w && t > before) before = t;
+            if (t > all) all = t;
+        }
+        total = all;
+        return lane == 0 || up < before ? before : up;
+    }
+    __device__ int64_t scan_max(int64_t v, int64_t carry, int64_t &total) { return scan<int64_t>(v, carry, total); }
+    __device__ int32_t scan_max32(int32_t v, int32_t carry, int32_t &total) { return scan<int32_t>(v, carry, total); }
+    // The same, segmented: a thread with reset starts over from its own v.
+    __device__ int64_t seg_scan_max(bool reset, int64_t v, int64_t carry, int64_t &total) {
+        const int lane = tid() & 31, w = tid() >> 5;
+        int f;
+        v = warp_incl_seg_max(reset, v, lane, f);
+        int64_t *h = exchange();
+        if (lane == 31) {
+            h[2 * w] = v;
+            h[2 * w + 1] = f;
+        }
+        __syncthreads();
+        int64_t in = carry, all = carry;  // what reaches the warp, and the whole block
+#pragma unroll
+        for (int i = 0; i < kWarps; ++i) {
+            const int64_t t = h[2 * i];
+            const int64_t next = h[2 * i + 1] ? t : (t > all ? t : all);
+            if (i < w) in = next;
+            all = next;
+        }
+        total = all;
+        if (!f && in > v) v = in;
+        const int64_t before = __shfl_up_sync(kFull, v, 1);
+        return lane == 0 ? in : before;
+    }
+};
+
 constexpr int kWarpsPerBlock = 4;
-// Columns a lane takes in each step of a row: LASTZ's rows are a few hundred columns wide
-// (its default ydrop and gaps), so a warp sweeps one in a few steps, and the warp's scans
-// and ballots, whose latency bounds the step, are paid once per 32 V columns.
+// Columns a thread takes in each step of a row: LASTZ's rows are a few hundred columns
+// wide (its default ydrop and gaps), so a warp sweeps one in a few steps, and the group's
+// scans and ballots, whose latency bounds the step, are paid once per size V columns.
 constexpr int kColumnsPerLane = 4;
+// Threads per half in the large slots' launches: a row of 512 columns a step. Measured on
+// the 10 Mbp pair (H100, bench/RESULTS.md 2026-12-06 13:51 UTC), a wave's longest halves
+// and with them `gale lastz`: 12.9 s with a warp, 8.2 s with 128 or 256 threads (4 or 2
+// columns a thread), 9.9 s with 64; the small slots' launches gained nothing in wall time
+// from 64 or 128 threads (the walk ends last), so they keep a warp, which runs the many
+// short halves of a wave side by side.
+constexpr int kLargeThreads = 128;
 
 // Where a launch's halves have their slots (of the entry's arena), by value, in units of
 // 256 bytes from the pool's start: a launch takes at most kYdropMaxLaunch halves.
@@ -107,6 +273,40 @@ ydrop_phase1_kernel(YdParams P, const YdIn *__restrict__ in, YdOut *out, char *b
     WarpGroup g;
     const YdSlot S = ydg::yd_slot(base + (uint64_t)list.at[w] * 256, caps);
     ydg::yd_side<kColumnsPerLane>(g, P, in[w], S, out[w]);
+}
+
+// The same with a block of T threads per half, V columns a thread: for the large slots'
+// launches (LASTZ's longest extensions), whose warp would sweep each row in several steps.
+template <int T, int V>
+__global__ void __launch_bounds__(T)
+ydrop_phase1_block_kernel(YdParams P, const YdIn *__restrict__ in, YdOut *out, char *base, ydg::YdCaps caps,
+                          const YdSlotList list, int n) {
+    __shared__ int64_t x[BlockGroup<T>::kXWords];
+    const int w = (int)blockIdx.x;
+    if (w >= n) return;
+    BlockGroup<T> g{x};
+    const YdSlot S = ydg::yd_slot(base + (uint64_t)list.at[w] * 256, caps);
+    ydg::yd_side<V>(g, P, in[w], S, out[w]);
+}
+
+// GALE_YDROP_BLOCK_ALL=1 (read once; doc/testing.md): every launch with the block kernel, so
+// that the gpu suite's ydrop_gpu_block runs all of its cases through the block's exchanges.
+bool block_all() {
+    static const bool on = [] {
+        const char *v = std::getenv("GALE_YDROP_BLOCK_ALL");
+        return v != nullptr && std::strcmp(v, "1") == 0;
+    }();
+    return on;
+}
+
+void launch_phase1(bool large, int k, cudaStream_t st, const YdParams &P, const YdIn *in, YdOut *out, char *base,
+                   const ydg::YdCaps &caps, const YdSlotList &list) {
+    if (large || block_all())
+        ydrop_phase1_block_kernel<kLargeThreads, kColumnsPerLane><<<k, kLargeThreads, 0, st>>>(P, in, out, base, caps,
+                                                                                              list, k);
+    else
+        ydrop_phase1_kernel<<<(k + kWarpsPerBlock - 1) / kWarpsPerBlock, 32 * kWarpsPerBlock, 0, st>>>(
+            P, in, out, base, caps, list, k);
 }
 
 }  // namespace
@@ -336,8 +536,7 @@ size_t ydrop_gpu_launch(Device *dev, YdropArena *A, YdropGpu *g, YdropDeviceWave
     try {
         GALE_CUDA_CHECK(cudaMemcpyAsync(g->d_in, g->in, k * sizeof(YdIn), cudaMemcpyHostToDevice, g->stream));
         GALE_CUDA_CHECK(cudaEventRecord(g->start, g->stream));
-        ydrop_phase1_kernel<<<((int)k + kWarpsPerBlock - 1) / kWarpsPerBlock, 32 * kWarpsPerBlock, 0, g->stream>>>(
-            g->P, g->d_in, g->d_out, A->base, cls->caps, list, (int)k);
+        launch_phase1(cls == &A->large, (int)k, g->stream, g->P, g->d_in, g->d_out, A->base, cls->caps, list);
         GALE_CUDA_CHECK(cudaGetLastError());
         GALE_CUDA_CHECK(cudaEventRecord(g->stop, g->stream));
     } catch (...) {

@@ -4,8 +4,9 @@
 // yet, bit for bit (the cells, the DP row it leaves, the traceback bytes, the rows'
 // records, the truncation, the traceback and its reads of bytes not written), written
 // for a group of G::size threads that sweep each row together. cuda/ydrop.cu runs it
-// with a warp per extension; tests/unit/ydrop_core_host.cpp runs it on host groups of 1
-// and 4 threads against the CPU kernel.
+// with a warp per extension, or a block of several warps for the longest ones;
+// tests/unit/ydrop_core_host.cpp runs it on host groups of 1 and 4 threads against the
+// CPU kernel.
 //
 // LASTZ sweeps a row from left to right with three values carried along it: c (the
 // diagonal of the next cell), i (the horizontal gap) and the best score, and prunes a
@@ -160,9 +161,11 @@ GALE_YD_HD bool yd_script_add(const YdSlot &s, uint32_t &n, uint32_t &tailOp, ui
     return put(op, rpt);
 }
 
-// One half with the group g (G: size, tid(), sync(), shfl_up, last, scan_max, scan_max32, seg_scan_max,
-// ballot, bcast; cuda/ydrop.cu's WarpGroup, the host test's groups), V columns a lane in
-// each step (the scans run over the lanes' own V first). Lane 0 writes out.
+// One half with the group g (G: size, tid(), sync(), shfl_up_last, scan_max, scan_max32,
+// seg_scan_max, any, last_where, first_where; cuda/ydrop.cu's WarpGroup and BlockGroup, the
+// host test's groups), V columns a lane in each step (the scans run over the lanes' own V
+// first). Lane 0 writes out. Nothing here assumes a warp: a lane is a thread of the group,
+// so a block of several warps sweeps a row of G::size V columns in one step.
 template <int V, class G>
 GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot &S, YdOut &out) {
     constexpr int L = G::size;
@@ -273,8 +276,7 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
                     const uint32_t c1 = col[v] + (uint32_t)(L * V);
                     svNext[v] = c1 < end ? sub[B[c1]] : 0;
                 }
-                const int32_t ccBefore = g.shfl_up(cc[V - 1], lastCC);
-                lastCC = g.last(cc[V - 1]);
+                const int32_t ccBefore = g.shfl_up_last(cc[V - 1], lastCC, lastCC);
                 // scan A: the gap without the resets
                 int64_t loc = kNone;
 #pragma unroll
@@ -339,7 +341,7 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
                         if (!(cOpen > wsub(i, gapE))) link[v] |= iExtend;
                     }
                 }
-                if (g.ballot(bad) != 0) { flags |= kYdFailed; goto done; }
+                if (g.any(bad)) { flags |= kYdFailed; goto done; }
                 // the best's and the boundary's updates: the last of them in the step sets the end
                 bool anyElig = false;
 #pragma unroll
@@ -349,7 +351,7 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
                 int64_t totBnd = bndC;
 #pragma unroll
                 for (int v = 0; v < V; ++v) bndj[v] = bndC;
-                if (g.ballot(anyElig) != 0) {
+                if (g.any(anyElig)) {
                     int64_t locD = kNone;
 #pragma unroll
                     for (int v = 0; v < V; ++v) {
@@ -370,11 +372,9 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
                     const bool bndEv = elig && (int64_t)c[v] >= bndj[v];
                     if (bestEv || bndEv) lastEv = 2 * v + (bndEv ? 1 : 0);
                 }
-                const uint32_t ev = g.ballot(lastEv >= 0);
-                if (ev != 0) {
-                    int top = 31;
-                    while (!((ev >> top) & 1u)) --top;
-                    const int code = g.bcast(lastEv, top);
+                int32_t code;
+                const int top = g.last_where(lastEv >= 0, lastEv, code);
+                if (top >= 0) {
                     end1 = row;
                     end2 = base + (uint32_t)(top * V + code / 2);
                     endIsBoundary = (code & 1) != 0;
@@ -396,24 +396,20 @@ GALE_YD_GROUP void yd_side(G &g, const YdParams &P, const YdIn &in, const YdSlot
                 }
                 int prefixLanes = 0, prefixCut = 0;  // this step's prefix cells: whole lanes, then cells
                 if (prefix) {
-                    const uint32_t fp = g.ballot(allPruned);
-                    int leadN = 0;
-                    while (leadN < L && ((fp >> leadN) & 1u)) ++leadN;
+                    int32_t cut;
+                    const int leadN = g.first_where(!allPruned, leadV, cut);
                     prefixLanes = leadN;
                     if (leadN < L) {
-                        prefixCut = g.bcast(leadV, leadN);
+                        prefixCut = cut;
                         prefixLen += (uint32_t)(leadN * V + prefixCut);
                         prefix = false;  // an unpruned cell ends it
                     } else {
                         prefixLen += end - base < (uint32_t)(L * V) ? end - base : (uint32_t)(L * V);
                     }
                 }
-                const uint32_t lm = g.ballot(lastLive >= 0);
-                if (lm != 0) {
-                    int top = 31;
-                    while (!((lm >> top) & 1u)) --top;
-                    npCol = base + (uint32_t)(top * V + g.bcast(lastLive, top));
-                }
+                int32_t liveV;
+                const int liveLane = g.last_where(lastLive >= 0, lastLive, liveV);
+                if (liveLane >= 0) npCol = base + (uint32_t)(liveLane * V + liveV);
                 g.sync();  // every lane has read its cells before any is overwritten
 #pragma unroll
                 for (int v = 0; v < V; ++v) {

@@ -92,6 +92,29 @@ struct LaneGroup {
         sync();
         return r;
     }
+    // lane i gets lane i-1's v (lane 0: carry), every lane the last lane's as last
+    int32_t shfl_up_last(int32_t v, int32_t carry, int32_t &last) const {
+        const int32_t up = shfl_up(v, carry);
+        last = bcast(v, N - 1);
+        return up;
+    }
+    bool any(bool p) const { return ballot(p) != 0; }
+    // the highest lane whose p is set (-1: none) and its v as value
+    int last_where(bool p, int32_t v, int32_t &value) const {
+        const uint32_t m = ballot(p);
+        int top = N - 1;
+        while (top >= 0 && !((m >> top) & 1u)) --top;
+        value = bcast(v, top < 0 ? 0 : top);
+        return top;
+    }
+    // the lowest lane whose p is set (N: none) and its v as value
+    int first_where(bool p, int32_t v, int32_t &value) const {
+        const uint32_t m = ballot(p);
+        int first = 0;
+        while (first < N && !((m >> first) & 1u)) ++first;
+        value = bcast(v, first < N ? first : 0);
+        return first;
+    }
     uint32_t ballot(bool p) const {
         sh->f[lane] = p;
         sync();

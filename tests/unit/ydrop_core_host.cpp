@@ -46,8 +46,10 @@ struct HostGroup {
     static constexpr int size = 1;
     int tid() const { return 0; }
     void sync() const {}
-    int32_t shfl_up(int32_t, int32_t carry) const { return carry; }
-    int32_t last(int32_t v) const { return v; }
+    int32_t shfl_up_last(int32_t v, int32_t carry, int32_t &last) const {
+        last = v;
+        return carry;
+    }
     int64_t scan_max(int64_t v, int64_t carry, int64_t &total) const {
         total = std::max(carry, v);
         return carry;
@@ -60,8 +62,15 @@ struct HostGroup {
         total = std::max(carry, v);
         return carry;
     }
-    uint32_t ballot(bool p) const { return p ? 1u : 0u; }
-    int32_t bcast(int32_t v, int) const { return v; }
+    bool any(bool p) const { return p; }
+    int last_where(bool p, int32_t v, int32_t &value) const {
+        value = v;
+        return p ? 0 : -1;
+    }
+    int first_where(bool p, int32_t v, int32_t &value) const {
+        value = v;
+        return p ? 0 : 1;
+    }
 };
 
 // N host threads in lockstep, one per lane: LaneGroup (tests/common/lane_group.hpp).
