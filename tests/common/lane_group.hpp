@@ -12,15 +12,19 @@
 #include <algorithm>
 #include <cstdint>
 
+// Up to kMaxLanes lanes: a warp's 32, or a block of several warps for the kernels whose
+// per-task code takes a group of any size (the Y-drop kernel's; ballot() only up to 32).
+constexpr int kMaxLanes = 128;
 struct LaneShared {
     pthread_barrier_t bar;
-    int64_t v[32];
-    int64_t f[32];    // flags (seg_scan_max's resets, ballot's predicates)
-    uint64_t u[32];   // min's values
+    int64_t v[kMaxLanes];
+    int64_t f[kMaxLanes];   // flags (seg_scan_max's resets, ballot's predicates)
+    uint64_t u[kMaxLanes];  // min's values
 };
 
 template <int N>
 struct LaneGroup {
+    static_assert(N >= 1 && N <= kMaxLanes, "lanes");
     static constexpr int size = N;
     LaneShared *sh;
     int lane;
@@ -98,24 +102,38 @@ struct LaneGroup {
         last = bcast(v, N - 1);
         return up;
     }
-    bool any(bool p) const { return ballot(p) != 0; }
+    bool any(bool p) const {
+        sh->f[lane] = p;
+        sync();
+        bool r = false;
+        for (int k = 0; k < N; ++k) r = r || sh->f[k] != 0;
+        sync();
+        return r;
+    }
     // the highest lane whose p is set (-1: none) and its v as value
     int last_where(bool p, int32_t v, int32_t &value) const {
-        const uint32_t m = ballot(p);
+        sh->f[lane] = p;
+        sh->v[lane] = v;
+        sync();
         int top = N - 1;
-        while (top >= 0 && !((m >> top) & 1u)) --top;
-        value = bcast(v, top < 0 ? 0 : top);
+        while (top >= 0 && sh->f[top] == 0) --top;
+        value = top < 0 ? 0 : (int32_t)sh->v[top];
+        sync();
         return top;
     }
     // the lowest lane whose p is set (N: none) and its v as value
     int first_where(bool p, int32_t v, int32_t &value) const {
-        const uint32_t m = ballot(p);
+        sh->f[lane] = p;
+        sh->v[lane] = v;
+        sync();
         int first = 0;
-        while (first < N && !((m >> first) & 1u)) ++first;
-        value = bcast(v, first < N ? first : 0);
+        while (first < N && sh->f[first] == 0) ++first;
+        value = first < N ? (int32_t)sh->v[first] : 0;
+        sync();
         return first;
     }
     uint32_t ballot(bool p) const {
+        static_assert(N <= 32, "a ballot is one warp's");
         sh->f[lane] = p;
         sync();
         uint32_t m = 0;

@@ -6,9 +6,11 @@
 // buffer held). No GPU and no nvcc. Each half runs on a group of one thread and on a group
 // of 4 host threads in lockstep (LaneGroup: pthread barriers for the warp's syncs,
 // shuffles, scans and ballots), one column a lane in each step and several (5 on one
-// thread, 2 on four; the GPU's warp takes 4), which must agree: the lanes' split of each row, the scans
-// of the gap and the best score, the pruned prefix and the in-place DP row, which the
-// GPU's warp of 32 then reproduces. The slot is filled with a random byte first and reused
+// thread, 2 on four; the GPU's warp takes 4), which must agree: the lanes' split of each
+// row, the scans of the gap and the best score, the pruned prefix and the in-place DP row,
+// which the GPU's warp of 32 then reproduces. A few short halves also run on 64 lanes (two
+// warps' worth, as the GPU's block of 128 for the longest halves: nothing in yd_side may
+// assume a warp; the block's own exchanges are CUDA only, checked by ydrop_gpu_block). The slot is filled with a random byte first and reused
 // without clearing (as on the GPU), so a read of a stale value changes the result.
 //
 // Cases (seed printed, GALE_TEST_SEED reproduces, GALE_TEST_SCALE scales): random homologous
@@ -79,7 +81,7 @@ struct LaneJob {
     const ydg::YdParams *P;
     ydg::YdIn in;
     ydg::YdSlot S;
-    ydg::YdOut out[32];
+    ydg::YdOut out[kMaxLanes];
     LaneShared *sh;
 };
 template <int N>
@@ -114,7 +116,7 @@ ydg::YdOut run_lanes(const ydg::YdParams &P, const ydg::YdIn &in, const ydg::YdS
 // What the kernel's half wrote, as a SideRec (as cuda/ydrop.cu makes it).
 ydrop_run::SideRec to_rec(const ydg::YdOut &o, const ydg::YdSlot &S) { return ydg::yd_side_rec(o, S.rows, S.ops); }
 
-long g_lanes = 0, g_halves = 0, g_truncated = 0, g_stale = 0, g_rows = 0, g_failed_both = 0;
+long g_lanes = 0, g_lanes64 = 0, g_halves = 0, g_truncated = 0, g_stale = 0, g_rows = 0, g_failed_both = 0;
 
 bool same(const ydrop_run::SideRec &a, const ydrop_run::SideRec &b, const char *what, const std::string &ctx) {
     bool ok = a.failed == b.failed;
@@ -192,7 +194,7 @@ int main() {
     std::vector<char> slot(slot_bytes);
     std::memset(slot.data(), 0x5a, slot.size());
     YdropWorkspace ws;
-    long lanes_left = tu_scaled(40, 4);
+    long lanes_left = tu_scaled(40, 4), lanes64_left = tu_scaled(6, 2);
 
     for (long p = 0; p < pairs; ++p) {
         tu_rng *r = &rng;
@@ -294,6 +296,13 @@ int main() {
                     const ydg::YdOut o4 = run_lanes<4>(P, in, S);
                     ok4 = same(to_rec(o4, S), cpu, "group of 4", ctx);
                 }
+                // and a group of two warps' worth, as cuda/ydrop.cu's block (yd_side assumes no warp)
+                if (cpu.cells < 8000 && lanes64_left > 0) {
+                    --lanes64_left;
+                    ++g_lanes64;
+                    const ydg::YdOut o64 = run_lanes<64>(P, in, S);
+                    ok4 = same(to_rec(o64, S), cpu, "group of 64", ctx) && ok4;
+                }
                 ++g_halves;
                 g_truncated += cpu.truncated;
                 g_stale += cpu.stale;
@@ -303,9 +312,9 @@ int main() {
             }
         }
     }
-    std::printf("ydrop_core_host: %ld halves (%ld rows; %ld also on 4 lanes), %ld truncated, %ld with reads of bytes "
-                "not written, %ld failed on both\n",
-                g_halves, g_rows, g_lanes, g_truncated, g_stale, g_failed_both);
+    std::printf("ydrop_core_host: %ld halves (%ld rows; %ld also on 4 lanes, %ld on 64), %ld truncated, %ld with reads "
+                "of bytes not written, %ld failed on both\n",
+                g_halves, g_rows, g_lanes, g_lanes64, g_truncated, g_stale, g_failed_both);
     CHECK_MSG(g_truncated > 0 || pairs < 30, "no truncated half: the traceback limit went untested");
     return tu_finish("ydrop_core_host");
 }

@@ -22,7 +22,9 @@
 #   startup: a process's start (tools/bench/ctx_startup: context, first one-pair batch,
 #          peak RSS; the baseline's built from this tree's source against its libgale),
 #          five alternated runs a side, and the CUDA runtime's own (tools/bench/cuda_startup).
-# GALE_AB_SIDES (default "base new") may add "new24g": this tree on a 24,000 MiB device budget.
+# GALE_AB_SIDES (default "base new") may add "new24g": this tree on a 24,000 MiB device budget;
+# lastz also takes "new+VAR=VALUE" (this tree with VAR=VALUE in its environment, e.g.
+# new+GALE_YDROP_BLOCK_ALL=1), each side's output compared with base's (or new's).
 # WFA: GALE_AB_LENS (default "10000 1000"), GALE_AB_ROUNDS (2), GALE_AB_REPEAT (2 per run).
 # The baseline is a copy of another commit's sources in .base (carry it), made here by
 #   rm -rf .base && mkdir .base && git archive BASE_COMMIT | tar -x -C .base
@@ -186,16 +188,20 @@ if has lastz; then
   for p in ${GALE_AB_LASTZ_PAIRS:-P10e6}; do
     [ -s $d/$p.segs ] || { echo "no $d/$p.segs"; status=1; continue; }
     for round in $(seq 1 "${GALE_AB_ROUNDS:-2}"); do
+      ref=
       for side in ${GALE_AB_SIDES:-base new}; do
-        b=$(side_build $side)
-        echo "-- $p $side round $round: $(python3 tools/device/timed.py /tmp/ab-lastz-$p-$side.general \
+        b=$(side_build "${side%%+*}")
+        senv=(); case $side in *+*) senv=("${side#*+}");; esac
+        f=/tmp/ab-lastz-$p-${side//[^A-Za-z0-9_]/_}.general
+        echo "-- $p $side round $round: $(env "${senv[@]}" python3 tools/device/timed.py "$f" \
           "$b/tools/gale/gale" lastz $d/$p.target.fa $d/$p.query.fa --segments=$d/$p.segs --format=general \
           --backend=cuda --summary 2>/tmp/ab-lastz.err)" | tee -a "$out/ab-lastz.txt"
         grep -v "^gale: warning" /tmp/ab-lastz.err | tee -a "$out/ab-lastz.txt"
+        if [ -z "$ref" ]; then ref=$f
+        elif cmp -s "$ref" "$f"; then
+          echo "   $p: $side's output = ${ref##*/}'s ($(wc -l <"$f") lines, md5 $(md5sum <"$f" | cut -c1-12))"
+        else echo "   $p: $side's output DIFFERS from ${ref##*/}'s"; status=1; fi
       done
-      cmp -s /tmp/ab-lastz-$p-base.general /tmp/ab-lastz-$p-new.general \
-        && echo "   $p: outputs identical ($(wc -l </tmp/ab-lastz-$p-new.general) lines, md5 $(md5sum </tmp/ab-lastz-$p-new.general | cut -c1-12))" \
-        || { echo "   $p: outputs DIFFER"; status=1; }
     done
   done
 fi
