@@ -111,26 +111,19 @@ struct LaneGroup {
         return r;
     }
     // the highest lane whose p is set (-1: none) and its v as value
-    int last_where(bool p, int32_t v, int32_t &value) const {
-        sh->f[lane] = p;
-        sh->v[lane] = v;
-        sync();
-        int top = N - 1;
-        while (top >= 0 && sh->f[top] == 0) --top;
-        value = top < 0 ? 0 : (int32_t)sh->v[top];
-        sync();
-        return top;
-    }
+    int last_where(bool p, int32_t v, int32_t &value) const { return where(p, v, value, N - 1, -1); }
     // the lowest lane whose p is set (N: none) and its v as value
-    int first_where(bool p, int32_t v, int32_t &value) const {
+    int first_where(bool p, int32_t v, int32_t &value) const { return where(p, v, value, 0, 1); }
+    // the first lane from `from` on, `step` at a time, whose p is set (past the lanes: none)
+    int where(bool p, int32_t v, int32_t &value, int from, int step) const {
         sh->f[lane] = p;
         sh->v[lane] = v;
         sync();
-        int first = 0;
-        while (first < N && sh->f[first] == 0) ++first;
-        value = first < N ? (int32_t)sh->v[first] : 0;
+        int k = from;
+        while (k >= 0 && k < N && sh->f[k] == 0) k += step;
+        value = k >= 0 && k < N ? (int32_t)sh->v[k] : 0;
         sync();
-        return first;
+        return k;
     }
     uint32_t ballot(bool p) const {
         static_assert(N <= 32, "a ballot is one warp's");

@@ -10,8 +10,9 @@
 // row, the scans of the gap and the best score, the pruned prefix and the in-place DP row,
 // which the GPU's warp of 32 then reproduces. A few short halves also run on 64 lanes (two
 // warps' worth, as the GPU's block of 128 for the longest halves: nothing in yd_side may
-// assume a warp; the block's own exchanges are CUDA only, checked by ydrop_gpu_block). The slot is filled with a random byte first and reused
-// without clearing (as on the GPU), so a read of a stale value changes the result.
+// assume a warp; the block's own exchanges are CUDA only, checked by ydrop_gpu_block). The
+// slot is filled with a random byte first and reused without clearing (as on the GPU), so
+// a read of a stale value changes the result.
 //
 // Cases (seed printed, GALE_TEST_SEED reproduces, GALE_TEST_SCALE scales): random homologous
 // pairs (200 - 3,000 bases, 0 - 30% divergence, indels up to 40 bases, N runs, lowercase,
