@@ -1007,6 +1007,47 @@ typedef struct gale_lastz_stats {
 } gale_lastz_stats;
 GALE_API gale_status gale_lastz_result_stats(const gale_lastz_result *result, gale_lastz_stats *out);
 
+/* LASTZ's seeding and gap-free extension (since 0.7): the HSPs `lastz TARGET QUERY
+ * --nogapped` finds on each query strand, in its order (doc/lastz-seed.md lists the rules
+ * reproduced). Scoring: gale_lastz_params' matrix, x_score and fill_score (LASTZ's masked
+ * score set: lower case a c g t, N, n and X score x_score against everything; flags
+ * GALE_LASTZ_SCORES_FILE, _SCORES_TABLE and _AMBIGUOUS_* are not taken yet: GALE_E_UNSUPPORTED);
+ * the other fields are the gapped stage's and ignored. */
+#define GALE_LASTZ_SEED_NOENTROPY 1u /* --noentropy: no entropy scaling of low-scoring HSPs */
+typedef struct gale_lastz_seed_params {
+    size_t size;            /* sizeof(gale_lastz_seed_params) */
+    const char *seed;       /* --seed: a pattern of 1 (match), 0 (either base) and T (match or
+                             * transition); NULL: LASTZ's 12of19, 1110100110010101111 */
+    int32_t transitions;    /* --transition: seed hits with up to this many transitions, 0, 1 or 2: 1 */
+    uint32_t step;          /* --step: the target's words whose end is a multiple of it, >= 1: 1 */
+    int32_t xdrop;          /* --xdrop (>= 0): 910 (lastz: 10 times the matrix's A-A score) */
+    int32_t hsp_thresh;     /* --hspthresh (a score): 3000 */
+    uint32_t flags;         /* GALE_LASTZ_SEED_*: 0 */
+    uint32_t reserved0;     /* 0 */
+} gale_lastz_seed_params;
+GALE_API void gale_lastz_seed_params_init(gale_lastz_seed_params *params);
+/* A target's seed-word table (LASTZ builds it once per target), for any number of query
+ * strands. The target is read in place and must stay as it is until the seeder is freed.
+ * scoring NULL: LASTZ's defaults; params NULL: gale_lastz_seed_params_init's. GALE_E_INVALID:
+ * a seed pattern lastz refuses, or one gale does not take yet (half-weight, more than 28
+ * bits), named in gale_last_error. Memory: 4 bytes a target word and 64 MiB of buckets
+ * (none for a target shorter than the seed). */
+typedef struct gale_lastz_seeder gale_lastz_seeder;
+GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target, int64_t target_len,
+                                              const gale_lastz_params *scoring, const gale_lastz_seed_params *params,
+                                              gale_lastz_seeder **out);
+/* The HSPs of a query strand (a minus strand passed reverse-complemented, as to
+ * gale_lastz_extend) against the seeder's target: *hsps (malloc'd: gale_lastz_hsps_free;
+ * NULL when none) and *n_hsps, each HSP's starts, length and score (after the entropy
+ * scaling), in the order lastz writes them with --nogapped. Computed on the calling thread,
+ * CPU; calls on one seeder may run at once. */
+GALE_API gale_status gale_lastz_seeder_find(const gale_lastz_seeder *seeder, const char *query, int64_t query_len,
+                                            gale_lastz_anchor **hsps, size_t *n_hsps);
+/* Frees a seeder (NULL: no-op). */
+GALE_API void gale_lastz_seeder_free(gale_lastz_seeder *seeder);
+/* Frees what gale_lastz_seeder_find returned (NULL: no-op). */
+GALE_API void gale_lastz_hsps_free(gale_lastz_anchor *hsps);
+
 /* ------------------------------------------------------------------ */
 /* Sequence-to-graph alignment (since 0.7)                              */
 /* ------------------------------------------------------------------ */

@@ -1,5 +1,6 @@
 // The only extern "C" file: checks handles and arguments, calls into the core,
 // and turns every exception into a status plus the thread's last-error text.
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "kind.h"
 #include "plugin.h"
 #include "poa.h"
+#include "lastz_seed.h"
 #include "ydrop.h"
 
 using namespace gale;
@@ -561,6 +563,7 @@ namespace {
 template <> constexpr const char *struct_name<gale_lastz_params>() { return "gale_lastz_params"; }
 template <> constexpr const char *struct_name<gale_lastz_alignment>() { return "gale_lastz_alignment"; }
 template <> constexpr const char *struct_name<gale_lastz_stats>() { return "gale_lastz_stats"; }
+template <> constexpr const char *struct_name<gale_lastz_seed_params>() { return "gale_lastz_seed_params"; }
 
 // LASTZ's maxSequenceLen in its 31-bit build: 2^31 - (maxSequenceOverrun + 1).
 constexpr int64_t kLastzMaxLen = ((int64_t)1 << 31) - 11;
@@ -575,6 +578,50 @@ void lastz_need_seq(const char *s, int64_t len, const char *what) {
     if (zero)
         fail(GALE_E_INPUT, "%s: byte 0 at position %lld (LASTZ reads it as a separator)", what,
              (long long)((const char *)zero - s));
+}
+// The checks of gale_lastz_params' scoring fields (both entry points take them).
+void lastz_check_scoring(const gale_lastz_params &p) {
+    if (p.gap_open < 0 || p.gap_extend < 0 || p.gap_open > (1 << 24) || p.gap_extend > (1 << 24))
+        fail(GALE_E_RANGE, "gap penalties %d, %d: each must be in [0, 2^24]", p.gap_open, p.gap_extend);
+    if (p.ydrop < 0 || p.ydrop > (1 << 28)) fail(GALE_E_RANGE, "ydrop %d: must be in [0, 2^28]", p.ydrop);
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c)
+            if (p.matrix[r][c] < -(1 << 20) || p.matrix[r][c] > (1 << 20))
+                fail(GALE_E_RANGE, "matrix[%d][%d] = %d: scores must be in [-2^20, 2^20]", r, c, p.matrix[r][c]);
+    if (p.x_score < -(1 << 20) || p.x_score > (1 << 20) || p.fill_score < -(1 << 20) || p.fill_score > (1 << 20))
+        fail(GALE_E_RANGE, "x_score %d, fill_score %d: must be in [-2^20, 2^20]", p.x_score, p.fill_score);
+    if ((p.flags & (GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC)) &&
+        (p.ambi_n_n < -(1 << 20) || p.ambi_n_n > (1 << 20) || p.ambi_n_other < -(1 << 20) || p.ambi_n_other > (1 << 20)))
+        fail(GALE_E_RANGE, "ambi_n_n %d, ambi_n_other %d: must be in [-2^20, 2^20]", p.ambi_n_n, p.ambi_n_other);
+    if (p.flags & ~(GALE_LASTZ_NOYTRIM | GALE_LASTZ_ALLBOUNDS | GALE_LASTZ_NOTRIVIAL | GALE_LASTZ_MINUS |
+                    GALE_LASTZ_SCORES_FILE | GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC |
+                    GALE_LASTZ_SCORES_TABLE))
+        fail(GALE_E_RANGE, "flags 0x%x: unknown bits", p.flags);
+    const bool table = (p.flags & GALE_LASTZ_SCORES_TABLE) != 0;
+    if (table) {
+        if ((p.flags & GALE_LASTZ_SCORES_FILE) != 0)
+            fail(GALE_E_INVALID, "flags: GALE_LASTZ_SCORES_TABLE and GALE_LASTZ_SCORES_FILE together");
+        need(p.scores_table, "params->scores_table");
+        for (int r = 1; r < 256; ++r)
+            for (int c = 1; c < 256; ++c)
+                if (p.scores_table[r * 256 + c] < -(1 << 20) || p.scores_table[r * 256 + c] > (1 << 20))
+                    fail(GALE_E_RANGE, "scores_table[%d][%d] = %d: scores must be in [-2^20, 2^20]", r, c,
+                         p.scores_table[r * 256 + c]);
+    }
+}
+
+// LASTZ's score set from the params (lib/ydrop.h: new_dna_score_set or a file's, then --ambiguous).
+std::unique_ptr<gale::YdropScoring> lastz_scoring(const gale_lastz_params &p) {
+    auto sc = std::make_unique<gale::YdropScoring>();
+    if (p.flags & GALE_LASTZ_SCORES_TABLE)
+        gale::ydrop_scoring_table(*sc, p.scores_table, p.gap_open, p.gap_extend);
+    else
+        gale::ydrop_scoring(*sc, p.matrix, p.x_score, p.fill_score, p.gap_open, p.gap_extend,
+                            (p.flags & GALE_LASTZ_SCORES_FILE) != 0);
+    if (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) gale::ydrop_ambiguate_iupac(*sc, p.ambi_n_n, p.ambi_n_other);
+    if (p.flags & (GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC))
+        gale::ydrop_ambiguate_n(*sc, p.ambi_n_n, p.ambi_n_other);
+    return sc;
 }
 }  // namespace
 
@@ -605,33 +652,7 @@ GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_
         gale_lastz_params_init(&defaults);
         const gale_lastz_params &p =
             params ? *read_struct(params, &defaults, "params", offsetof(gale_lastz_params, ambi_n_n), "0.6") : defaults;
-        if (p.gap_open < 0 || p.gap_extend < 0 || p.gap_open > (1 << 24) || p.gap_extend > (1 << 24))
-            fail(GALE_E_RANGE, "gap penalties %d, %d: each must be in [0, 2^24]", p.gap_open, p.gap_extend);
-        if (p.ydrop < 0 || p.ydrop > (1 << 28)) fail(GALE_E_RANGE, "ydrop %d: must be in [0, 2^28]", p.ydrop);
-        for (int r = 0; r < 4; ++r)
-            for (int c = 0; c < 4; ++c)
-                if (p.matrix[r][c] < -(1 << 20) || p.matrix[r][c] > (1 << 20))
-                    fail(GALE_E_RANGE, "matrix[%d][%d] = %d: scores must be in [-2^20, 2^20]", r, c, p.matrix[r][c]);
-        if (p.x_score < -(1 << 20) || p.x_score > (1 << 20) || p.fill_score < -(1 << 20) || p.fill_score > (1 << 20))
-            fail(GALE_E_RANGE, "x_score %d, fill_score %d: must be in [-2^20, 2^20]", p.x_score, p.fill_score);
-        if ((p.flags & (GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC)) &&
-            (p.ambi_n_n < -(1 << 20) || p.ambi_n_n > (1 << 20) || p.ambi_n_other < -(1 << 20) || p.ambi_n_other > (1 << 20)))
-            fail(GALE_E_RANGE, "ambi_n_n %d, ambi_n_other %d: must be in [-2^20, 2^20]", p.ambi_n_n, p.ambi_n_other);
-        if (p.flags & ~(GALE_LASTZ_NOYTRIM | GALE_LASTZ_ALLBOUNDS | GALE_LASTZ_NOTRIVIAL | GALE_LASTZ_MINUS |
-                        GALE_LASTZ_SCORES_FILE | GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC |
-                        GALE_LASTZ_SCORES_TABLE))
-            fail(GALE_E_RANGE, "flags 0x%x: unknown bits", p.flags);
-        const bool table = (p.flags & GALE_LASTZ_SCORES_TABLE) != 0;
-        if (table) {
-            if ((p.flags & GALE_LASTZ_SCORES_FILE) != 0)
-                fail(GALE_E_INVALID, "flags: GALE_LASTZ_SCORES_TABLE and GALE_LASTZ_SCORES_FILE together");
-            need(p.scores_table, "params->scores_table");
-            for (int r = 1; r < 256; ++r)
-                for (int c = 1; c < 256; ++c)
-                    if (p.scores_table[r * 256 + c] < -(1 << 20) || p.scores_table[r * 256 + c] > (1 << 20))
-                        fail(GALE_E_RANGE, "scores_table[%d][%d] = %d: scores must be in [-2^20, 2^20]", r, c,
-                             p.scores_table[r * 256 + c]);
-        }
+        lastz_check_scoring(p);
         if (p.traceback_bytes != 0 && p.traceback_bytes < 16)
             fail(GALE_E_RANGE, "traceback_bytes %llu: 0 (unlimited) or at least 16", (unsigned long long)p.traceback_bytes);
         lastz_need_seq(target, target_len, "target");
@@ -645,15 +666,7 @@ GALE_API gale_status gale_lastz_extend(gale_ctx *ctx, const char *target, int64_
                      a.pos1, a.pos2, a.length, (long long)target_len, (long long)query_len);
             an[i] = gale::YdropAnchor{a.pos1, a.pos2, a.length, a.score, 0, (uint32_t)i};
         }
-        auto sc = std::make_unique<gale::YdropScoring>();
-        if (table)
-            gale::ydrop_scoring_table(*sc, p.scores_table, p.gap_open, p.gap_extend);
-        else
-            gale::ydrop_scoring(*sc, p.matrix, p.x_score, p.fill_score, p.gap_open, p.gap_extend,
-                                (p.flags & GALE_LASTZ_SCORES_FILE) != 0);
-        if (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) gale::ydrop_ambiguate_iupac(*sc, p.ambi_n_n, p.ambi_n_other);
-        if (p.flags & (GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC))
-            gale::ydrop_ambiguate_n(*sc, p.ambi_n_n, p.ambi_n_other);
+        auto sc = lastz_scoring(p);
         gale::YdropParams yp;
         yp.ydrop = p.ydrop;
         yp.gapped_thresh = p.gapped_thresh;
@@ -740,6 +753,97 @@ GALE_API gale_status gale_lastz_result_stats(const gale_lastz_result *r, gale_la
 }
 
 GALE_API void gale_lastz_result_free(gale_lastz_result *r) { delete r; }
+
+// ---- LASTZ's seeding and gap-free extension (since 0.7; lib/lastz_seed.h) ---------------
+}  // extern "C"
+
+struct gale_lastz_seeder {
+    std::unique_ptr<gale::LastzSeeder> seeder;
+};
+
+extern "C" {
+
+GALE_API void gale_lastz_seed_params_init(gale_lastz_seed_params *p) {
+    if (!p) return;
+    std::memset(p, 0, sizeof *p);
+    p->size = sizeof *p;
+    p->transitions = 1;
+    p->step = 1;
+    p->xdrop = 10 * gale::kHoxd70[0][0];
+    p->hsp_thresh = 3000;
+}
+
+GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target, int64_t target_len,
+                                              const gale_lastz_params *scoring, const gale_lastz_seed_params *params,
+                                              gale_lastz_seeder **out) {
+    return guarded([&] {
+        need(out, "out");
+        *out = nullptr;
+        live(ctx, "context");
+        gale_lastz_params sdefaults;
+        gale_lastz_params_init(&sdefaults);
+        const gale_lastz_params &p =
+            scoring ? *read_struct(scoring, &sdefaults, "scoring", offsetof(gale_lastz_params, ambi_n_n), "0.6")
+                    : sdefaults;
+        lastz_check_scoring(p);
+        if (p.flags & (GALE_LASTZ_SCORES_FILE | GALE_LASTZ_SCORES_TABLE | GALE_LASTZ_AMBIGUOUS_N |
+                       GALE_LASTZ_AMBIGUOUS_IUPAC))
+            fail(GALE_E_UNSUPPORTED,
+                 "scoring flags 0x%x: seeding with a scoring file or --ambiguous is not supported by gale yet",
+                 p.flags);
+        gale_lastz_seed_params defaults;
+        gale_lastz_seed_params_init(&defaults);
+        const gale_lastz_seed_params &sp = params ? *read_struct(params, &defaults, "params") : defaults;
+        if (sp.transitions < 0 || sp.transitions > 2)
+            fail(GALE_E_RANGE, "transitions %d: must be 0, 1 or 2", sp.transitions);
+        if (sp.step < 1) fail(GALE_E_RANGE, "step %u: must be at least 1", sp.step);
+        if (sp.xdrop < 0) fail(GALE_E_RANGE, "xdrop %d: must be at least 0", sp.xdrop);
+        if (sp.flags & ~GALE_LASTZ_SEED_NOENTROPY) fail(GALE_E_RANGE, "flags 0x%x: unknown bits", sp.flags);
+        if (sp.reserved0 != 0) fail(GALE_E_RANGE, "reserved0 is %u: must be 0", sp.reserved0);
+        gale::LastzSeed seed;
+        std::string err;
+        if (!gale::lastz_seed_parse(sp.seed ? sp.seed : "1110100110010101111", seed, &err))
+            fail(GALE_E_INVALID, "%s", err.c_str());
+        lastz_need_seq(target, target_len, "target");
+        auto sc = lastz_scoring(p);
+        gale::lastz_masked_scoring(*sc);
+        gale::LastzSeedParams lp;
+        lp.transitions = sp.transitions;
+        lp.step = sp.step;
+        lp.xdrop = sp.xdrop;
+        lp.hsp_thresh = sp.hsp_thresh;
+        lp.entropy = !(sp.flags & GALE_LASTZ_SEED_NOENTROPY);
+        auto s = std::make_unique<gale_lastz_seeder>();
+        s->seeder = std::make_unique<gale::LastzSeeder>((const uint8_t *)target, (uint32_t)target_len, seed, *sc, lp);
+        *out = s.release();
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_lastz_seeder_find(const gale_lastz_seeder *seeder, const char *query, int64_t query_len,
+                                            gale_lastz_anchor **hsps, size_t *n_hsps) {
+    return guarded([&] {
+        need(hsps, "hsps");
+        need(n_hsps, "n_hsps");
+        *hsps = nullptr;
+        *n_hsps = 0;
+        need(seeder, "seeder");
+        lastz_need_seq(query, query_len, "query");
+        const std::vector<gale::LastzHsp> found = seeder->seeder->find((const uint8_t *)query, (uint32_t)query_len);
+        if (found.empty()) return GALE_OK;
+        gale_lastz_anchor *arr = (gale_lastz_anchor *)std::malloc(found.size() * sizeof *arr);
+        if (!arr) fail(GALE_E_NOMEM, "%zu HSPs", found.size());
+        for (size_t i = 0; i < found.size(); ++i)
+            arr[i] = gale_lastz_anchor{found[i].pos1, found[i].pos2, found[i].length, found[i].score};
+        *hsps = arr;
+        *n_hsps = found.size();
+        return GALE_OK;
+    });
+}
+
+GALE_API void gale_lastz_seeder_free(gale_lastz_seeder *seeder) { delete seeder; }
+
+GALE_API void gale_lastz_hsps_free(gale_lastz_anchor *hsps) { std::free(hsps); }
 
 }  // extern "C"
 

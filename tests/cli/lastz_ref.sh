@@ -15,55 +15,6 @@ gen=$2
 lastz_begin 4 "the reference"
 fail=0
 total=0
-# same_as_lastz LABEL CHECK ARGS...: one check. lastz ARGS and gale lastz ARGS, the header
-# lines that name the program and its version masked (axt's first, maf's first two, lav's
-# third: lastz's, gale's); it fails (printing LABEL and the first differences) unless both
-# exit 0 and every other byte is equal, and, by CHECK: any (nothing more), some (lastz
-# wrote something), 2 (at least two lines besides the # and @ headers), warn (some, and
-# lastz's threshold warning on stderr written by gale too), fail (lastz fails, and gale
-# with the same exit status after writing the same bytes). The array gale_only holds
-# options for gale alone (none unless set).
-gale_only=()
-# both_refuse LABEL PATTERN ARGS...: one check. lastz ARGS must fail, and gale lastz ARGS
-# exit 1 without writing anything, its message matching the extended regex PATTERN.
-both_refuse() {
-  local label=$1 pattern=$2 lrc=0 grc=0
-  shift 2
-  lastz "$@" > /dev/null 2>&1 || lrc=$?
-  "$gale" lastz "$@" > "$work/out" 2> "$work/err" || grc=$?
-  total=$((total + 1))
-  if [ "$lrc" -eq 0 ] || [ "$grc" -ne 1 ] || [ -s "$work/out" ] || ! grep -qE "$pattern" "$work/err"; then
-    echo "FAIL: $label: lastz exit $lrc, gale exit $grc: $(cat "$work/err")"
-    fail=$((fail + 1))
-  fi
-}
-same_as_lastz() {
-  local label=$1 check=$2 lrc=0 grc=0 ok=1
-  shift 2
-  lastz "$@" > "$work/l.out" 2> "$work/l.err" || lrc=$?
-  "$gale" lastz "$@" "${gale_only[@]}" > "$work/g.out" 2> "$work/g.err" || grc=$?
-  sed -i -E '1,3s/(lastz|gale)\.v[0-9.]+/PROGRAM/g' "$work/l.out" "$work/g.out"
-  if [ "$check" = fail ]; then
-    { [ "$lrc" -ne 0 ] && [ "$grc" -eq "$lrc" ] && cmp -s "$work/l.out" "$work/g.out"; } || ok=0
-  else
-    { [ "$lrc" -eq 0 ] && [ "$grc" -eq 0 ] && cmp -s "$work/l.out" "$work/g.out"; } || ok=0
-  fi
-  case $check in
-    some|warn) grep -q . "$work/l.out" || ok=0 ;;
-    2) [ "$(grep -vc '^[#@]' "$work/l.out")" -ge 2 ] || ok=0 ;;
-  esac
-  if [ "$check" = warn ] &&
-     ! cmp -s <(grep -v '^gale:' "$work/l.err" | grep -A2 '^WARNING') <(grep -A2 '^WARNING' "$work/g.err"); then
-    ok=0
-  fi
-  total=$((total + 1))
-  if [ "$ok" = 0 ]; then
-    echo "FAIL: $label: lastz exit $lrc, gale exit $grc"
-    diff "$work/l.out" "$work/g.out" | head -4 | cut -c1-200 || true
-    head -3 "$work/g.err"
-    fail=$((fail + 1))
-  fi
-}
 # every general field gale writes, then LASTZ's aliases (genpaf.h genpafName, genpafAliases)
 fields=score,name1,strand1,size1,start1,zstart1,end1,name2,strand2,size2,start2,zstart2,end2,start2+,zstart2+,end2+,identity,idfrac,id%,coverage,covfrac,cov%,cigar
 fields=$fields,number1,number2,length1,length2,align1,text1,align2,text2,nmatch,nmismatch,npair,ncolumn,ngap,cgap,diff

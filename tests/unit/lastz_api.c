@@ -5,7 +5,9 @@
  * gale_lastz_alignment (written), and a small fixed case whose alignment is worked out
  * by hand from LASTZ's rules (an exact 60-bp match, HOXD70: 15 A-A 91, 15 C-C 100,
  * 15 G-G 100, 15 T-T 91 = 5730). The results themselves are compared with Debian's
- * lastz in tests/oracle/ydrop_lastz.sh and tests/cli/lastz_ref.sh.
+ * lastz in tests/oracle/ydrop_lastz.sh and tests/cli/lastz_ref.sh. Also LASTZ's seeding,
+ * gale_lastz_seeder_* (since 0.7): its defaults, refusals, and an exact match found whole
+ * (tests/cli/lastz_seed.sh compares it with lastz).
  *
  * Suite 'unit'; CPU; no random input.
  */
@@ -315,6 +317,89 @@ int main(void)
         p.flags |= GALE_LASTZ_AMBIGUOUS_N;
         p.ambi_n_other = -(1 << 21);
         CHECK(gale_lastz_extend(ctx, t, 260, q, 260, &an, 1, &p, &r) == GALE_E_RANGE);
+    }
+
+    /* LASTZ's seeding (gale_lastz_seeder_*, since 0.7): the target, 200 bases of a fixed
+     * pseudo-random sequence, found whole in the query after 40 Ns: the first word's hit
+     * extends to both ends of the target (all matches; above 3 x 3000, no entropy
+     * scaling), and the later words lie on that extension: one HSP, scoring the HOXD70
+     * sum. A target shorter than the seed has none; bad arguments are refused. */
+    {
+        char t[200], q2[240];
+        int32_t whole = 0;
+        gale_lastz_seeder *sd = NULL;
+        gale_lastz_anchor *h = NULL;
+        size_t n = 99;
+        gale_lastz_seed_params sp;
+        gale_lastz_params p;
+        uint32_t lcg = 12345;
+        for (int k = 0; k < 200; k++) {
+            lcg = lcg * 1103515245u + 12345u;
+            t[k] = "ACGT"[(lcg >> 16) & 3];
+            whole += hoxd70_self(t[k]);
+        }
+        memset(q2, 'N', 40);
+        memcpy(q2 + 40, t, 200);
+        CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, NULL, &sd) == GALE_OK);
+        CHECK(gale_lastz_seeder_find(sd, q2, 240, &h, &n) == GALE_OK);
+        CHECK_MSG(n == 1 && h && h[0].pos1 == 0 && h[0].pos2 == 40 && h[0].length == 200 && h[0].score == whole,
+                  "%zu HSPs, the first %u %u %u %d (expected 0 40 200 %d)", n, h ? h[0].pos1 : 0, h ? h[0].pos2 : 0,
+                  h ? h[0].length : 0, h ? h[0].score : 0, whole);
+        gale_lastz_hsps_free(h);
+        /* above the threshold no HSP */
+        gale_lastz_seed_params_init(&sp);
+        CHECK(sp.size == sizeof sp && sp.seed == NULL && sp.transitions == 1 && sp.step == 1 && sp.xdrop == 910 &&
+              sp.hsp_thresh == 3000 && sp.flags == 0);
+        sp.hsp_thresh = whole + 1;
+        gale_lastz_seeder *sd2 = NULL;
+        CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_OK);
+        CHECK(gale_lastz_seeder_find(sd2, q2, 240, &h, &n) == GALE_OK && n == 0 && h == NULL);
+        gale_lastz_seeder_free(sd2);
+        /* lower case never seeds: no HSP */
+        for (int k = 40; k < 240; k++) q2[k] = (char)(q2[k] | 0x20);
+        CHECK(gale_lastz_seeder_find(sd, q2, 240, &h, &n) == GALE_OK && n == 0);
+        /* a target shorter than the seed, an empty query */
+        CHECK(gale_lastz_seeder_create(ctx, t, 18, NULL, NULL, &sd2) == GALE_OK);
+        CHECK(gale_lastz_seeder_find(sd2, t, 200, &h, &n) == GALE_OK && n == 0);
+        CHECK(gale_lastz_seeder_find(sd2, "", 0, &h, &n) == GALE_OK && n == 0);
+        gale_lastz_seeder_free(sd2);
+        /* refused */
+        sd2 = NULL;
+        gale_lastz_seed_params_init(&sp);
+        sp.seed = "11x1a";
+        CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_INVALID && sd2 == NULL);
+        CHECK(strstr(gale_last_error(), "illegal character") != NULL);
+        sp.seed = "TTTTTTTTTTTT";
+        CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_INVALID);
+        CHECK(strstr(gale_last_error(), "half-weight") != NULL);
+        sp.seed = "111111111111111";
+        CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_INVALID);
+        CHECK(strstr(gale_last_error(), "28 bits") != NULL);
+        gale_lastz_seed_params_init(&sp);
+        sp.transitions = 3;
+        CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_RANGE);
+        gale_lastz_seed_params_init(&sp);
+        sp.step = 0;
+        CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_RANGE);
+        gale_lastz_seed_params_init(&sp);
+        sp.flags = 2;
+        CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_RANGE);
+        gale_lastz_seed_params_init(&sp);
+        sp.size = sizeof sp - 4;
+        CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_INVALID);
+        gale_lastz_params_init(&p);
+        p.flags = GALE_LASTZ_AMBIGUOUS_N;
+        CHECK(gale_lastz_seeder_create(ctx, t, 200, &p, NULL, &sd2) == GALE_E_UNSUPPORTED);
+        CHECK(gale_lastz_seeder_create(ctx, "ACG\0TTT", 7, NULL, NULL, &sd2) == GALE_E_INPUT);
+        CHECK(gale_lastz_seeder_create(NULL, t, 200, NULL, NULL, &sd2) == GALE_E_HANDLE);
+        CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, NULL, NULL) == GALE_E_INVALID);
+        CHECK(gale_lastz_seeder_find(NULL, t, 200, &h, &n) == GALE_E_INVALID);
+        CHECK(gale_lastz_seeder_find(sd, NULL, 200, &h, &n) == GALE_E_INVALID);
+        CHECK(gale_lastz_seeder_find(sd, t, 200, NULL, &n) == GALE_E_INVALID);
+        CHECK(sd2 == NULL);
+        gale_lastz_seeder_free(sd);
+        gale_lastz_seeder_free(NULL);
+        gale_lastz_hsps_free(NULL);
     }
 
     /* the id has no batch kind */

@@ -28,10 +28,12 @@
 void usage_lastz(FILE *out)
 {
     fprintf(out,
-        "Usage: gale lastz TARGET QUERY --segments=FILE [options]\n"
+        "Usage: gale lastz TARGET QUERY [--segments=FILE] [options]\n"
         "\n"
-        "LASTZ 1.04.22's gapped extension from anchors, with lastz's output: replaces\n"
-        "'lastz TARGET QUERY --segments=FILE' (e.g. after KegAlign/SegAlign seeding).\n"
+        "LASTZ 1.04.22 with lastz's output: replaces 'lastz TARGET QUERY --segments=FILE'\n"
+        "(the gapped stage from anchors, e.g. after KegAlign/SegAlign seeding), and\n"
+        "without --segments 'lastz TARGET QUERY' (seeding, gap-free and gapped stages;\n"
+        "--nogapped: without the gapped stage; one-record target, on the CPU so far).\n"
         "TARGET: FASTA, FASTQ, 2bit or nib, one record (several with [multiple]); QUERY:\n"
         "the same, one or more records (FILE.2bit/NAME: the record NAME). SEGMENTS: lines\n"
         "'name1 start1 end1 name2 start2 end2 strand2 [score]' (lastz --format=segments),\n"
@@ -46,12 +48,27 @@ void usage_lastz(FILE *out)
         "quantum as lastz refuses them here. Names are parsed from headers as lastz does.\n"
         "\n"
         "Options (as lastz's):\n"
-        "  --segments=FILE          the anchors (required; --anchors=FILE is the same)\n"
+        "  --segments=FILE          the anchors (--anchors=FILE is the same); without it\n"
+        "                           lastz's seeding finds them (doc/lastz-seed.md)\n"
         "  --format=FORMAT          lav (the default, as lastz's), general (default\n"
         "                           fields), general:F1,F2,..., general-[:...], cigar,\n"
         "                           axt, maf, maf-, sam, sam-, softsam, softsam-,\n"
         "                           rdotplot, segments (the anchors, merged, without\n"
-        "                           gapped extension: as lastz)\n"
+        "                           gapped extension: as lastz; without --segments the\n"
+        "                           HSPs, as --nogapped)\n"
+        "Seeding (without --segments, as lastz's):\n"
+        "  --seed=PATTERN           12of19 (the default), 14of22, match<N> (N in 1-15, no\n"
+        "                           transitions unless --transition comes first), or a\n"
+        "                           pattern of 1 (match), 0 (any) and T (transition)\n"
+        "  --transition[=0|1|2]     seed hits with up to 1 (the default) or 2 transitions;\n"
+        "                           --notransition: 0\n"
+        "  --step=N                 the target's words at every Nth position (1)\n"
+        "  --xdrop=N                x-drop of the gap-free extension (10 times A-A: 910)\n"
+        "  --hspthresh=N            score threshold of the HSPs (3000); also the gapped\n"
+        "                           threshold unless --gappedthresh\n"
+        "  --[no]entropy            scale HSP scores up to 3 x hspthresh by the matched\n"
+        "                           bases' entropy (on)\n"
+        "  --nogapped, --gapped     stop after the gap-free stage, or not (--gapped)\n"
 
         "  --scores=FILE            substitution scores (DNA alphabets), gaps and\n"
         "                           thresholds from a LASTZ scoring file (HOXD70)\n"
@@ -118,6 +135,11 @@ int cmd_lastz(int argc, char **argv)
     int32_t unit_match = 0, unit_mismatch = 0; /* --match=R,P (--unitscores: 1,1); 0: not given */
     lastz_scores sc = {0};
     const char *gapped_opt = NULL; /* the first option of the gapped stage given */
+    /* LASTZ's seeding and gap-free stages (without --segments; gale_lastz_find_hsps) */
+    gale_lastz_seed_params sp;
+    const char *seed_opt = NULL;   /* the first seeding option given */
+    char seed_pattern[64] = "";    /* --seed's pattern (empty: 12of19) */
+    int nogapped = 0, have_trans = 0, have_xdrop = 0, have_hsp = 0;
     out_spec os;
     record *t = NULL, *q = NULL;
     seg_line *segs = NULL;
@@ -126,10 +148,12 @@ int cmd_lastz(int argc, char **argv)
     uint64_t *qoff = NULL; /* a [multiple] query's record starts on the joined query */
     static seq_spec specs[2];
     gale_ctx *ctx = NULL;
+    gale_lastz_seeder *seeder = NULL;
     common_opts co; /* gale's --backend, --threads (lastz's = form) */
     common_opts_init(&co, 0);
     co.device_memory = GALE_DEVICE_MEMORY_HALF_FREE; /* a slot holds a whole extension: LASTZ's 80 MiB of traceback */
     gale_lastz_params_init(&p);
+    gale_lastz_seed_params_init(&sp);
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k];
         int64_t v;
@@ -206,6 +230,75 @@ int cmd_lastz(int argc, char **argv)
             p.flags |= iupac ? GALE_LASTZ_AMBIGUOUS_IUPAC : GALE_LASTZ_AMBIGUOUS_N;
             p.ambi_n_n = m;
             p.ambi_n_other = -pen;
+        } else if (strcmp(a, "--nogapped") == 0) {
+            nogapped = 1;
+        } else if (strcmp(a, "--gapped") == 0) {
+            nogapped = 0;
+        } else if (strncmp(a, "--seed=", 7) == 0) {
+            /* lastz.c: 12of19, 14of22, match<N> or match(N) (N in [1, 15]; no transitions
+             * unless --transition came first), half<N> (refused by the library), or a pattern */
+            const char *v = a + 7;
+            int len = 0;
+            char extra;
+            if (!seed_opt) seed_opt = a;
+            if (strcmp(v, "12of19") == 0) strcpy(seed_pattern, "1110100110010101111");
+            else if (strcmp(v, "14of22") == 0) strcpy(seed_pattern, "1110101100110010101111");
+            else if (strncmp(v, "match", 5) == 0) {
+                if (!((v[5] == '(' && sscanf(v + 6, "%d)%c", &len, &extra) == 1 && v[strlen(v) - 1] == ')') ||
+                      sscanf(v + 5, "%d%c", &len, &extra) == 1))
+                    return bad_value(CMD, "--seed", v, "expected match<LENGTH>");
+                if (len < 1 || len > 15) return bad_value(CMD, "--seed", v, "the word length must be in [1, 15]");
+                memset(seed_pattern, '1', (size_t)len);
+                seed_pattern[len] = 0;
+                if (!have_trans) {
+                    sp.transitions = 0;
+                    have_trans = 1;
+                }
+            } else if (strncmp(v, "half", 4) == 0) { /* half<N> or half(N): N in [2, 31], Ts */
+                if (!((v[4] == '(' && sscanf(v + 5, "%d)%c", &len, &extra) == 1 && v[strlen(v) - 1] == ')') ||
+                      sscanf(v + 4, "%d%c", &len, &extra) == 1))
+                    return bad_value(CMD, "--seed", v, "expected half<LENGTH>");
+                if (len < 2 || len > 31) return bad_value(CMD, "--seed", v, "the word length must be in [2, 31]");
+                memset(seed_pattern, 'T', (size_t)len);
+                seed_pattern[len] = 0;
+            } else if (strlen(v) >= sizeof seed_pattern) {
+                return bad_value(CMD, "--seed", v, "too long a pattern");
+            } else {
+                strcpy(seed_pattern, v);
+            }
+        } else if (strcmp(a, "--notransition") == 0 || strcmp(a, "--notrans") == 0 || strcmp(a, "--trans=0") == 0 ||
+                   strcmp(a, "--transition=0") == 0) {
+            if (!seed_opt) seed_opt = a;
+            sp.transitions = 0;
+        } else if (strcmp(a, "--transition") == 0 || strcmp(a, "--trans") == 0 || strcmp(a, "--trans=1") == 0 ||
+                   strcmp(a, "--transition=1") == 0) {
+            if (!seed_opt) seed_opt = a;
+            sp.transitions = 1;
+            have_trans = 1;
+        } else if (strcmp(a, "--transition=2") == 0 || strcmp(a, "--trans=2") == 0 || strcmp(a, "--transitions=2") == 0) {
+            if (!seed_opt) seed_opt = a;
+            sp.transitions = 2;
+            have_trans = 1;
+        } else if (strncmp(a, "--step=", 7) == 0) {
+            if (!seed_opt) seed_opt = a;
+            if (option_number(CMD, "--step", a + 7, 1, UINT32_MAX, &v)) return EXIT_USAGE;
+            sp.step = (uint32_t)v;
+        } else if (strncmp(a, "--xdrop=", 8) == 0) {
+            if (!seed_opt) seed_opt = a;
+            if (option_number(CMD, "--xdrop", a + 8, 0, INT32_MAX, &v)) return EXIT_USAGE;
+            sp.xdrop = (int32_t)v;
+            have_xdrop = 1;
+        } else if (strncmp(a, "--hspthresh=", 12) == 0) {
+            if (!seed_opt) seed_opt = a;
+            if (option_number(CMD, "--hspthresh", a + 12, INT32_MIN, INT32_MAX, &v)) return EXIT_USAGE;
+            sp.hsp_thresh = (int32_t)v;
+            have_hsp = 1;
+        } else if (strcmp(a, "--entropy") == 0) {
+            if (!seed_opt) seed_opt = a;
+            sp.flags &= ~GALE_LASTZ_SEED_NOENTROPY;
+        } else if (strcmp(a, "--noentropy") == 0) {
+            if (!seed_opt) seed_opt = a;
+            sp.flags |= GALE_LASTZ_SEED_NOENTROPY;
         } else if (strcmp(a, "--noytrim") == 0) {
             if (!gapped_opt) gapped_opt = a;
             p.flags |= GALE_LASTZ_NOYTRIM;
@@ -253,7 +346,9 @@ int cmd_lastz(int argc, char **argv)
         }
     }
     if (npaths < 2) return usage_error(CMD, "expected TARGET and QUERY files");
-    if (!segpath) return usage_error(CMD, "--segments=FILE is required (gale lastz runs the gapped stage from anchors)");
+    if (segpath && (seed_opt || nogapped))
+        return usage_error(CMD, "'%s' with --segments: the anchors come from the file (gale lastz seeds only without it)",
+                           seed_opt ? seed_opt : "--nogapped");
     if (!format) format = "lav"; /* lastz's default */
     {
         const int pf = parse_format(format, &os);
@@ -262,6 +357,9 @@ int cmd_lastz(int argc, char **argv)
                          "expected lav, general[-][:fields], cigar, axt, maf, maf-, sam, sam-, softsam, softsam- or "
                          "rdotplot, segments");
     }
+    if (!segpath && os.segments) nogapped = 1; /* (lastz: the HSPs, whatever --gapped says) */
+    if (nogapped && gapped_opt)
+        return usage_error(CMD, "'%s' with --nogapped: an option of the gapped stage, which --nogapped skips", gapped_opt);
     if (os.segments && gapped_opt)
         return usage_error(CMD, "--format=segments writes the anchors without gapped extension (as lastz does): "
                                 "it takes no gapped option ('%s'; lastz: requires --gapped)", gapped_opt);
@@ -289,6 +387,8 @@ int cmd_lastz(int argc, char **argv)
             return EXIT_FAIL;
         }
     }
+    if (!segpath && (specs[0].multiple || specs[0].separator || specs[1].multiple || specs[1].separator))
+        return usage_error(CMD, "[multiple] and [separator] with --nogapped are not supported by gale lastz yet");
     if ((specs[0].multiple || specs[0].separator || specs[1].multiple) && os.lav) {
         msg("multiple action cannot be used with --lav\n(lav has requirements on the order of alignments that would "
             "require additional\n computation;  use \"--help=formats\" to see other options for output)");
@@ -375,6 +475,13 @@ int cmd_lastz(int argc, char **argv)
                            : sc.have_x_drop ? sc.x_drop
                            : sc.table       ? 10 * sc.table[(unsigned char)sc.rows[0] * 256 + (unsigned char)sc.cols[0]]
                                             : 10 * p.matrix[lastz_nuc(sc.rows[0])][lastz_nuc(sc.cols[0])];
+    if (!have_xdrop) sp.xdrop = x_drop;
+    if (!have_hsp) sp.hsp_thresh = hsp_thresh;
+    /* without --segments the thresholds and drop are the seeding's (the job headers show
+     * them), and the gapped threshold defaults to the hsp threshold (lastz.c) */
+    const int32_t shown_hsp = segpath ? hsp_thresh : sp.hsp_thresh, shown_xdrop = segpath ? x_drop : sp.xdrop;
+    if (!segpath && !have_gapped) p.gapped_thresh = sp.hsp_thresh;
+    if (seed_pattern[0]) sp.seed = seed_pattern;
 
     for (int k = 0; k < 2; k++) {
         /* a subset's names first: of a 2bit file only those records are decoded */
@@ -386,7 +493,7 @@ int cmd_lastz(int argc, char **argv)
         if (got < 0) goto done;
         *(k ? &nq : &nt) = got;
     }
-    if ((ns = read_segments(segpath, &segs)) < 0) goto done;
+    if (segpath && (ns = read_segments(segpath, &segs)) < 0) goto done;
     if (specs[0].contig) {
         if (keep_contig(specs[0].file, specs[0].contig, t, nt) < 0) goto done;
         nt = 1;
@@ -496,6 +603,16 @@ int cmd_lastz(int argc, char **argv)
             goto done;
         }
     }
+    /* without --segments: the target's seed words, once (its options checked there, before
+     * any output) */
+    if (!segpath && gale_lastz_seeder_create(ctx, t[0].seq, (int64_t)t[0].len, &p, &sp, &seeder) != GALE_OK) {
+        msg("%s", gale_last_error());
+        goto done;
+    }
+    /* without --segments: the anchors from LASTZ's seeding, as the lines its --nogapped
+     * would write (before any output: a failure there leaves the output as it was) */
+    if (!segpath && !nogapped && (ns = seed_segments(seeder, &t[0], q, nq, strands, specs[1].revcomp, &segs)) < 0)
+        goto done;
     /* --output: opened once the inputs have been read and checked (lastz opens it before
      * reading them: a bad input there leaves an empty file, here the file as it was) */
     if (output_path && !freopen(output_path, "w", stdout)) {
@@ -514,7 +631,7 @@ int cmd_lastz(int argc, char **argv)
         printf(" ");
         printf("\n#\n# hsp_threshold      = %d\n# gapped_threshold   = %d\n# x_drop             = %d\n"
                "# y_drop             = %d\n# gap_open_penalty   = %d\n# gap_extend_penalty = %d\n",
-               hsp_thresh, p.gapped_thresh, x_drop, p.ydrop, p.gap_open, p.gap_extend);
+               shown_hsp, p.gapped_thresh, shown_xdrop, p.ydrop, p.gap_open, p.gap_extend);
         print_matrix(&p, &sc, "# ", 1);
     }
     if (os.lav) {
@@ -526,7 +643,7 @@ int cmd_lastz(int argc, char **argv)
             if (argv[k][0] == '-' && argv[k][1]) printf("%s ", argv[k]);
         printf("\n");
         print_matrix(&p, &sc, "", 0);
-        printf("  O = %d, E = %d, K = %d, L = %d, M = 0\"\n}\n", p.gap_open, p.gap_extend, hsp_thresh, p.gapped_thresh);
+        printf("  O = %d, E = %d, K = %d, L = %d, M = 0\"\n}\n", p.gap_open, p.gap_extend, shown_hsp, p.gapped_thresh);
     }
     if (os.sam == 1 || os.sam == 3) printf("@HD\tVN:1.0\tSO:unsorted\n");
     if (os.header) {
@@ -540,7 +657,9 @@ int cmd_lastz(int argc, char **argv)
     /* The segments file's runs as jobs, in output order (each query record, its strands in
      * lastz's order); the first bad line stops the list there: what comes before it is
      * aligned and written, then the message (lastz dies at that point too) */
-    {
+    if (nogapped) { /* the HSPs of LASTZ's seeding and gap-free stages */
+        if (write_hsps_in_order(seeder, &t[0], q, nq, strands, specs[1].revcomp, &os) < 0) goto done;
+    } else {
         job_list jl;
         char stop[1024] = "";
         memset(&jl, 0, sizeof jl);
@@ -553,7 +672,8 @@ int cmd_lastz(int argc, char **argv)
                 const int s = specs[1].revcomp ? 1 - pass : pass;
                 if (!(strands & (1 << s))) continue;
                 if (add_job(&jl, specs[1].multiple ? -1 : r, s, t, nt, specs[0].multiple || specs[0].separator, toff, q,
-                            nq, qoff, segs, ns, &cursor, os.segments, segpath, stop, sizeof stop) < 0) {
+                            nq, qoff, segs, ns, &cursor, os.segments, segpath ? segpath : "(gale lastz's seeding)",
+                            stop, sizeof stop) < 0) {
                     msg("out of memory");
                     free_jobs(&jl);
                     goto done;
@@ -586,6 +706,7 @@ int cmd_lastz(int argc, char **argv)
     if (os.lav) printf("m {\n  n 0\n}\n#:eof\n"); /* print_m_stanza (no census), the job footer */
     rc = stdout_status();
 done:
+    gale_lastz_seeder_free(seeder);
     gale_ctx_destroy(ctx);
     free(sc.table);
     free_records(t, nt);

@@ -168,7 +168,7 @@ int add_job(job_list *jl, long r, int s, const record *t, long nt, int multiple,
         size_t o2;
         if (g->strand != strand) break;
         if (r >= 0) {
-            if (strcmp(g->name2, q[r].name) != 0 && strcmp(g->name2, "*") != 0) break;
+            if (g->rec >= 0 ? g->rec != r : strcmp(g->name2, q[r].name) != 0 && strcmp(g->name2, "*") != 0) break;
         } else { /* a [multiple] query: the strand's run names any of its records */
             for (qi = 0; qi < nq && strcmp(g->name2, q[qi].name) != 0; qi++) {}
             if (qi == nq) {
@@ -306,8 +306,7 @@ typedef struct {
     int n_threads, started;
 } run_state;
 
-/* A query record's bases on strand s (the - strand: its reverse complement), malloc'd */
-static char *strand_bases(const record *qr, int s)
+char *strand_bases(const record *qr, int s)
 {
     char *qs = malloc(qr->len + 1);
     if (!qs) return NULL;
@@ -581,4 +580,133 @@ int run_jobs_in_order(job_list *jl, gale_ctx *ctx, const gale_lastz_params *p, c
     }
     finish_jobs(&rs);
     return ok ? 0 : -1;
+}
+
+int seed_query_strands(const gale_lastz_seeder *sd, const record *q, long nq, int strands, int qrevcomp, hsp_sink sink,
+                       void *arg)
+{
+    for (long r = 0; r < nq; r++)
+        for (int pass = 0; pass < 2; pass++) {
+            /* (a [revcomp] query: its - strand first, as lastz aligns it) */
+            const int s = qrevcomp ? 1 - pass : pass;
+            gale_lastz_anchor *h = NULL;
+            size_t n = 0;
+            char *qs;
+            int rc;
+            if (!(strands & (1 << s))) continue;
+            if (!(qs = strand_bases(&q[r], s))) {
+                msg("out of memory");
+                return -1;
+            }
+            if (gale_lastz_seeder_find(sd, qs, (int64_t)q[r].len, &h, &n) != GALE_OK) {
+                msg("seeding %s%c: %s", q[r].name, s == 0 ? '+' : '-', gale_last_error());
+                free(qs);
+                return -1;
+            }
+            rc = sink(arg, &q[r], s == 0 ? '+' : '-', qs, h, n);
+            gale_lastz_hsps_free(h);
+            free(qs);
+            if (rc < 0) return -1;
+        }
+    return 0;
+}
+
+/* --nogapped: each HSP written as lastz's print_match writes it */
+typedef struct {
+    out_spec *os;
+    const record *t;
+} hsp_writer;
+static int write_hsps(void *arg, const record *qr, char strand, const char *qs, const gale_lastz_anchor *h, size_t n)
+{
+    hsp_writer *w = arg;
+    w->os->contig = qr->contig;
+    if (w->os->lav && n) lav_strand_header(stdout, w->os, w->t, qr, strand);
+    if ((w->os->sam == 1 || w->os->sam == 3) && !w->os->sq_done && n) {
+        printf("@SQ\tSN:%s\tLN:%zu\n", w->t->name, w->t->true_len);
+        w->os->sq_done = 1;
+    }
+    for (size_t k = 0; k < n; k++) {
+        gale_lastz_alignment a;
+        uint32_t op = GALE_CIGAR_MATCH | (h[k].length << GALE_CIGAR_SHIFT);
+        memset(&a, 0, sizeof a);
+        a.beg1 = h[k].pos1 + 1;
+        a.end1 = h[k].pos1 + h[k].length;
+        a.beg2 = h[k].pos2 + 1;
+        a.end2 = h[k].pos2 + h[k].length;
+        a.score = h[k].score;
+        a.n_ops = 1;
+        a.cigar = &op;
+        w->os->hspid++; /* (lastz's report_hsps numbers them over the whole run) */
+        write_alignment(stdout, w->os, w->t, qr, qs, strand, &a);
+    }
+    return 0;
+}
+
+int write_hsps_in_order(const gale_lastz_seeder *sd, const record *t, const record *q, long nq, int strands,
+                        int qrevcomp, out_spec *os)
+{
+    hsp_writer w = {os, t};
+    return seed_query_strands(sd, q, nq, strands, qrevcomp, write_hsps, &w);
+}
+
+/* The full run: each HSP as the line of a segments file lastz would have written (the
+ * coordinates write_alignment gives a segments line: on the whole record, the - strand's
+ * on its whole reverse complement), for the gapped stage to read as it reads the file */
+typedef struct {
+    const record *t, *q;
+    seg_line *v;
+    long n, cap;
+} seg_collector;
+static int collect_segs(void *arg, const record *qr, char strand, const char *qs, const gale_lastz_anchor *h, size_t n)
+{
+    seg_collector *c = arg;
+    const uint32_t o1 = (uint32_t)(c->t->start_loc - 1),
+                   o2 = (uint32_t)(strand == '+' ? qr->start_loc - 1 : qr->true_len - (qr->start_loc - 1 + qr->len));
+    (void)qs;
+    for (size_t k = 0; k < n; k++) {
+        seg_line *sl;
+        if (c->n == c->cap) {
+            const long cap = c->cap ? 2 * c->cap : 1024;
+            seg_line *v = realloc(c->v, (size_t)cap * sizeof *v);
+            if (!v) goto oom;
+            c->v = v;
+            c->cap = cap;
+        }
+        sl = &c->v[c->n];
+        memset(sl, 0, sizeof *sl);
+        if (!(sl->name1 = strdup(c->t->name)) || !(sl->name2 = strdup(qr->name))) {
+            free(sl->name1);
+            goto oom;
+        }
+        sl->start1 = h[k].pos1 + 1 + o1;
+        sl->end1 = h[k].pos1 + h[k].length + o1;
+        sl->start2 = h[k].pos2 + 1 + o2;
+        sl->end2 = h[k].pos2 + h[k].length + o2;
+        sl->strand = strand;
+        sl->score = h[k].score;
+        sl->rec = (long)(qr - c->q);
+        sl->line = c->n + 2; /* (its line in lastz's --nogapped output, after the header) */
+        c->n++;
+    }
+    return 0;
+oom:
+    msg("out of memory");
+    return -1;
+}
+
+long seed_segments(const gale_lastz_seeder *sd, const record *t, const record *q, long nq, int strands, int qrevcomp,
+                   seg_line **out)
+{
+    seg_collector c = {t, q, NULL, 0, 0};
+    *out = NULL;
+    if (seed_query_strands(sd, q, nq, strands, qrevcomp, collect_segs, &c) < 0) {
+        for (long k = 0; k < c.n; k++) {
+            free(c.v[k].name1);
+            free(c.v[k].name2);
+        }
+        free(c.v);
+        return -1;
+    }
+    *out = c.v;
+    return c.n;
 }

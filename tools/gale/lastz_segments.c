@@ -66,6 +66,7 @@ long read_segments(const char *path, seg_line **out)
         segs[n].strand = strand[0];
         segs[n].score = (int32_t)sc;
         segs[n].line = lineno;
+        segs[n].rec = -1;
         n++;
     }
     fclose(f);

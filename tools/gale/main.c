@@ -3,7 +3,7 @@
  *
  *   gale xdrop [options] FILE
  *   gale wfa [options] PATTERNS TEXTS | PAIRS.seq
- *   gale lastz TARGET QUERY --segments=FILE [options]
+ *   gale lastz TARGET QUERY [--segments=FILE] [options]
  *   gale poa [options] FILE...
  *   gale graph-align [options] GRAPH.gfa READS...
  *
@@ -32,8 +32,8 @@ static void usage_main(FILE *out)
         "           LOGAN's demo format\n"
         "  wfa      wavefront alignment (gap-affine, two-piece or edit distance; WFA2-lib\n"
         "           scores) of pairs from FASTA/FASTQ files or a .seq file\n"
-        "  lastz    LASTZ 1.04.22's gapped extension from anchors (lastz --segments),\n"
-        "           with lastz's output\n"
+        "  lastz    LASTZ 1.04.22: its gapped extension from anchors (lastz --segments),\n"
+        "           or its seeding and all its stages, with lastz's output\n"
         "  zdrop    ksw2's Z-drop extension (minimap2 2.24, bit for bit) of pairs from\n"
         "           FASTA/FASTQ files or a query<TAB>target file\n"
         "  poa      partial-order alignment of windows of sequences (SPOA 4.0.8's\n"

@@ -1,0 +1,336 @@
+// LASTZ 1.04.22's seeding and gap-free X-drop extension (lib/lastz_seed.h; the rules:
+// doc/lastz-seed.md). Names in comments are LASTZ's: seeds.c (parse_one_seed, apply_seed),
+// pos_table.c (record_seed_positions, add_word), seed_search.c (private_hit_search,
+// find_table_matches, process_for_simple_hit, xdrop_extend_seed_hit), diag_hash.h and
+// dna_utilities.c (entropy, masked_score_set).
+#include "lastz_seed.h"
+
+#include "ydrop.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace gale {
+
+namespace {
+
+int bit_count(uint64_t v) { return __builtin_popcountll(v); }
+
+// parse_one_seed's best_shift: the shift of the seed's remaining bits that covers the
+// most uncovered bits (the first such shift).
+int best_shift(uint32_t uncovered, uint64_t seedBits) {
+    int best = -1, bestShift = -1;
+    for (int shift = 0; seedBits != 0; seedBits >>= 1, ++shift) {
+        const int coverage = bit_count(seedBits & uncovered);
+        if (coverage > best) {
+            best = coverage;
+            bestShift = shift;
+        }
+    }
+    return bestShift;
+}
+
+// upper_nuc_to_bits: A C G T as 0 1 2 3 (A, G and C, T differ in bit 1: a transition
+// flips it); everything else, lower case included, -1.
+int8_t upper_bits(uint8_t c) {
+    switch (c) {
+    case 'A': return 0;
+    case 'C': return 1;
+    case 'G': return 2;
+    case 'T': return 3;
+    default: return -1;
+    }
+}
+
+// LASTZ's diag hash (diag_hash.h): diagonals modulo 2^16, so two diagonals 65,536 apart
+// share their record (LASTZ's simple hit processor lives with the collisions).
+constexpr uint32_t kDiagHashSize = 65536;
+
+// Every window of the seed's length of upper-case A C G T, in order, as (its packed word,
+// its end): LASTZ's record_seed_positions (the target's) and private_hit_search (the
+// query's) read the bases so, a byte that is no upper-case base starting a window afresh.
+template <class F>
+void for_each_word(const uint8_t *seq, uint32_t len, const LastzSeed &sd, F &&f) {
+    const uint32_t L = (uint32_t)sd.length;
+    uint64_t w = 0;
+    uint32_t have = 0;  // valid bases at the end of w
+    for (uint32_t i = 0; i < len; ++i) {
+        const int8_t b = upper_bits(seq[i]);
+        if (b < 0) {
+            have = 0;
+            w = 0;
+            continue;
+        }
+        w = (w << 2) | (uint64_t)b;
+        if (have < L) ++have;
+        if (have == L) f(lastz_seed_apply(sd, w), i + 1);
+    }
+}
+
+// The target's words: those whose end is a multiple of step (pos_table.c).
+template <class F>
+void for_each_target_word(const uint8_t *seq, uint32_t len, const LastzSeed &sd, uint32_t step, F &&f) {
+    for_each_word(seq, len, sd, [&](uint32_t packed, uint32_t end) {
+        if (end % step == 0) f(packed, end);
+    });
+}
+
+void build_table(LastzWordTable &t, const uint8_t *seq, uint32_t len, const LastzSeed &sd, uint32_t step) {
+    if (len < (uint32_t)sd.length) {  // no word: no bucket array either (2^24 of them)
+        t.bucket_bits = 0;
+        t.start.assign(2, 0);
+        return;
+    }
+    t.bucket_bits = sd.weight < 24 ? sd.weight : 24;
+    const uint32_t buckets = 1u << t.bucket_bits, bmask = buckets - 1;
+    const bool wide = sd.weight > t.bucket_bits;
+    t.start.assign((size_t)buckets + 1, 0);
+    uint64_t n = 0;
+    for_each_target_word(seq, len, sd, step, [&](uint32_t packed, uint32_t) {
+        ++t.start[(packed & bmask) + 1];
+        ++n;
+    });
+    for (uint32_t b = 0; b < buckets; ++b) t.start[b + 1] += t.start[b];
+    t.pos.resize(n);
+    if (wide) t.word.resize(n);
+    // filled from the back of each bucket forwards as positions increase: highest first
+    std::vector<uint32_t> fill(t.start.begin() + 1, t.start.end());
+    for_each_target_word(seq, len, sd, step, [&](uint32_t packed, uint32_t end) {
+        const uint32_t k = --fill[packed & bmask];
+        t.pos[k] = end;
+        if (wide) t.word[k] = packed;
+    });
+    if (wide) {
+        // within a bucket: by word, each word's ends still highest first (a stable sort)
+        std::vector<std::pair<uint32_t, uint32_t>> tmp;
+        for (uint32_t b = 0; b < buckets; ++b) {
+            const uint32_t s = t.start[b], e = t.start[b + 1];
+            if (e - s < 2) continue;
+            tmp.clear();
+            for (uint32_t k = s; k < e; ++k) tmp.emplace_back(t.word[k], t.pos[k]);
+            std::stable_sort(tmp.begin(), tmp.end(),
+                             [](const std::pair<uint32_t, uint32_t> &a, const std::pair<uint32_t, uint32_t> &b2) {
+                                 return a.first < b2.first;
+                             });
+            for (uint32_t k = s; k < e; ++k) {
+                t.word[k] = tmp[k - s].first;
+                t.pos[k] = tmp[k - s].second;
+            }
+        }
+    }
+}
+
+struct Search {
+    const uint8_t *seq1, *seq2;
+    uint32_t len1, len2;
+    const YdropScoring *sc;
+    const LastzSeedParams *prm;
+    uint32_t seedLength;
+    std::vector<uint32_t> diagEnd;  // per hashed diagonal: how far (on the query) extensions reached
+    std::vector<LastzHsp> out;
+
+    // xdrop_extend_seed_hit, then the reporter: the hit ends at (pos1, pos2) (exclusive)
+    void extend(uint32_t pos1, uint32_t pos2) {
+        const int32_t diag = (int32_t)pos1 - (int32_t)pos2;
+        const uint32_t hDiag = (uint32_t)diag & (kDiagHashSize - 1);
+        const int32_t xDrop = prm->xdrop;
+        // left, from the hit's end (the hit's own bases included), not past the start of
+        // either sequence nor the end of an earlier extension on this hashed diagonal
+        const int32_t block2 = (int32_t)diagEnd[hDiag];
+        const int64_t stop = block2 + diag > 0 ? (int64_t)block2 + diag : 0;
+        int64_t s1 = pos1, s2 = pos2, leftStart = pos1;
+        int32_t runScore = 0, leftScore = 0;
+        while (s1 > stop && runScore >= leftScore - xDrop) {
+            runScore += sc->sub[seq1[--s1]][seq2[--s2]];
+            if (runScore > leftScore) {
+                leftStart = s1;
+                leftScore = runScore;
+            }
+        }
+        // right, from the hit's end to the end of either sequence
+        const int64_t rstop = (int64_t)len1 <= (int64_t)len2 + diag ? (int64_t)len1 : (int64_t)len2 + diag;
+        s1 = pos1;
+        s2 = pos2;
+        int64_t rightStop = pos1;
+        runScore = 0;
+        int32_t rightScore = 0;
+        while (s1 < rstop && runScore >= rightScore - xDrop) {
+            runScore += sc->sub[seq1[s1++]][seq2[s2++]];
+            if (runScore > rightScore) {
+                rightStop = s1;
+                rightScore = runScore;
+            }
+        }
+        const int64_t rightBlock = s1;
+        int32_t similarity = leftScore + rightScore;
+        // the extent of the search on this (hashed) diagonal, as a query position
+        const uint32_t extent = (uint32_t)(rightBlock - diag);
+        if (extent > diagEnd[hDiag]) diagEnd[hDiag] = extent;
+        const uint32_t end1 = (uint32_t)rightStop, length = (uint32_t)(rightStop - leftStart);
+        const uint32_t end2 = (uint32_t)((int64_t)end1 - diag);
+        // a score at the threshold but below three times it is scaled by the entropy of
+        // the matched bases (doubles, as LASTZ; the product truncated to an int)
+        if (prm->entropy) {
+            const int32_t zero = prm->hsp_thresh > 0 ? prm->hsp_thresh : 0;
+            if (similarity >= zero && (int64_t)similarity <= 3 * (int64_t)prm->hsp_thresh) {
+                const double q = entropy(seq1 + end1 - length, seq2 + end2 - length, (int)length);
+                similarity = (int32_t)((double)similarity * q);
+            }
+        }
+        if (similarity < prm->hsp_thresh) return;
+        out.push_back(LastzHsp{end1 - length, end2 - length, length, similarity});
+    }
+
+    // dna_utilities.c compute_entropy (lowerOk false): the entropy, in base 4, of the upper
+    // case A C G T that match; 1 when fewer than 20 match
+    static double entropy(const uint8_t *s, const uint8_t *t, int len) {
+        int cA = 0, cC = 0, cG = 0, cT = 0;
+        for (int i = 0; i < len; ++i)
+            if (s[i] == t[i]) switch (s[i]) {
+                case 'A': ++cA; break;
+                case 'C': ++cC; break;
+                case 'G': ++cG; break;
+                case 'T': ++cT; break;
+                default: break;
+                }
+        if (cA + cC + cG + cT < 20) return 1.0;
+        const double pA = (double)cA / (double)len, pC = (double)cC / (double)len, pG = (double)cG / (double)len,
+                     pT = (double)cT / (double)len;
+        const double qA = cA != 0 ? std::log(pA) : 0.0, qC = cC != 0 ? std::log(pC) : 0.0,
+                     qG = cG != 0 ? std::log(pG) : 0.0, qT = cT != 0 ? std::log(pT) : 0.0;
+        return -(pA * qA + pC * qC + pG * qG + pT * qT) / std::log(4.0);
+    }
+
+    // process_for_simple_hit: a hit that starts before the end of an earlier extension on
+    // its hashed diagonal is dropped
+    void hit(uint32_t pos1, uint32_t pos2) {
+        const uint32_t hDiag = (uint32_t)((int32_t)pos1 - (int32_t)pos2) & (kDiagHashSize - 1);
+        if (diagEnd[hDiag] > pos2 - seedLength) return;
+        extend(pos1, pos2);
+    }
+};
+
+}  // namespace
+
+bool lastz_seed_parse(const char *pattern, LastzSeed &sd, std::string *err) {
+    sd = LastzSeed();
+    std::string p;
+    for (const char *c = pattern; *c; ++c) {
+        switch (*c) {
+        case '1': case 'T': case 't': p.push_back(*c == '1' ? '1' : 'T'); break;
+        case '0': case 'x': case 'X': p.push_back('0'); break;
+        case ' ': case '\t': case '\n': break;
+        default:
+            if (err) *err = std::string("seed string ") + pattern + " contains illegal character " + *c;
+            return false;
+        }
+    }
+    size_t b = p.find_first_not_of('0');
+    if (b == std::string::npos) {
+        if (err) *err = "seed string is empty!";
+        return false;
+    }
+    p = p.substr(b, p.find_last_not_of('0') - b + 1);
+    int ones = 0, ts = 0;
+    for (char c : p) {
+        if (c == '1') ++ones;
+        else if (c == 'T') ++ts;
+    }
+    if (ones == 0) {
+        if (err) *err = "half-weight seeds (only T) are not supported by gale lastz yet";
+        return false;
+    }
+    const int weight = 2 * ones + ts;
+    if (p.size() > 31) {  // maxSeedLen: two bits a position in 64
+        if (err) *err = "seed string (" + std::string(pattern) + ") cannot have length exceeding 31 (it's " +
+                        std::to_string(p.size()) + ").";
+        return false;
+    }
+    if (weight > 28) {  // lastz's maxIndexBits: heavier seeds are resolved against the bases
+        if (err) *err = "seeds of more than 28 bits (" + std::to_string(weight) +
+                        ": lastz resolves the rest by comparing bases) are not supported by gale lastz yet";
+        return false;
+    }
+    uint64_t seedBits = 0, flipBits = 0;
+    for (char c : p) {
+        seedBits = (seedBits << 2) + (c == '1' ? 3 : c == 'T' ? 1 : 0);
+        flipBits = (flipBits << 2) + (c == '1' ? 2 : 0);
+    }
+    sd.length = (int)p.size();
+    sd.weight = weight;
+    const uint32_t wBits = (uint32_t)((1ull << weight) - 1);
+    uint32_t covered = (uint32_t)(seedBits & wBits);
+    uint64_t remBits = seedBits - covered;
+    sd.parts = 1;
+    sd.shift[0] = 0;
+    sd.mask[0] = covered;
+    while (covered != wBits) {
+        const int shift = best_shift(~covered & wBits, remBits);
+        const uint32_t mask = (uint32_t)(remBits >> shift) & ~covered & wBits;
+        covered += mask;
+        remBits -= (uint64_t)mask << shift;
+        sd.shift[sd.parts] = shift;
+        sd.mask[sd.parts] = mask;
+        ++sd.parts;
+    }
+    // the transition flips in the pattern's order from its right end (seeds.c defines
+    // maintainFlippedBitOrder), each packed as apply_seed packs it
+    while (flipBits != 0) {
+        const uint64_t right = flipBits & (~flipBits + 1);
+        flipBits -= right;
+        sd.flips.push_back(lastz_seed_apply(sd, right));
+    }
+    return true;
+}
+
+void lastz_masked_scoring(YdropScoring &s) {
+    const int32_t bad = s.sub['A']['X'];
+    const uint8_t masked[] = {'a', 'c', 'g', 't', 'N', 'n', 'X'};
+    for (uint8_t r : masked)
+        for (int c = 1; c < 256; ++c) s.sub[r][c] = bad;
+    for (uint8_t c : masked)
+        for (int r = 1; r < 256; ++r) s.sub[r][c] = bad;
+}
+
+LastzSeeder::LastzSeeder(const uint8_t *target, uint32_t target_len, const LastzSeed &seed, const YdropScoring &masked,
+                         const LastzSeedParams &params)
+    : target_(target), target_len_(target_len), seed_(seed), masked_(std::make_unique<YdropScoring>(masked)),
+      params_(params) {
+    build_table(table_, target, target_len, seed, params.step);
+}
+
+std::vector<LastzHsp> LastzSeeder::find(const uint8_t *query, uint32_t query_len) const {
+    const LastzSeed &seed = seed_;
+    const LastzSeedParams &params = params_;
+    const LastzWordTable &table = table_;
+    const uint32_t L = (uint32_t)seed.length;
+    if (query_len < L || table.pos.empty()) return {};
+    Search S{target_, query, target_len_, query_len, masked_.get(), &params, L,
+             std::vector<uint32_t>(kDiagHashSize, 0), {}};
+    const uint32_t bmask = (1u << table.bucket_bits) - 1;
+    const bool wide = !table.word.empty();
+    auto matches = [&](uint32_t packed, uint32_t pos2) {  // find_table_matches
+        const uint32_t b = packed & bmask;
+        for (uint32_t k = table.start[b], e = table.start[b + 1]; k < e; ++k)
+            if (!wide || table.word[k] == packed) S.hit(table.pos[k], pos2);
+    };
+    // private_hit_search: the query's words in order; the exact word, then each
+    // one-transition word, then (--transition=2) each pair
+    const std::vector<uint32_t> &fl = seed.flips;
+    for_each_word(query, query_len, seed, [&](uint32_t packed, uint32_t pos2) {
+        matches(packed, pos2);
+        if (params.transitions == 1) {
+            for (uint32_t f : fl) matches(packed ^ f, pos2);
+        } else if (params.transitions >= 2) {
+            for (size_t a = 0; a < fl.size(); ++a) {
+                matches(packed ^ fl[a], pos2);
+                for (size_t c = a + 1; c < fl.size(); ++c) matches(packed ^ fl[a] ^ fl[c], pos2);
+            }
+        }
+    });
+    return std::move(S.out);
+}
+
+}  // namespace gale

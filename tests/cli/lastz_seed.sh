@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# cli-lastz-seed: `gale lastz TARGET QUERY [options]` without --segments (LASTZ's seeding
+# and gap-free stages, gale_lastz_find_hsps, then the gapped stage) against Debian's
+# `lastz` with the same arguments, byte for byte (the header lines that name the program
+# masked), on fresh random homologous pairs (tests/oracle/ydrop_gen.py: repeats, an
+# inverted block, soft masking, N runs; the query split into three records), one of them
+# longer than 65,536 bases so that LASTZ's diagonal hash has collisions:
+#   --nogapped --format=segments under the seeding options (--seed 12of19, 14of22,
+#   match<N>, patterns with T; --transition 0, 1, 2; --step; --xdrop; --hspthresh;
+#   --noentropy; --strand); --nogapped in the other formats; the whole run in several
+#   formats and options; file actions on both sides; a sequence shorter than the seed.
+# Then what both refuse, and what gale alone refuses (seeds it does not reproduce yet),
+# with nothing written. Fails (never skips) when lastz is missing.
+# usage: lastz_seed.sh GALE GENERATOR
+set -euo pipefail
+gale=$1
+gen=$2
+. "$(cd "$(dirname "$0")/../common" && pwd)/lastz_cases.sh"
+lastz_begin 2 "the reference"
+fail=0
+total=0
+seedopts=("" "--step=3" "--seed=14of22" "--seed=match12" "--notransition" "--transition=2" "--xdrop=300"
+          "--hspthresh=2000" "--noentropy" "--seed=1T1T0011101TT111" "--strand=minus"
+          "--strand=plus --hspthresh=1500 --noentropy" "--step=25 --seed=match8 --transition" "--seed=111011")
+for ((c = 0; c < cases; c++)); do
+  s=$((seed + c))
+  d=$work/$c
+  # the first case long enough for diagonals 65,536 apart (lastz's hash collides there)
+  len=$((c == 0 ? 70000 : 12000 + (s % 20000)))
+  python3 "$gen" "$s" "$len" "$d"
+  lastz_split_query "$d/query.fa" "some description"
+  for o in "${seedopts[@]}"; do
+    # shellcheck disable=SC2086
+    same_as_lastz "case $c (seed $s, $len bases) --nogapped --format=segments '$o'" any \
+      "$d/target.fa" "$d/query.fa" --nogapped --format=segments $o
+  done
+  # (run time: the other formats and most whole runs on the shorter pairs only)
+  if [ "$c" -gt 0 ]; then
+    for f in general "general:name1,start1,end1,name2,strand2,start2,end2,score,hspid,identity,cigar" lav axt maf sam softsam rdotplot; do
+      same_as_lastz "case $c --nogapped --format=$f" some "$d/target.fa" "$d/query.fa" --nogapped --format="$f"
+    done
+  fi
+  wholeopts=("" "--hspthresh=2500 --seed=match12 --step=2")
+  [ "$c" -gt 0 ] && wholeopts+=("--xdrop=500 --ydrop=3000 --gappedthresh=4000" "--notransition --noentropy")
+  for o in "${wholeopts[@]}"; do
+    for f in "" "general:name1,start1,end1,name2,strand2,start2,end2,score,hspid,cigar" maf; do
+      fo=()
+      [ -n "$f" ] && fo=(--format="$f")
+      # shellcheck disable=SC2086
+      same_as_lastz "case $c whole run '$o' format '$f'" some "$d/target.fa" "$d/query.fa" $o "${fo[@]}"
+    done
+  done
+done
+d=$work/1
+printf 'qry2\nqry0\n' > "$work/names"
+while IFS='|' read -r tspec qspec; do
+  for o in "--nogapped --format=segments" "--format=general"; do
+    # shellcheck disable=SC2086
+    same_as_lastz "'$tspec' '$qspec' $o" any "$tspec" "$qspec" $o
+  done
+done <<EOF
+$d/target.fa[unmask]|$d/query.fa
+$d/target.fa[2001..9000]|$d/query.fa[subset=$work/names]
+$d/target.fa[nickname=T]|$d/query.fa[nickname=Q]
+$d/target.fa|$d/query.fa-
+$d/target.fa|$d/query.fa[500..3500]
+EOF
+# a query record shorter than the seed, one of N only, one all lower case: no HSPs there
+printf '>t\nACGTACGTTTGACCAGTAGGACCATTAGACCAGGATTACAGATTAGAC\n' > "$work/short_t.fa"
+printf '>a\nACGTACGTTTGA\n>b\nNNNNNNNNNNNNNNNNNNNNNNNNNNNN\n>c\nacgtacgtttgaccagtaggaccattag\n' > "$work/short_q.fa"
+same_as_lastz "short and masked records" any "$work/short_t.fa" "$work/short_q.fa" --nogapped --format=segments --hspthresh=10
+# LASTZ's diagonal hash (65,536 records): a query block found twice in the target, 65,536
+# bases apart, lies on two diagonals of one record, and the first extension (the later
+# copy: a word's target positions come highest first) blocks the other; lastz reports one
+python3 - "$seed" "$work" <<'PY'
+import random, sys
+rng = random.Random(int(sys.argv[1]))
+block = "".join(rng.choice("ACGT") for _ in range(3000))
+gap = "".join(rng.choice("ACGT") for _ in range(65536 - len(block)))
+with open(sys.argv[2] + "/coll_t.fa", "w") as f:
+    f.write(">t\n" + block + gap + block + "\n")
+with open(sys.argv[2] + "/coll_q.fa", "w") as f:
+    f.write(">q\n" + block + "\n")
+PY
+same_as_lastz "a repeat 65,536 bases apart (hash collision)" some "$work/coll_t.fa" "$work/coll_q.fa" --nogapped --format=segments
+# both refuse: a seed pattern with a bad character
+both_refuse "--seed=11x1a" "illegal character" "$d/target.fa" "$d/query.fa" --nogapped --seed=11x1a
+# gale alone refuses what it does not reproduce yet, naming it, writing nothing
+gale_refuses() {
+  local label=$1 pattern=$2 grc=0
+  shift 2
+  "$gale" lastz "$@" > "$work/out" 2> "$work/err" || grc=$?
+  total=$((total + 1))
+  if [ "$grc" -eq 0 ] || [ -s "$work/out" ] || ! grep -qE "$pattern" "$work/err"; then
+    echo "FAIL: $label: gale exit $grc: $(cat "$work/err")"
+    fail=$((fail + 1))
+  fi
+}
+gale_refuses "half-weight seed" "half-weight" "$d/target.fa" "$d/query.fa" --nogapped --seed=half20
+gale_refuses "a 30-bit seed" "more than 28 bits" "$d/target.fa" "$d/query.fa" --nogapped --seed=match15
+gale_refuses "--seed with --segments" "with --segments" "$d/target.fa" "$d/query.fa" --segments=/dev/null --seed=14of22
+echo "cli-lastz-seed: $total checks, $fail failed"
+[ "$fail" -eq 0 ]
