@@ -814,7 +814,16 @@ GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target,
         lp.hsp_thresh = sp.hsp_thresh;
         lp.entropy = !(sp.flags & GALE_LASTZ_SEED_NOENTROPY);
         auto s = std::make_unique<gale_lastz_seeder>();
-        s->seeder = std::make_unique<gale::LastzSeeder>((const uint8_t *)target, (uint32_t)target_len, seed, *sc, lp);
+        // find runs on as many threads as the context has (one: LASTZ's own loop), a window
+        // of the query at a time; GALE_LASTZ_SEED_WINDOW (a test hook, doc/testing.md) sets
+        // the window, so that a test's short queries cross several
+        uint32_t window = gale::kSeedWindow;
+        if (const char *w = std::getenv("GALE_LASTZ_SEED_WINDOW")) {
+            const long v = std::strtol(w, nullptr, 10);
+            if (v > 0 && v <= (long)gale::kSeedWindow) window = (uint32_t)v;
+        }
+        s->seeder = std::make_unique<gale::LastzSeeder>((const uint8_t *)target, (uint32_t)target_len, seed, *sc, lp,
+                                                        (int)live(ctx, "context")->pool->size(), window);
         *out = s.release();
         return GALE_OK;
     });

@@ -67,15 +67,23 @@ struct LastzWordTable {
     std::vector<uint32_t> pos;    // window ends
     std::vector<uint32_t> word;   // their words (only for words wider than the buckets)
 };
+// The query positions a find on several threads takes at once (their hits are held:
+// 12 bytes a hit, some 10 hits a position with 12of19 and transitions on a generated
+// mammal-like pair).
+constexpr uint32_t kSeedWindow = 1u << 20;
+
 // One target's table, built once, searched by any number of query strands (find is const:
 // calls may run at once). The target's bytes are read in place, as LASTZ holds them
 // (soft-masked lower case never seeds; any byte but A C G T breaks a word).
 class LastzSeeder {
 public:
-    // masked: LASTZ's masked score set (lastz_masked_scoring)
+    // masked: LASTZ's masked score set (lastz_masked_scoring); threads: find's (0 or 1:
+    // LASTZ's loop on the calling thread); window: the query positions a find on several
+    // threads takes at once
     LastzSeeder(const uint8_t *target, uint32_t target_len, const LastzSeed &seed, const YdropScoring &masked,
-                const LastzSeedParams &params);
-    // The HSPs of one query strand against the target, in LASTZ's order.
+                const LastzSeedParams &params, int threads = 1, uint32_t window = kSeedWindow);
+    // The HSPs of one query strand against the target, in LASTZ's order (on several
+    // threads a window of the query at a time: lastz_seed.cpp says how).
     std::vector<LastzHsp> find(const uint8_t *query, uint32_t query_len) const;
 
 private:
@@ -84,6 +92,8 @@ private:
     LastzSeed seed_;
     std::unique_ptr<YdropScoring> masked_;
     LastzSeedParams params_;
+    int threads_;
+    uint32_t window_;
     LastzWordTable table_;
 };
 // LASTZ's masked_score_set (dna_utilities.c) of new_dna_score_set's scores (rows and

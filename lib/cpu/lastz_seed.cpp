@@ -5,6 +5,7 @@
 // dna_utilities.c (entropy, masked_score_set).
 #include "lastz_seed.h"
 
+#include "parallel.h"
 #include "ydrop.h"
 
 #include <algorithm>
@@ -122,17 +123,19 @@ void build_table(LastzWordTable &t, const uint8_t *seq, uint32_t len, const Last
     }
 }
 
+// What a hit does: it reads and writes only its hashed diagonal's record (diagEnd), so
+// the hits of different records may be processed apart, each record's in their order.
 struct Search {
     const uint8_t *seq1, *seq2;
     uint32_t len1, len2;
     const YdropScoring *sc;
     const LastzSeedParams *prm;
     uint32_t seedLength;
-    std::vector<uint32_t> diagEnd;  // per hashed diagonal: how far (on the query) extensions reached
-    std::vector<LastzHsp> out;
+    uint32_t *diagEnd;  // per hashed diagonal: how far (on the query) extensions reached
 
-    // xdrop_extend_seed_hit, then the reporter: the hit ends at (pos1, pos2) (exclusive)
-    void extend(uint32_t pos1, uint32_t pos2) {
+    // xdrop_extend_seed_hit, then the reporter: the hit ends at (pos1, pos2) (exclusive);
+    // true with *hsp set when it makes an HSP
+    bool extend(uint32_t pos1, uint32_t pos2, LastzHsp *hsp) const {
         const int32_t diag = (int32_t)pos1 - (int32_t)pos2;
         const uint32_t hDiag = (uint32_t)diag & (kDiagHashSize - 1);
         const int32_t xDrop = prm->xdrop;
@@ -179,8 +182,9 @@ struct Search {
                 similarity = (int32_t)((double)similarity * q);
             }
         }
-        if (similarity < prm->hsp_thresh) return;
-        out.push_back(LastzHsp{end1 - length, end2 - length, length, similarity});
+        if (similarity < prm->hsp_thresh) return false;
+        *hsp = LastzHsp{end1 - length, end2 - length, length, similarity};
+        return true;
     }
 
     // dna_utilities.c compute_entropy (lowerOk false): the entropy, in base 4, of the upper
@@ -205,12 +209,43 @@ struct Search {
 
     // process_for_simple_hit: a hit that starts before the end of an earlier extension on
     // its hashed diagonal is dropped
-    void hit(uint32_t pos1, uint32_t pos2) {
+    bool hit(uint32_t pos1, uint32_t pos2, LastzHsp *hsp) const {
         const uint32_t hDiag = (uint32_t)((int32_t)pos1 - (int32_t)pos2) & (kDiagHashSize - 1);
-        if (diagEnd[hDiag] > pos2 - seedLength) return;
-        extend(pos1, pos2);
+        if (diagEnd[hDiag] > pos2 - seedLength) return false;
+        return extend(pos1, pos2, hsp);
     }
 };
+
+// find_table_matches and private_hit_search: each of the query's words (ends from..to],
+// in order: the exact word's hits, then each one-transition word's, then (--transition=2)
+// each pair's; f(pos1, pos2) per hit, in LASTZ's order.
+template <class F>
+void for_each_hit(const LastzWordTable &table, const LastzSeed &seed, int transitions, const uint8_t *query,
+                  uint32_t from, uint32_t to, F &&f) {
+    const uint32_t L = (uint32_t)seed.length, bmask = (1u << table.bucket_bits) - 1;
+    const bool wide = !table.word.empty();
+    auto matches = [&](uint32_t packed, uint32_t pos2) {
+        const uint32_t b = packed & bmask;
+        for (uint32_t k = table.start[b], e = table.start[b + 1]; k < e; ++k)
+            if (!wide || table.word[k] == packed) f(table.pos[k], pos2);
+    };
+    const std::vector<uint32_t> &fl = seed.flips;
+    // (the bases from L - 1 before the first end: the same windows as a pass from the start)
+    const uint32_t first = from >= L - 1 ? from - (L - 1) : 0;
+    for_each_word(query + first, to - first, seed, [&](uint32_t packed, uint32_t end) {
+        const uint32_t pos2 = first + end;
+        if (pos2 <= from) return;
+        matches(packed, pos2);
+        if (transitions == 1) {
+            for (uint32_t f1 : fl) matches(packed ^ f1, pos2);
+        } else if (transitions >= 2) {
+            for (size_t a = 0; a < fl.size(); ++a) {
+                matches(packed ^ fl[a], pos2);
+                for (size_t c = a + 1; c < fl.size(); ++c) matches(packed ^ fl[a] ^ fl[c], pos2);
+            }
+        }
+    });
+}
 
 }  // namespace
 
@@ -295,42 +330,99 @@ void lastz_masked_scoring(YdropScoring &s) {
 }
 
 LastzSeeder::LastzSeeder(const uint8_t *target, uint32_t target_len, const LastzSeed &seed, const YdropScoring &masked,
-                         const LastzSeedParams &params)
+                         const LastzSeedParams &params, int threads, uint32_t window)
     : target_(target), target_len_(target_len), seed_(seed), masked_(std::make_unique<YdropScoring>(masked)),
-      params_(params) {
+      params_(params), threads_(threads), window_(window) {
     build_table(table_, target, target_len, seed, params.step);
 }
 
 std::vector<LastzHsp> LastzSeeder::find(const uint8_t *query, uint32_t query_len) const {
-    const LastzSeed &seed = seed_;
-    const LastzSeedParams &params = params_;
-    const LastzWordTable &table = table_;
-    const uint32_t L = (uint32_t)seed.length;
-    if (query_len < L || table.pos.empty()) return {};
-    Search S{target_, query, target_len_, query_len, masked_.get(), &params, L,
-             std::vector<uint32_t>(kDiagHashSize, 0), {}};
-    const uint32_t bmask = (1u << table.bucket_bits) - 1;
-    const bool wide = !table.word.empty();
-    auto matches = [&](uint32_t packed, uint32_t pos2) {  // find_table_matches
-        const uint32_t b = packed & bmask;
-        for (uint32_t k = table.start[b], e = table.start[b + 1]; k < e; ++k)
-            if (!wide || table.word[k] == packed) S.hit(table.pos[k], pos2);
-    };
-    // private_hit_search: the query's words in order; the exact word, then each
-    // one-transition word, then (--transition=2) each pair
-    const std::vector<uint32_t> &fl = seed.flips;
-    for_each_word(query, query_len, seed, [&](uint32_t packed, uint32_t pos2) {
-        matches(packed, pos2);
-        if (params.transitions == 1) {
-            for (uint32_t f : fl) matches(packed ^ f, pos2);
-        } else if (params.transitions >= 2) {
-            for (size_t a = 0; a < fl.size(); ++a) {
-                matches(packed ^ fl[a], pos2);
-                for (size_t c = a + 1; c < fl.size(); ++c) matches(packed ^ fl[a] ^ fl[c], pos2);
+    const uint32_t L = (uint32_t)seed_.length;
+    std::vector<LastzHsp> out;
+    if (query_len < L || table_.pos.empty()) return out;
+    std::vector<uint32_t> diagEnd(kDiagHashSize, 0);
+    const Search S{target_, query, target_len_, query_len, masked_.get(), &params_, L, diagEnd.data()};
+    if (threads_ <= 1) {  // LASTZ's loop as it is
+        for_each_hit(table_, seed_, params_.transitions, query, 0, query_len, [&](uint32_t pos1, uint32_t pos2) {
+            LastzHsp h;
+            if (S.hit(pos1, pos2, &h)) out.push_back(h);
+        });
+        return out;
+    }
+    // On several threads, window by window of the query: the window's hits enumerated in
+    // parts (each part's in LASTZ's order, the parts in query order), grouped by hashed
+    // diagonal keeping that order, each record's hits processed in turn on the thread
+    // that owns the record (a hit depends on its record's earlier hits only), and the
+    // HSPs put back in the order of their hits.
+    const uint32_t window = window_;
+    const int T = threads_;
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> part_hits((size_t)T);
+    std::vector<uint32_t> counts((size_t)T * kDiagHashSize), order;
+    std::vector<std::pair<uint32_t, uint32_t>> grouped;
+    std::vector<std::vector<std::pair<uint64_t, LastzHsp>>> found((size_t)T);
+    for (uint32_t w0 = 0; w0 < query_len; w0 = w0 + window < query_len ? w0 + window : query_len) {
+        const uint32_t w1 = query_len - w0 > window ? w0 + window : query_len;
+        parallel_for((size_t)T, T, 1, [&](size_t lo, size_t hi) {
+            for (size_t t = lo; t < hi; ++t) {
+                auto &v = part_hits[t];
+                v.clear();
+                const uint32_t a = w0 + (uint32_t)((uint64_t)(w1 - w0) * t / T),
+                               b = w0 + (uint32_t)((uint64_t)(w1 - w0) * (t + 1) / T);
+                for_each_hit(table_, seed_, params_.transitions, query, a, b,
+                             [&](uint32_t pos1, uint32_t pos2) { v.emplace_back(pos1, pos2); });
+                uint32_t *c = &counts[t * kDiagHashSize];
+                std::fill(c, c + kDiagHashSize, 0);
+                for (const auto &hp : v) ++c[(uint32_t)((int32_t)hp.first - (int32_t)hp.second) & (kDiagHashSize - 1)];
             }
+        });
+        // each record's hits: part 0's, part 1's... (a stable counting sort by record)
+        uint64_t total = 0;
+        std::vector<uint64_t> part_base((size_t)T + 1, 0);
+        for (int t = 0; t < T; ++t) part_base[t + 1] = part_base[t] + part_hits[t].size();
+        total = part_base[T];
+        std::vector<uint64_t> rec_start(kDiagHashSize + 1, 0);
+        std::vector<uint64_t> at((size_t)T * kDiagHashSize);
+        for (uint32_t h = 0; h < kDiagHashSize; ++h) {
+            uint64_t x = rec_start[h];
+            for (int t = 0; t < T; ++t) {
+                at[(size_t)t * kDiagHashSize + h] = x;
+                x += counts[(size_t)t * kDiagHashSize + h];
+            }
+            rec_start[h + 1] = x;
         }
-    });
-    return std::move(S.out);
+        grouped.resize(total);
+        order.resize(total);  // each grouped hit's place in the window's order (for the HSPs' order)
+        parallel_for((size_t)T, T, 1, [&](size_t lo, size_t hi) {
+            for (size_t t = lo; t < hi; ++t) {
+                uint64_t *pos = &at[t * kDiagHashSize];
+                const auto &v = part_hits[t];
+                for (size_t k = 0; k < v.size(); ++k) {
+                    const uint32_t h = (uint32_t)((int32_t)v[k].first - (int32_t)v[k].second) & (kDiagHashSize - 1);
+                    const uint64_t dst = pos[h]++;
+                    grouped[dst] = v[k];
+                    order[dst] = (uint32_t)(part_base[t] + k);
+                }
+            }
+        });
+        parallel_for((size_t)T, T, 1, [&](size_t lo, size_t hi) {
+            for (size_t t = lo; t < hi; ++t) {
+                auto &f = found[t];
+                f.clear();
+                const uint32_t h0 = (uint32_t)((uint64_t)kDiagHashSize * t / T),
+                               h1 = (uint32_t)((uint64_t)kDiagHashSize * (t + 1) / T);
+                for (uint64_t k = rec_start[h0]; k < rec_start[h1]; ++k) {
+                    LastzHsp h;
+                    if (S.hit(grouped[k].first, grouped[k].second, &h)) f.emplace_back(order[k], h);
+                }
+            }
+        });
+        std::vector<std::pair<uint64_t, LastzHsp>> all;
+        for (auto &f : found) all.insert(all.end(), f.begin(), f.end());
+        std::sort(all.begin(), all.end(), [](const std::pair<uint64_t, LastzHsp> &x,
+                                             const std::pair<uint64_t, LastzHsp> &y) { return x.first < y.first; });
+        for (const auto &e : all) out.push_back(e.second);
+    }
+    return out;
 }
 
 }  // namespace gale

@@ -7,7 +7,8 @@
 # longer than 65,536 bases so that LASTZ's diagonal hash has collisions:
 #   --nogapped --format=segments under the seeding options (--seed 12of19, 14of22,
 #   match<N>, patterns with T; --transition 0, 1, 2; --step; --xdrop; --hspthresh;
-#   --noentropy; --strand); --nogapped in the other formats; the whole run in several
+#   --noentropy; --strand), on one thread and on three over small query windows
+#   (GALE_LASTZ_SEED_WINDOW, doc/testing.md); --nogapped in the other formats; the whole run in several
 #   formats and options; file actions on both sides; a sequence shorter than the seed.
 # Then what both refuse, and what gale alone refuses (seeds it does not reproduce yet),
 # with nothing written. Fails (never skips) when lastz is missing.
@@ -29,11 +30,16 @@ for ((c = 0; c < cases; c++)); do
   len=$((c == 0 ? 70000 : 12000 + (s % 20000)))
   python3 "$gen" "$s" "$len" "$d"
   lastz_split_query "$d/query.fa" "some description"
+  # the seeding's two paths (doc/lastz-seed.md): case 0 LASTZ's loop on one thread, the
+  # others three threads over windows of 3,000 query positions (many windows a record)
+  win=1048576
+  if [ "$c" -eq 0 ]; then gale_only=(--threads=1); else gale_only=(--threads=3); win=3000; fi
   for o in "${seedopts[@]}"; do
     # shellcheck disable=SC2086
-    same_as_lastz "case $c (seed $s, $len bases) --nogapped --format=segments '$o'" any \
+    GALE_LASTZ_SEED_WINDOW=$win same_as_lastz "case $c (seed $s, $len bases) --nogapped --format=segments '$o' ${gale_only[*]} window $win" any \
       "$d/target.fa" "$d/query.fa" --nogapped --format=segments $o
   done
+  gale_only=()
   # (run time: the other formats and most whole runs on the shorter pairs only)
   if [ "$c" -gt 0 ]; then
     for f in general "general:name1,start1,end1,name2,strand2,start2,end2,score,hspid,identity,cigar" lav axt maf sam softsam rdotplot; do

@@ -346,6 +346,37 @@ int main(void)
                   "%zu HSPs, the first %u %u %u %d (expected 0 40 200 %d)", n, h ? h[0].pos1 : 0, h ? h[0].pos2 : 0,
                   h ? h[0].length : 0, h ? h[0].score : 0, whole);
         gale_lastz_hsps_free(h);
+        /* the same HSPs, in the same order, on four threads over windows of 100 query
+         * positions (GALE_LASTZ_SEED_WINDOW) as on one: a query of the target's pieces,
+         * some mutated, among unrelated bases (under TSan: the threads' shares) */
+        {
+            char qm[3000];
+            gale_ctx_opts o4;
+            gale_ctx *ctx4 = NULL;
+            gale_lastz_seeder *sd4 = NULL;
+            gale_lastz_anchor *h4 = NULL;
+            size_t n4 = 0, n1 = 0;
+            for (int k = 0; k < 3000; k++) {
+                lcg = lcg * 1103515245u + 12345u;
+                qm[k] = (k / 150) % 3 == 0 ? "ACGT"[(lcg >> 16) & 3] : t[(k / 150 * 37) % 50 + k % 150];
+                if ((lcg >> 8) % 29 == 0) qm[k] = "ACGT"[(lcg >> 20) & 3];
+            }
+            gale_ctx_opts_init(&o4);
+            o4.backend = GALE_BACKEND_CPU;
+            o4.threads = 4;
+            CHECK(gale_ctx_create(&ctx4, &o4) == GALE_OK);
+            CHECK(setenv("GALE_LASTZ_SEED_WINDOW", "100", 1) == 0);
+            CHECK(gale_lastz_seeder_create(ctx4, t, 200, NULL, NULL, &sd4) == GALE_OK);
+            unsetenv("GALE_LASTZ_SEED_WINDOW");
+            CHECK(gale_lastz_seeder_find(sd, qm, 3000, &h, &n1) == GALE_OK);
+            CHECK(gale_lastz_seeder_find(sd4, qm, 3000, &h4, &n4) == GALE_OK);
+            CHECK_MSG(n1 > 2 && n4 == n1 && (n1 == 0 || memcmp(h, h4, n1 * sizeof *h) == 0),
+                      "%zu HSPs on one thread, %zu on four: not the same", n1, n4);
+            gale_lastz_hsps_free(h);
+            gale_lastz_hsps_free(h4);
+            gale_lastz_seeder_free(sd4);
+            gale_ctx_destroy(ctx4);
+        }
         /* above the threshold no HSP */
         gale_lastz_seed_params_init(&sp);
         CHECK(sp.size == sizeof sp && sp.seed == NULL && sp.transitions == 1 && sp.step == 1 && sp.xdrop == 910 &&
