@@ -1039,8 +1039,9 @@ GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target,
 /* The HSPs of a query strand (a minus strand passed reverse-complemented, as to
  * gale_lastz_extend) against the seeder's target: *hsps (malloc'd: gale_lastz_hsps_free;
  * NULL when none) and *n_hsps, each HSP's starts, length and score (after the entropy
- * scaling), in the order lastz writes them with --nogapped. Computed on the calling thread,
- * CPU; calls on one seeder may run at once. */
+ * scaling), in the order lastz writes them with --nogapped. Computed on the CPU, on as
+ * many threads as the context given to gale_lastz_seeder_create had (one: LASTZ's own loop,
+ * on the calling thread; the result is the same); calls on one seeder may run at once. */
 GALE_API gale_status gale_lastz_seeder_find(const gale_lastz_seeder *seeder, const char *query, int64_t query_len,
                                             gale_lastz_anchor **hsps, size_t *n_hsps);
 /* Frees a seeder (NULL: no-op). */
