@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# cli-lastz-examples: the tests of Debian's lastz-examples that run the gapped stage from
-# anchors, with `gale lastz` in lastz's place, compared as the package's Makefile compares
-# them (diff against its expected output), on its .2bit inputs as its Makefile names them
+# cli-lastz-examples: the tests of Debian's lastz-examples that gale lastz can run (the
+# gapped stage from anchors, and seeding with its default seed), with `gale lastz` in
+# lastz's place, compared as the package's Makefile compares them (diff against its
+# expected output). Those from anchors on its .2bit inputs as its Makefile names them
 # (aglobin.2bit/human: the record of that name), then on the same records converted to
 # FASTA (tests/cli/twobit_to_fa.py; N blocks as N, masked blocks lowercase).
 #   base_test_anchors: aglobin.2bit/human against aglobin.2bit/cow, C=0 (no chaining, the
@@ -10,12 +11,22 @@
 #   base_test_anchors_multi: aglobin.2bit/human against shorties.fa[subset=shorties.names]
 #     (the [subset=] file action), C=0 left out as above, --format=maf-,
 #     --anchors=base_test.anchors_multi.anchors; expected base_test.anchors_multi.maf.
-# The package's other tests seed and extend ungapped themselves (not gale lastz's job);
-# base_test_subrange and base_test_multi_subrange also take subranges, which gale lastz
-# refuses so far.
+# Then the tests that seed (gale lastz without --segments, doc/lastz-seed.md), run as the
+# Makefile runs them, from a test_results folder beside test_data (the paths appear in the
+# output), the line naming the program masked (lav's command line, axt's first):
+#   base_test_default: pseudocat.fa against pseudopig.fa, lav; expected base_test.default.lav.
+#   base_test_axt: the same, --format=axt; expected base_test.default.axt.
+#   base_test_segments: --nogapped --format=segments, then those HSPs as --segments: lav,
+#     expected base_test.default.lav (the d stanza's command line masked too).
+#   base_test_subrange: aglobin.2bit/human[10000,60000] against aglobin.2bit/cow[15000#40000],
+#     lav; expected base_test.subrange.lav.
+#   base_test_coi: aglobin.2bit/human against shorties.fa[subset=shorties.names], K=3000
+#     --maf-; expected base_test.coi.maf (compared whole: maf- names no program).
+# The others use options gale lastz does not take yet (chaining C=, W=/T= word and seed
+# codes, half-weight seeds, --masking, --ambiguous with seeding, [multi] queries).
 # Fails (never skips) when lastz-examples is missing. usage: lastz_examples.sh GALE CONVERTER
 set -euo pipefail
-gale=$1
+gale=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # (absolute: the seeding tests run in a folder of their own)
 conv=$2
 src=/usr/share/doc/lastz/examples/test_data
 if [ ! -f "$src/aglobin.2bit.gz" ]; then
@@ -61,3 +72,33 @@ if [ "$rc" -ne 1 ] || [ -s "$work/out" ] || ! grep -q "nosuch" "$work/err"; then
   echo "FAIL: aglobin.2bit/nosuch: exit $rc: $(cat "$work/err")"
   exit 1
 fi
+# ---- the tests that seed ----
+ex=$work/ex
+mkdir -p "$ex/test_data" "$ex/test_results"
+for f in pseudocat.fa pseudopig.fa base_test.default.lav base_test.default.axt base_test.subrange.lav base_test.coi.maf aglobin.2bit shorties.fa; do
+  gunzip -c "$src/$f.gz" > "$ex/test_data/$f"
+done
+cp "$src/shorties.names" "$ex/test_data/"
+cd "$ex/test_results"
+# same_as_expected NAME EXPECTED MASK: gale's output (test_results/NAME) against the
+# package's; MASK: a sed script for both (the lines naming the program)
+same_as_expected() {
+  if diff <(sed -E "$3" "../test_data/$2") <(sed -E "$3" "$1") > ../diff; then
+    echo "$1: identical to lastz-examples' $2"
+  else
+    echo "FAIL $1 against $2:"
+    head -10 ../diff | cut -c1-200
+    exit 1
+  fi
+}
+"$gale" lastz ../test_data/pseudocat.fa ../test_data/pseudopig.fa | sed "s/\"gale\.[^ ]* //g" > default.lav
+same_as_expected default.lav base_test.default.lav ''
+"$gale" lastz ../test_data/pseudocat.fa ../test_data/pseudopig.fa --format=axt > default.axt
+same_as_expected default.axt base_test.default.axt '1s/.*/PROGRAM/'
+"$gale" lastz ../test_data/pseudocat.fa ../test_data/pseudopig.fa --nogapped --format=segments > segments.hsps
+"$gale" lastz ../test_data/pseudocat.fa ../test_data/pseudopig.fa --segments=segments.hsps | sed "s/\"gale\.[^ ]* //g" > segments.lav
+same_as_expected segments.lav base_test.default.lav '3s/.*/COMMAND/'
+"$gale" lastz "../test_data/aglobin.2bit/human[10000,60000]" "../test_data/aglobin.2bit/cow[15000#40000]" > subrange.lav
+same_as_expected subrange.lav base_test.subrange.lav '3s/(lastz|gale)\.v[0-9.]+/PROGRAM/'
+"$gale" lastz ../test_data/aglobin.2bit/human "../test_data/shorties.fa[subset=../test_data/shorties.names]" K=3000 --maf- > coi.maf
+same_as_expected coi.maf base_test.coi.maf ''

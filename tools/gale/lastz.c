@@ -55,7 +55,8 @@ void usage_lastz(FILE *out)
         "                           axt, maf, maf-, sam, sam-, softsam, softsam-,\n"
         "                           rdotplot, segments (the anchors, merged, without\n"
         "                           gapped extension: as lastz; without --segments the\n"
-        "                           HSPs, as --nogapped)\n"
+        "                           HSPs, as --nogapped); --lav, --axt, --maf, --maf-,\n"
+        "                           --cigar, --sam[-], --softsam[-]: the same\n"
         "Seeding (without --segments, as lastz's):\n"
         "  --seed=PATTERN           12of19 (the default), 14of22, match<N> (N in 1-15, no\n"
         "                           transitions unless --transition comes first), or a\n"
@@ -65,7 +66,7 @@ void usage_lastz(FILE *out)
         "  --step=N                 the target's words at every Nth position (1)\n"
         "  --xdrop=N                x-drop of the gap-free extension (10 times A-A: 910)\n"
         "  --hspthresh=N            score threshold of the HSPs (3000); also the gapped\n"
-        "                           threshold unless --gappedthresh\n"
+        "                           threshold unless --gappedthresh (K=N the same)\n"
         "  --[no]entropy            scale HSP scores up to 3 x hspthresh by the matched\n"
         "                           bases' entropy (on)\n"
         "  --nogapped, --gapped     stop after the gap-free stage, or not (--gapped)\n"
@@ -166,6 +167,10 @@ int cmd_lastz(int argc, char **argv)
             segpath = a + 10;
         } else if (strncmp(a, "--format=", 9) == 0) {
             format = a + 9;
+        } else if (strcmp(a, "--lav") == 0 || strcmp(a, "--axt") == 0 || strcmp(a, "--maf") == 0 ||
+                   strcmp(a, "--maf-") == 0 || strcmp(a, "--cigar") == 0 || strcmp(a, "--sam") == 0 ||
+                   strcmp(a, "--sam-") == 0 || strcmp(a, "--softsam") == 0 || strcmp(a, "--softsam-") == 0) {
+            format = a + 2; /* lastz's shortcuts of --format= */
         } else if (strncmp(a, "--gap=", 6) == 0) {
             if (!gapped_opt) gapped_opt = a;
             int o, e, used = 0;
@@ -288,9 +293,11 @@ int cmd_lastz(int argc, char **argv)
             if (option_number(CMD, "--xdrop", a + 8, 0, INT32_MAX, &v)) return EXIT_USAGE;
             sp.xdrop = (int32_t)v;
             have_xdrop = 1;
-        } else if (strncmp(a, "--hspthresh=", 12) == 0) {
+        } else if (strncmp(a, "--hspthresh=", 12) == 0 || strncmp(a, "--hspthreshold=", 15) == 0 ||
+                   strncmp(a, "--mspthresh=", 12) == 0 || strncmp(a, "--mspthreshold=", 15) == 0 ||
+                   strncmp(a, "K=", 2) == 0) { /* (lastz's other names of it) */
             if (!seed_opt) seed_opt = a;
-            if (option_number(CMD, "--hspthresh", a + 12, INT32_MIN, INT32_MAX, &v)) return EXIT_USAGE;
+            if (option_number(CMD, "--hspthresh", strchr(a, '=') + 1, INT32_MIN, INT32_MAX, &v)) return EXIT_USAGE;
             sp.hsp_thresh = (int32_t)v;
             have_hsp = 1;
         } else if (strcmp(a, "--entropy") == 0) {
