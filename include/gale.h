@@ -1010,8 +1010,9 @@ GALE_API gale_status gale_lastz_result_stats(const gale_lastz_result *result, ga
 /* LASTZ's seeding and gap-free extension (since 0.7): the HSPs `lastz TARGET QUERY
  * --nogapped` finds on each query strand, in its order (doc/lastz-seed.md lists the rules
  * reproduced). Scoring: gale_lastz_params' matrix, x_score and fill_score (LASTZ's masked
- * score set: lower case a c g t, N, n and X score x_score against everything; flags
- * GALE_LASTZ_SCORES_FILE, _SCORES_TABLE and _AMBIGUOUS_* are not taken yet: GALE_E_UNSUPPORTED);
+ * score set: lower case a c g t, N, n and X score x_score against everything, then
+ * GALE_LASTZ_AMBIGUOUS_*'s scores; GALE_LASTZ_SCORES_FILE and _SCORES_TABLE are not taken
+ * yet: GALE_E_UNSUPPORTED);
  * the other fields are the gapped stage's and ignored. */
 #define GALE_LASTZ_SEED_NOENTROPY 1u /* --noentropy: no entropy scaling of low-scoring HSPs */
 typedef struct gale_lastz_seed_params {

@@ -610,14 +610,17 @@ void lastz_check_scoring(const gale_lastz_params &p) {
     }
 }
 
-// LASTZ's score set from the params (lib/ydrop.h: new_dna_score_set or a file's, then --ambiguous).
-std::unique_ptr<gale::YdropScoring> lastz_scoring(const gale_lastz_params &p) {
+// LASTZ's score set from the params (lib/ydrop.h: new_dna_score_set or a file's), then with
+// masked its masked set (the seeding's: lastz_masked_scoring), then --ambiguous (lastz.c
+// ambiguates both sets after masking: an N masked bad scores as ambiguous again).
+std::unique_ptr<gale::YdropScoring> lastz_scoring(const gale_lastz_params &p, bool masked = false) {
     auto sc = std::make_unique<gale::YdropScoring>();
     if (p.flags & GALE_LASTZ_SCORES_TABLE)
         gale::ydrop_scoring_table(*sc, p.scores_table, p.gap_open, p.gap_extend);
     else
         gale::ydrop_scoring(*sc, p.matrix, p.x_score, p.fill_score, p.gap_open, p.gap_extend,
                             (p.flags & GALE_LASTZ_SCORES_FILE) != 0);
+    if (masked) gale::lastz_masked_scoring(*sc);
     if (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) gale::ydrop_ambiguate_iupac(*sc, p.ambi_n_n, p.ambi_n_other);
     if (p.flags & (GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC))
         gale::ydrop_ambiguate_n(*sc, p.ambi_n_n, p.ambi_n_other);
@@ -786,10 +789,8 @@ GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target,
             scoring ? *read_struct(scoring, &sdefaults, "scoring", offsetof(gale_lastz_params, ambi_n_n), "0.6")
                     : sdefaults;
         lastz_check_scoring(p);
-        if (p.flags & (GALE_LASTZ_SCORES_FILE | GALE_LASTZ_SCORES_TABLE | GALE_LASTZ_AMBIGUOUS_N |
-                       GALE_LASTZ_AMBIGUOUS_IUPAC))
-            fail(GALE_E_UNSUPPORTED,
-                 "scoring flags 0x%x: seeding with a scoring file or --ambiguous is not supported by gale yet",
+        if (p.flags & (GALE_LASTZ_SCORES_FILE | GALE_LASTZ_SCORES_TABLE))
+            fail(GALE_E_UNSUPPORTED, "scoring flags 0x%x: seeding with a scoring file is not supported by gale yet",
                  p.flags);
         gale_lastz_seed_params defaults;
         gale_lastz_seed_params_init(&defaults);
@@ -805,8 +806,7 @@ GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target,
         if (!gale::lastz_seed_parse(sp.seed ? sp.seed : "1110100110010101111", seed, &err))
             fail(GALE_E_INVALID, "%s", err.c_str());
         lastz_need_seq(target, target_len, "target");
-        auto sc = lastz_scoring(p);
-        gale::lastz_masked_scoring(*sc);
+        auto sc = lastz_scoring(p, true);
         gale::LastzSeedParams lp;
         lp.transitions = sp.transitions;
         lp.step = sp.step;

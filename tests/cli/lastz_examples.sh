@@ -22,8 +22,11 @@
 #     lav; expected base_test.subrange.lav.
 #   base_test_coi: aglobin.2bit/human against shorties.fa[subset=shorties.names], K=3000
 #     --maf-; expected base_test.coi.maf (compared whole: maf- names no program).
+#   base_test_mask: pseudocat.fa against pseudopig.fa[nmask=pseudopig.n.mask],
+#     --ambiguous=n,60; expected base_test.mask.lav (its command line, lastz's older
+#     --ambiguousn, masked).
 # The others use options gale lastz does not take yet (chaining C=, W=/T= word and seed
-# codes, half-weight seeds, --masking, --ambiguous with seeding, [multi] queries).
+# codes, half-weight seeds, --masking, [multi] queries).
 # Fails (never skips) when lastz-examples is missing. usage: lastz_examples.sh GALE CONVERTER
 set -euo pipefail
 gale=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # (absolute: the seeding tests run in a folder of their own)
@@ -75,10 +78,11 @@ fi
 # ---- the tests that seed ----
 ex=$work/ex
 mkdir -p "$ex/test_data" "$ex/test_results"
-for f in pseudocat.fa pseudopig.fa base_test.default.lav base_test.default.axt base_test.subrange.lav base_test.coi.maf aglobin.2bit shorties.fa; do
+for f in pseudocat.fa pseudopig.fa base_test.default.lav base_test.default.axt base_test.subrange.lav base_test.coi.maf \
+         base_test.mask.lav aglobin.2bit shorties.fa; do
   gunzip -c "$src/$f.gz" > "$ex/test_data/$f"
 done
-cp "$src/shorties.names" "$ex/test_data/"
+cp "$src/shorties.names" "$src/pseudopig.n.mask" "$ex/test_data/"
 cd "$ex/test_results"
 # same_as_expected NAME EXPECTED MASK: gale's output (test_results/NAME) against the
 # package's; MASK: a sed script for both (the lines naming the program)
@@ -102,3 +106,5 @@ same_as_expected segments.lav base_test.default.lav '3s/.*/COMMAND/'
 same_as_expected subrange.lav base_test.subrange.lav '3s/(lastz|gale)\.v[0-9.]+/PROGRAM/'
 "$gale" lastz ../test_data/aglobin.2bit/human "../test_data/shorties.fa[subset=../test_data/shorties.names]" K=3000 --maf- > coi.maf
 same_as_expected coi.maf base_test.coi.maf ''
+"$gale" lastz ../test_data/pseudocat.fa "../test_data/pseudopig.fa[nmask=../test_data/pseudopig.n.mask]" --ambiguous=n,60 > mask.lav
+same_as_expected mask.lav base_test.mask.lav '3s/.*/COMMAND/'

@@ -7,7 +7,7 @@
 # longer than 65,536 bases so that LASTZ's diagonal hash has collisions:
 #   --nogapped --format=segments under the seeding options (--seed 12of19, 14of22,
 #   match<N>, patterns with T; --transition 0, 1, 2; --step; --xdrop; --hspthresh;
-#   --noentropy; --strand), on one thread and on three over small query windows
+#   --noentropy; --strand; --ambiguous), on one thread and on three over small query windows
 #   (GALE_LASTZ_SEED_WINDOW, doc/testing.md); --nogapped in the other formats; the whole run in several
 #   formats and options; file actions on both sides; a sequence shorter than the seed.
 # Then what both refuse, and what gale alone refuses (seeds it does not reproduce yet),
@@ -22,7 +22,8 @@ fail=0
 total=0
 seedopts=("" "--step=3" "--seed=14of22" "--seed=match12" "--notransition" "--transition=2" "--xdrop=300"
           "--hspthresh=2000" "--noentropy" "--seed=1T1T0011101TT111" "--strand=minus"
-          "--strand=plus --hspthresh=1500 --noentropy" "--step=25 --seed=match8 --transition" "--seed=111011")
+          "--strand=plus --hspthresh=1500 --noentropy" "--step=25 --seed=match8 --transition" "--seed=111011"
+          "--ambiguous=n,60" "--ambiguous=iupac,10,50")
 for ((c = 0; c < cases; c++)); do
   s=$((seed + c))
   d=$work/$c

@@ -419,7 +419,7 @@ int main(void)
         sp.size = sizeof sp - 4;
         CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_INVALID);
         gale_lastz_params_init(&p);
-        p.flags = GALE_LASTZ_AMBIGUOUS_N;
+        p.flags = GALE_LASTZ_SCORES_FILE;
         CHECK(gale_lastz_seeder_create(ctx, t, 200, &p, NULL, &sd2) == GALE_E_UNSUPPORTED);
         CHECK(gale_lastz_seeder_create(ctx, "ACG\0TTT", 7, NULL, NULL, &sd2) == GALE_E_INPUT);
         CHECK(gale_lastz_seeder_create(NULL, t, 200, NULL, NULL, &sd2) == GALE_E_HANDLE);
