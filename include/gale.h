@@ -1038,7 +1038,9 @@ GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target,
                                               const gale_lastz_params *scoring, const gale_lastz_seed_params *params,
                                               gale_lastz_seeder **out);
 /* The HSPs of a query strand (a minus strand passed reverse-complemented, as to
- * gale_lastz_extend) against the seeder's target: *hsps (malloc'd: gale_lastz_hsps_free;
+ * gale_lastz_extend; byte 0 separates records seeded as one sequence, as lastz seeds a
+ * [multiple] query: no word spans it and every extension stops there) against the seeder's
+ * target: *hsps (malloc'd: gale_lastz_hsps_free;
  * NULL when none) and *n_hsps, each HSP's starts, length and score (after the entropy
  * scaling), in the order lastz writes them with --nogapped. Computed on the CPU, on as
  * many threads as the context given to gale_lastz_seeder_create had (one: LASTZ's own loop,

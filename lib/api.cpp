@@ -837,7 +837,13 @@ GALE_API gale_status gale_lastz_seeder_find(const gale_lastz_seeder *seeder, con
         *hsps = nullptr;
         *n_hsps = 0;
         need(seeder, "seeder");
-        lastz_need_seq(query, query_len, "query");
+        // (byte 0 is taken: it separates the records of a query seeded as one, as LASTZ
+        // seeds a [multiple] query; no word spans it and it stops every extension)
+        if (query_len < 0) fail(GALE_E_INVALID, "query length %lld is negative", (long long)query_len);
+        if (query_len >= kLastzMaxLen)
+            fail(GALE_E_LIMIT, "query length %lld: LASTZ's positions are 31-bit (at most %lld bases)",
+                 (long long)query_len, (long long)kLastzMaxLen - 1);
+        if (query_len > 0) need(query, "query");
         const std::vector<gale::LastzHsp> found = seeder->seeder->find((const uint8_t *)query, (uint32_t)query_len);
         if (found.empty()) return GALE_OK;
         gale_lastz_anchor *arr = (gale_lastz_anchor *)std::malloc(found.size() * sizeof *arr);

@@ -9,7 +9,8 @@
 #   match<N>, patterns with T; --transition 0, 1, 2; --step; --xdrop; --hspthresh;
 #   --noentropy; --strand; --ambiguous), on one thread and on three over small query windows
 #   (GALE_LASTZ_SEED_WINDOW, doc/testing.md); --nogapped in the other formats; the whole run in several
-#   formats and options; file actions on both sides; a sequence shorter than the seed.
+#   formats and options; file actions on both sides ([multiple] on the query: its records
+#   seeded as one sequence); a sequence shorter than the seed.
 # Then what both refuse, and what gale alone refuses (seeds it does not reproduce yet),
 # with nothing written. Fails (never skips) when lastz is missing.
 # usage: lastz_seed.sh GALE GENERATOR
@@ -71,6 +72,8 @@ $d/target.fa[2001..9000]|$d/query.fa[subset=$work/names]
 $d/target.fa[nickname=T]|$d/query.fa[nickname=Q]
 $d/target.fa|$d/query.fa-
 $d/target.fa|$d/query.fa[500..3500]
+$d/target.fa|$d/query.fa[multiple]
+$d/target.fa|$d/query.fa[multi,unmask]
 EOF
 # a query record shorter than the seed, one of N only, one all lower case: no HSPs there
 printf '>t\nACGTACGTTTGACCAGTAGGACCATTAGACCAGGATTACAGATTAGAC\n' > "$work/short_t.fa"

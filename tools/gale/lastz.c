@@ -394,8 +394,9 @@ int cmd_lastz(int argc, char **argv)
             return EXIT_FAIL;
         }
     }
-    if (!segpath && (specs[0].multiple || specs[0].separator || specs[1].multiple || specs[1].separator))
-        return usage_error(CMD, "[multiple] and [separator] with --nogapped are not supported by gale lastz yet");
+    if (!segpath && (specs[0].multiple || specs[0].separator))
+        return usage_error(CMD, "[multiple] and [separator] on the target without --segments are not supported by gale "
+                                "lastz yet");
     if ((specs[0].multiple || specs[0].separator || specs[1].multiple) && os.lav) {
         msg("multiple action cannot be used with --lav\n(lav has requirements on the order of alignments that would "
             "require additional\n computation;  use \"--help=formats\" to see other options for output)");
@@ -618,7 +619,7 @@ int cmd_lastz(int argc, char **argv)
     }
     /* without --segments: the anchors from LASTZ's seeding, as the lines its --nogapped
      * would write (before any output: a failure there leaves the output as it was) */
-    if (!segpath && !nogapped && (ns = seed_segments(seeder, &t[0], q, nq, strands, specs[1].revcomp, &segs)) < 0)
+    if (!segpath && !nogapped && (ns = seed_segments(seeder, &t[0], q, nq, specs[1].multiple, strands, specs[1].revcomp, &segs)) < 0)
         goto done;
     /* --output: opened once the inputs have been read and checked (lastz opens it before
      * reading them: a bad input there leaves an empty file, here the file as it was) */
@@ -665,7 +666,7 @@ int cmd_lastz(int argc, char **argv)
      * lastz's order); the first bad line stops the list there: what comes before it is
      * aligned and written, then the message (lastz dies at that point too) */
     if (nogapped) { /* the HSPs of LASTZ's seeding and gap-free stages */
-        if (write_hsps_in_order(seeder, &t[0], q, nq, strands, specs[1].revcomp, &os) < 0) goto done;
+        if (write_hsps_in_order(seeder, &t[0], q, nq, specs[1].multiple, strands, specs[1].revcomp, &os) < 0) goto done;
     } else {
         job_list jl;
         char stop[1024] = "";

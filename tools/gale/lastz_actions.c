@@ -164,7 +164,7 @@ int parse_spec(const char *arg, seq_spec *sp)
             return usage_error(CMD, "%s: the subrange start %llu has no end", arg, sp->sub_start) ? -1 : -1;
         if (strcmp(a, "unmask") == 0) {
             sp->unmask = 1;
-        } else if (strcmp(a, "multiple") == 0) {
+        } else if (strcmp(a, "multiple") == 0 || strcmp(a, "multi") == 0) { /* (lastz takes both) */
             sp->multiple = 1;
         } else if (strncmp(a, "separator=", 10) == 0) {
             if (!a[10] || a[11]) return usage_error(CMD, "%s: a separator is one character: '%s'", arg, a) ? -1 : -1;

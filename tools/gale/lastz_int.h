@@ -222,21 +222,22 @@ void write_alignment(FILE *out, out_spec *os, const record *t, const record *q, 
 /* A query record's bases on strand s (the - strand: its reverse complement), malloc'd */
 char *strand_bases(const record *qr, int s);
 /* LASTZ's seeding and gap-free stages (gale_lastz_seeder_find on the target's seeder) on
- * each query record's strands in lastz's order (the - strand first for a [revcomp] query),
+ * each query record's strands in lastz's order (the - strand first for a [revcomp] query;
+ * qmulti, a [multiple] query: all records as one sequence a strand, as lastz seeds them),
  * each strand's HSPs handed to sink (qs: the strand's bases): 0, or -1 with the failure
  * said (a sink's -1 stops the run). */
 typedef int (*hsp_sink)(void *arg, const record *qr, char strand, const char *qs, const gale_lastz_anchor *h,
                         size_t n);
-int seed_query_strands(const gale_lastz_seeder *sd, const record *q, long nq, int strands, int qrevcomp, hsp_sink sink,
-                       void *arg);
+int seed_query_strands(const gale_lastz_seeder *sd, const record *q, long nq, int qmulti, int strands, int qrevcomp,
+                       hsp_sink sink, void *arg);
 /* --nogapped without --segments: the HSPs written in lastz's order in os's format */
-int write_hsps_in_order(const gale_lastz_seeder *sd, const record *t, const record *q, long nq, int strands,
+int write_hsps_in_order(const gale_lastz_seeder *sd, const record *t, const record *q, long nq, int qmulti, int strands,
                         int qrevcomp, out_spec *os);
 /* The whole run without --segments: the HSPs as the lines of the segments file lastz's
  * --nogapped would write (*out, malloc'd; their count returned, -1 with the failure said),
  * for the gapped stage to take as it takes --segments (lastz's result is the same) */
-long seed_segments(const gale_lastz_seeder *sd, const record *t, const record *q, long nq, int strands, int qrevcomp,
-                   seg_line **out);
+long seed_segments(const gale_lastz_seeder *sd, const record *t, const record *q, long nq, int qmulti, int strands,
+                   int qrevcomp, seg_line **out);
 /* A query strand's gapped extension, one job of the run (its parts, anchors, result) */
 typedef struct job job;
 typedef struct {

@@ -170,7 +170,8 @@ int add_job(job_list *jl, long r, int s, const record *t, long nt, int multiple,
         if (r >= 0) {
             if (g->rec >= 0 ? g->rec != r : strcmp(g->name2, q[r].name) != 0 && strcmp(g->name2, "*") != 0) break;
         } else { /* a [multiple] query: the strand's run names any of its records */
-            for (qi = 0; qi < nq && strcmp(g->name2, q[qi].name) != 0; qi++) {}
+            if (g->rec >= 0) qi = g->rec;
+            else for (qi = 0; qi < nq && strcmp(g->name2, q[qi].name) != 0; qi++) {}
             if (qi == nq) {
                 snprintf(stop, stop_len, "%s line %ld: the segment names query '%s', which the [multiple] query has no "
                          "record of", segpath, g->line, g->name2);
@@ -582,30 +583,79 @@ int run_jobs_in_order(job_list *jl, gale_ctx *ctx, const gale_lastz_params *p, c
     return ok ? 0 : -1;
 }
 
-int seed_query_strands(const gale_lastz_seeder *sd, const record *q, long nq, int strands, int qrevcomp, hsp_sink sink,
-                       void *arg)
+/* A [multiple] query's strand as lastz holds it: a 0 byte (its separator), then each
+ * record's bases on the strand (each record reverse-complemented in place on the -
+ * strand), each followed by a 0 byte; record k starts at off[k] (malloc'd, nq entries) */
+static char *joined_strand(const record *q, long nq, int s, size_t **off, size_t *len)
 {
-    for (long r = 0; r < nq; r++)
+    size_t total = 1, at = 1;
+    char *v;
+    for (long k = 0; k < nq; k++) total += q[k].len + 1;
+    if (!(v = malloc(total)) || !(*off = malloc((size_t)(nq > 0 ? nq : 1) * sizeof **off))) {
+        free(v);
+        return NULL;
+    }
+    v[0] = 0;
+    for (long k = 0; k < nq; k++) {
+        char *qs = strand_bases(&q[k], s);
+        if (!qs) {
+            free(v);
+            free(*off);
+            return NULL;
+        }
+        (*off)[k] = at;
+        memcpy(v + at, qs, q[k].len);
+        at += q[k].len;
+        v[at++] = 0;
+        free(qs);
+    }
+    *len = total;
+    return v;
+}
+
+int seed_query_strands(const gale_lastz_seeder *sd, const record *q, long nq, int qmulti, int strands, int qrevcomp,
+                       hsp_sink sink, void *arg)
+{
+    const long runs = qmulti ? 1 : nq;
+    for (long r = 0; r < runs; r++)
         for (int pass = 0; pass < 2; pass++) {
             /* (a [revcomp] query: its - strand first, as lastz aligns it) */
             const int s = qrevcomp ? 1 - pass : pass;
+            const char strand = s == 0 ? '+' : '-';
             gale_lastz_anchor *h = NULL;
-            size_t n = 0;
+            size_t n = 0, qlen = q[r].len, *off = NULL;
             char *qs;
-            int rc;
+            int rc = 0;
             if (!(strands & (1 << s))) continue;
-            if (!(qs = strand_bases(&q[r], s))) {
+            /* a [multiple] query: its records seeded as one sequence (lastz's partitioned
+             * query: one search, its diagonal records shared), each HSP then handed to the
+             * sink on its record (the separators end every extension) */
+            qs = qmulti ? joined_strand(q, nq, s, &off, &qlen) : strand_bases(&q[r], s);
+            if (!qs) {
                 msg("out of memory");
                 return -1;
             }
-            if (gale_lastz_seeder_find(sd, qs, (int64_t)q[r].len, &h, &n) != GALE_OK) {
-                msg("seeding %s%c: %s", q[r].name, s == 0 ? '+' : '-', gale_last_error());
+            if (gale_lastz_seeder_find(sd, qs, (int64_t)qlen, &h, &n) != GALE_OK) {
+                msg("seeding %s%c: %s", qmulti ? "the query" : q[r].name, strand, gale_last_error());
                 free(qs);
+                free(off);
                 return -1;
             }
-            rc = sink(arg, &q[r], s == 0 ? '+' : '-', qs, h, n);
+            if (!qmulti) rc = sink(arg, &q[r], strand, qs, h, n);
+            for (size_t a = 0, b; qmulti && a < n && rc == 0; a = b) {
+                long k = 0, lo = 0, hi = nq - 1;
+                while (lo <= hi) { /* the record holding HSP a: the last whose start is at or before it */
+                    const long mid = (lo + hi) / 2;
+                    if (off[mid] <= h[a].pos2) k = mid, lo = mid + 1;
+                    else hi = mid - 1;
+                }
+                for (b = a; b < n && h[b].pos2 >= off[k] && (k + 1 == nq || h[b].pos2 < off[k + 1]); b++)
+                    h[b].pos2 -= (uint32_t)off[k];
+                rc = sink(arg, &q[k], strand, qs + off[k], h + a, b - a);
+            }
             gale_lastz_hsps_free(h);
             free(qs);
+            free(off);
             if (rc < 0) return -1;
         }
     return 0;
@@ -642,11 +692,11 @@ static int write_hsps(void *arg, const record *qr, char strand, const char *qs, 
     return 0;
 }
 
-int write_hsps_in_order(const gale_lastz_seeder *sd, const record *t, const record *q, long nq, int strands,
+int write_hsps_in_order(const gale_lastz_seeder *sd, const record *t, const record *q, long nq, int qmulti, int strands,
                         int qrevcomp, out_spec *os)
 {
     hsp_writer w = {os, t};
-    return seed_query_strands(sd, q, nq, strands, qrevcomp, write_hsps, &w);
+    return seed_query_strands(sd, q, nq, qmulti, strands, qrevcomp, write_hsps, &w);
 }
 
 /* The full run: each HSP as the line of a segments file lastz would have written (the
@@ -694,12 +744,12 @@ oom:
     return -1;
 }
 
-long seed_segments(const gale_lastz_seeder *sd, const record *t, const record *q, long nq, int strands, int qrevcomp,
-                   seg_line **out)
+long seed_segments(const gale_lastz_seeder *sd, const record *t, const record *q, long nq, int qmulti, int strands,
+                   int qrevcomp, seg_line **out)
 {
     seg_collector c = {t, q, NULL, 0, 0};
     *out = NULL;
-    if (seed_query_strands(sd, q, nq, strands, qrevcomp, collect_segs, &c) < 0) {
+    if (seed_query_strands(sd, q, nq, qmulti, strands, qrevcomp, collect_segs, &c) < 0) {
         for (long k = 0; k < c.n; k++) {
             free(c.v[k].name1);
             free(c.v[k].name2);
