@@ -93,8 +93,11 @@ with open(sys.argv[2] + "/coll_q.fa", "w") as f:
     f.write(">q\n" + block + "\n")
 PY
 same_as_lastz "a repeat 65,536 bases apart (hash collision)" some "$work/coll_t.fa" "$work/coll_q.fa" --nogapped --format=segments
-# both refuse: a seed pattern with a bad character
+# both refuse: a seed pattern with a bad character; a query file with no record
 both_refuse "--seed=11x1a" "illegal character" "$d/target.fa" "$d/query.fa" --nogapped --seed=11x1a
+: > "$work/empty.fa"
+both_refuse "an empty query file" "contains no sequence" "$d/target.fa" "$work/empty.fa" --format=general
+both_refuse "an empty [multiple] query file" "contains no sequence" "$d/target.fa" "$work/empty.fa[multiple]" --format=segments
 # gale alone refuses what it does not reproduce yet, naming it, writing nothing
 gale_refuses() {
   local label=$1 pattern=$2 grc=0

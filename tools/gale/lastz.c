@@ -499,6 +499,10 @@ int cmd_lastz(int argc, char **argv)
         got = read_sequences(specs[k].file, specs[k].format, specs[k].contig, specs[k].subset ? &wanted : NULL, k ? &q : &t);
         if (specs[k].subset) free_name_set(&wanted);
         if (got < 0) goto done;
+        if (got == 0 && !specs[k].subset) { /* (lastz's words; a subset's misses are said below) */
+            msg("%s file %s contains no sequence", k ? "query" : "target", specs[k].file);
+            goto done;
+        }
         *(k ? &nq : &nt) = got;
     }
     if (segpath && (ns = read_segments(segpath, &segs)) < 0) goto done;

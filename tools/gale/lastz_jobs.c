@@ -616,14 +616,14 @@ static char *joined_strand(const record *q, long nq, int s, size_t **off, size_t
 int seed_query_strands(const gale_lastz_seeder *sd, const record *q, long nq, int qmulti, int strands, int qrevcomp,
                        hsp_sink sink, void *arg)
 {
-    const long runs = qmulti ? 1 : nq;
+    const long runs = qmulti ? nq > 0 : nq; /* (a [multiple] query: one run, if it has records) */
     for (long r = 0; r < runs; r++)
         for (int pass = 0; pass < 2; pass++) {
             /* (a [revcomp] query: its - strand first, as lastz aligns it) */
             const int s = qrevcomp ? 1 - pass : pass;
             const char strand = s == 0 ? '+' : '-';
             gale_lastz_anchor *h = NULL;
-            size_t n = 0, qlen = q[r].len, *off = NULL;
+            size_t n = 0, qlen = qmulti ? 0 : q[r].len, *off = NULL;
             char *qs;
             int rc = 0;
             if (!(strands & (1 << s))) continue;
