@@ -1012,8 +1012,7 @@ GALE_API gale_status gale_lastz_result_stats(const gale_lastz_result *result, ga
  * reproduced). Scoring: gale_lastz_params' matrix, x_score and fill_score (LASTZ's masked
  * score set: lower case a c g t, N, n and X score x_score against everything, then
  * GALE_LASTZ_AMBIGUOUS_*'s scores; GALE_LASTZ_SCORES_FILE and _SCORES_TABLE are not taken
- * yet: GALE_E_UNSUPPORTED);
- * the other fields are the gapped stage's and ignored. */
+ * yet: GALE_E_UNSUPPORTED); the other fields are the gapped stage's and ignored. */
 #define GALE_LASTZ_SEED_NOENTROPY 1u /* --noentropy: no entropy scaling of low-scoring HSPs */
 typedef struct gale_lastz_seed_params {
     size_t size;            /* sizeof(gale_lastz_seed_params) */
@@ -1040,9 +1039,9 @@ GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target,
 /* The HSPs of a query strand (a minus strand passed reverse-complemented, as to
  * gale_lastz_extend; byte 0 separates records seeded as one sequence, as lastz seeds a
  * [multiple] query: no word spans it and every extension stops there) against the seeder's
- * target: *hsps (malloc'd: gale_lastz_hsps_free;
- * NULL when none) and *n_hsps, each HSP's starts, length and score (after the entropy
- * scaling), in the order lastz writes them with --nogapped. Computed on the CPU, on as
+ * target: *hsps (malloc'd: gale_lastz_hsps_free; NULL when none) and *n_hsps, each HSP's
+ * starts, length and score (after the entropy scaling), in the order lastz writes them
+ * with --nogapped. Computed on the CPU, on as
  * many threads as the context given to gale_lastz_seeder_create had (one: LASTZ's own loop,
  * on the calling thread; the result is the same); calls on one seeder may run at once. */
 GALE_API gale_status gale_lastz_seeder_find(const gale_lastz_seeder *seeder, const char *query, int64_t query_len,
