@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli-lastz-seed: `gale lastz TARGET QUERY [options]` without --segments (LASTZ's seeding
-# and gap-free stages, gale_lastz_find_hsps, then the gapped stage) against Debian's
+# and gap-free stages, gale_lastz_seeder_find, then the gapped stage) against Debian's
 # `lastz` with the same arguments, byte for byte (the header lines that name the program
 # masked), on fresh random homologous pairs (tests/oracle/ydrop_gen.py: repeats, an
 # inverted block, soft masking, N runs; the query split into three records), one of them

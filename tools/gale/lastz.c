@@ -58,8 +58,8 @@ void usage_lastz(FILE *out)
         "                           HSPs, as --nogapped); --lav, --axt, --maf, --maf-,\n"
         "                           --cigar, --sam[-], --softsam[-]: the same\n"
         "Seeding (without --segments, as lastz's):\n"
-        "  --seed=PATTERN           12of19 (the default), 14of22, match<N> (N in 1-15, no\n"
-        "                           transitions unless --transition comes first), or a\n"
+        "  --seed=PATTERN           12of19 (the default), 14of22, match<N> (N in 1-15;\n"
+        "                           no transitions unless --transition is given), or a\n"
         "                           pattern of 1 (match), 0 (any) and T (transition)\n"
         "  --transition[=0|1|2]     seed hits with up to 1 (the default) or 2 transitions;\n"
         "                           --notransition: 0\n"
@@ -136,7 +136,7 @@ int cmd_lastz(int argc, char **argv)
     int32_t unit_match = 0, unit_mismatch = 0; /* --match=R,P (--unitscores: 1,1); 0: not given */
     lastz_scores sc = {0};
     const char *gapped_opt = NULL; /* the first option of the gapped stage given */
-    /* LASTZ's seeding and gap-free stages (without --segments; gale_lastz_find_hsps) */
+    /* LASTZ's seeding and gap-free stages (without --segments; gale_lastz_seeder_*) */
     gale_lastz_seed_params sp;
     const char *seed_opt = NULL;   /* the first seeding option given */
     char seed_pattern[64] = "";    /* --seed's pattern (empty: 12of19) */
@@ -241,7 +241,8 @@ int cmd_lastz(int argc, char **argv)
             nogapped = 0;
         } else if (strncmp(a, "--seed=", 7) == 0) {
             /* lastz.c: 12of19, 14of22, match<N> or match(N) (N in [1, 15]; no transitions
-             * unless --transition came first), half<N> (refused by the library), or a pattern */
+             * unless --transition is given, before or after), half<N> (refused by the
+             * library), or a pattern */
             const char *v = a + 7;
             int len = 0;
             char extra;
