@@ -1027,7 +1027,8 @@ typedef struct gale_lastz_seed_params {
 } gale_lastz_seed_params;
 GALE_API void gale_lastz_seed_params_init(gale_lastz_seed_params *params);
 /* A target's seed-word table (LASTZ builds it once per target), for any number of query
- * strands. The target is read in place and must stay as it is until the seeder is freed.
+ * strands. The target is read in place and must stay as it is until the seeder is freed;
+ * so must the context (a CUDA context's devices hold the target and its table too).
  * scoring NULL: LASTZ's defaults; params NULL: gale_lastz_seed_params_init's. GALE_E_INVALID:
  * a seed pattern lastz refuses, or one gale does not take yet (half-weight, more than 28
  * bits), named in gale_last_error. Memory: 4 bytes a target word and 64 MiB of buckets
@@ -1041,11 +1042,25 @@ GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target,
  * [multiple] query: no word spans it and every extension stops there) against the seeder's
  * target: *hsps (malloc'd: gale_lastz_hsps_free; NULL when none) and *n_hsps, each HSP's
  * starts, length and score (after the entropy scaling), in the order lastz writes them
- * with --nogapped. Computed on the CPU, on as
- * many threads as the context given to gale_lastz_seeder_create had (one: LASTZ's own loop,
- * on the calling thread; the result is the same); calls on one seeder may run at once. */
+ * with --nogapped. On a CUDA context computed on its GPU (calls made at once go to its
+ * device entries in turn), or on the CPU when the device's memory cannot take the query
+ * (gale_lastz_seeder_stats counts those); on a CPU context, on as many threads as it has
+ * (one: LASTZ's own loop, on the calling thread). The result is the same everywhere;
+ * calls on one seeder may run at once. */
 GALE_API gale_status gale_lastz_seeder_find(const gale_lastz_seeder *seeder, const char *query, int64_t query_len,
                                             gale_lastz_anchor **hsps, size_t *n_hsps);
+/* What a seeder's finds did, all calls so far (since 0.7). */
+typedef struct gale_lastz_seed_stats {
+    size_t size;                  /* sizeof(gale_lastz_seed_stats): set by the caller */
+    uint64_t finds;               /* gale_lastz_seeder_find calls that searched */
+    uint64_t finds_device;        /* ... on a GPU */
+    uint64_t finds_device_failed; /* ... that the GPU could not take (its memory): found on the CPU */
+    uint64_t hits;                /* seed hits (LASTZ's), before its diagonal check */
+    uint64_t hsps;                /* HSPs returned */
+    double device_seconds;        /* GPU time (copies included) */
+    double seconds;               /* wall time in gale_lastz_seeder_find (calls at once add up) */
+} gale_lastz_seed_stats;
+GALE_API gale_status gale_lastz_seeder_stats(const gale_lastz_seeder *seeder, gale_lastz_seed_stats *out);
 /* Frees a seeder (NULL: no-op). */
 GALE_API void gale_lastz_seeder_free(gale_lastz_seeder *seeder);
 /* Frees what gale_lastz_seeder_find returned (NULL: no-op). */

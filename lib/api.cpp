@@ -564,17 +564,19 @@ template <> constexpr const char *struct_name<gale_lastz_params>() { return "gal
 template <> constexpr const char *struct_name<gale_lastz_alignment>() { return "gale_lastz_alignment"; }
 template <> constexpr const char *struct_name<gale_lastz_stats>() { return "gale_lastz_stats"; }
 template <> constexpr const char *struct_name<gale_lastz_seed_params>() { return "gale_lastz_seed_params"; }
+template <> constexpr const char *struct_name<gale_lastz_seed_stats>() { return "gale_lastz_seed_stats"; }
 
 // LASTZ's maxSequenceLen in its 31-bit build: 2^31 - (maxSequenceOverrun + 1).
 constexpr int64_t kLastzMaxLen = ((int64_t)1 << 31) - 11;
 
-void lastz_need_seq(const char *s, int64_t len, const char *what) {
+// zero_ok: byte 0 is taken (a separator: gale_lastz_seeder_find's query)
+void lastz_need_seq(const char *s, int64_t len, const char *what, bool zero_ok = false) {
     if (len < 0) fail(GALE_E_INVALID, "%s length %lld is negative", what, (long long)len);
     if (len >= kLastzMaxLen)
         fail(GALE_E_LIMIT, "%s length %lld: LASTZ's positions are 31-bit (at most %lld bases)", what, (long long)len,
              (long long)kLastzMaxLen - 1);
     if (len > 0) need(s, what);
-    const void *zero = len > 0 ? std::memchr(s, 0, (size_t)len) : nullptr;
+    const void *zero = len > 0 && !zero_ok ? std::memchr(s, 0, (size_t)len) : nullptr;
     if (zero)
         fail(GALE_E_INPUT, "%s: byte 0 at position %lld (LASTZ reads it as a separator)", what,
              (long long)((const char *)zero - s));
@@ -824,6 +826,9 @@ GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target,
         }
         s->seeder = std::make_unique<gale::LastzSeeder>((const uint8_t *)target, (uint32_t)target_len, seed, *sc, lp,
                                                         (int)live(ctx, "context")->pool->size(), window);
+        // A CUDA context: the finds on its GPUs (cuda/lastz_seed.cu), on the CPU where one
+        // cannot take its query
+        if (auto dev = ctx->backend->lastz_seed_device(s->seeder->view())) s->seeder->attach_device(std::move(dev));
         *out = s.release();
         return GALE_OK;
     });
@@ -839,11 +844,7 @@ GALE_API gale_status gale_lastz_seeder_find(const gale_lastz_seeder *seeder, con
         need(seeder, "seeder");
         // (byte 0 is taken: it separates the records of a query seeded as one, as LASTZ
         // seeds a [multiple] query; no word spans it and it stops every extension)
-        if (query_len < 0) fail(GALE_E_INVALID, "query length %lld is negative", (long long)query_len);
-        if (query_len >= kLastzMaxLen)
-            fail(GALE_E_LIMIT, "query length %lld: LASTZ's positions are 31-bit (at most %lld bases)",
-                 (long long)query_len, (long long)kLastzMaxLen - 1);
-        if (query_len > 0) need(query, "query");
+        lastz_need_seq(query, query_len, "query", true);
         const std::vector<gale::LastzHsp> found = seeder->seeder->find((const uint8_t *)query, (uint32_t)query_len);
         if (found.empty()) return GALE_OK;
         gale_lastz_anchor *arr = (gale_lastz_anchor *)std::malloc(found.size() * sizeof *arr);
@@ -852,6 +853,23 @@ GALE_API gale_status gale_lastz_seeder_find(const gale_lastz_seeder *seeder, con
             arr[i] = gale_lastz_anchor{found[i].pos1, found[i].pos2, found[i].length, found[i].score};
         *hsps = arr;
         *n_hsps = found.size();
+        return GALE_OK;
+    });
+}
+
+GALE_API gale_status gale_lastz_seeder_stats(const gale_lastz_seeder *seeder, gale_lastz_seed_stats *out) {
+    return guarded([&] {
+        need(seeder, "seeder");
+        need_out_struct(out, "out");
+        const gale::LastzSeedStats s = seeder->seeder->stats();
+        out->finds = s.finds;
+        out->finds_device = s.finds_device;
+        out->finds_device_failed = s.finds_device_failed;
+        out->hits = s.hits;
+        out->hsps = s.hsps;
+        out->device_seconds = s.device_seconds;
+        out->seconds = s.seconds;
+        zero_tail(out, out->size);
         return GALE_OK;
     });
 }

@@ -13,6 +13,7 @@
 
 #include "gale.h"
 #include "gale_config.h"
+#include "lastz_seed.h"
 #include "ydrop.h"
 
 struct gale_batch;
@@ -42,6 +43,10 @@ public:
     // them in turn), between the parts of batches,
     // and frees what the call took on the device when the last copy of it is destroyed.
     virtual YdropDevice ydrop_device() { return {}; }
+    // LASTZ's seeding on this backend's devices for one seeder (lib/lastz_seed.h,
+    // LastzSeedDevice; its finds dealt out to the device entries in turn), or null where
+    // there is none. The seeder must be freed before the backend stops.
+    virtual std::unique_ptr<LastzSeedDevice> lastz_seed_device(const LastzSeedView &) { return nullptr; }
 };
 
 std::unique_ptr<Backend> cpu_backend_open(WorkerPool &pool);

@@ -8,6 +8,7 @@
 // doc/testing.md), memory that runs out sends the work to the CPU, another error fails
 // the batch, and a sticky one loses the device to the context.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -246,6 +247,50 @@ public:
             }
             for (size_t c : st->capacity) w.capacity += c;
         };
+    }
+
+    // LASTZ's seeding (cuda/lastz_seed.cu): each find on the next entry in turn (gale
+    // lastz's query strands, found at once, go to two GPUs where there are two), each
+    // entry with its own copy of the target and its table, taken at its first find there.
+    std::unique_ptr<LastzSeedDevice> lastz_seed_device(const LastzSeedView &v) override {
+        class Seeding final : public LastzSeedDevice {
+        public:
+            Seeding(CudaBackend *be, const LastzSeedView &v) : be_(be), v_(v), g_(be->entries_.size(), nullptr) {}
+            ~Seeding() override {
+                for (size_t e = 0; e < g_.size(); ++e) {
+                    cuda::LastzSeedGpu *gp = g_[e];
+                    if (!gp) continue;
+                    try {
+                        be_->on_entry(e, [gp](cuda::Device *) { cuda::lastz_seed_gpu_close(gp); });
+                    } catch (...) {
+                        cuda::lastz_seed_gpu_close(gp);
+                    }
+                }
+            }
+            bool find(const uint8_t *query, uint32_t query_len, std::vector<LastzCandidate> &out, uint64_t *hits,
+                      double *device_seconds) override {
+                const size_t e = next_.fetch_add(1) % g_.size();
+                bool taken = true;
+                be_->on_entry(e, [&](cuda::Device *dev) {
+                    try {
+                        if (!g_[e]) g_[e] = cuda::lastz_seed_gpu_open(dev, v_);
+                        cuda::lastz_seed_gpu_find(dev, g_[e], query, query_len, out, hits, device_seconds);
+                    } catch (const cuda::DeviceFault &f) {
+                        if (!cuda::device_settle(dev, f)) throw;  // (memory: the seeder finds on the CPU)
+                        out.clear();
+                        taken = false;
+                    }
+                });
+                return taken;
+            }
+
+        private:
+            CudaBackend *be_;
+            LastzSeedView v_;
+            std::vector<cuda::LastzSeedGpu *> g_;  // per entry, used on its thread only
+            std::atomic<size_t> next_{0};
+        };
+        return std::make_unique<Seeding>(this, v);
     }
 
     // Runs calls[k] on entry which[k]'s thread, after the parts queued there before it, all

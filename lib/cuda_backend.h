@@ -13,6 +13,7 @@
 
 #include "kind.h"  // kResultDone
 #include "errors.h"
+#include "lastz_seed.h"
 #include "wfa.h"
 #include "xdrop.h"
 #include "ydrop.h"
@@ -160,6 +161,18 @@ void ydrop_arena_wait_free(YdropArena *a, bool large_only);
 // Waits until no launch holds a slot of a (null: returns): another kind's batch part may
 // then use the pool.
 void ydrop_arena_wait_idle(YdropArena *a);
+
+// LASTZ's seeding on a device (cuda/lastz_seed.cu). LastzSeedGpu: one seeder's state on
+// one entry (its target, word table and scores, taken by lastz_seed_gpu_open; the buffers
+// of its finds, kept between them); used only on that entry's thread.
+// lastz_seed_gpu_find appends one query strand's candidates in LASTZ's order (lib/lastz_seed.h,
+// LastzSeedDevice::find). Both throw gale::Error (DeviceFault: memory when a buffer could
+// not be had).
+struct LastzSeedGpu;
+LastzSeedGpu *lastz_seed_gpu_open(Device *dev, const LastzSeedView &v);
+void lastz_seed_gpu_find(Device *dev, LastzSeedGpu *g, const uint8_t *query, uint32_t query_len,
+                         std::vector<LastzCandidate> &out, uint64_t *hits, double *device_seconds);
+void lastz_seed_gpu_close(LastzSeedGpu *g) noexcept;
 
 // True when a kernel that uses Hopper's DPX instructions natively runs on one of
 // the devices present (GALE_FEATURE_DPX). Never throws.

@@ -13,8 +13,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
+
+#include "hd.h"
 
 namespace gale {
 
@@ -67,6 +70,54 @@ struct LastzWordTable {
     std::vector<uint32_t> pos;    // window ends
     std::vector<uint32_t> word;   // their words (only for words wider than the buckets)
 };
+// One extension the device found worth an HSP before LASTZ's entropy scaling (its
+// similarity reaches hsp_thresh; the scaling can only lower it), with what the scaling
+// needs: its matched upper-case A C G T, counted exactly on the device, so that the host
+// computes the doubles as lastz_seed.cpp does (the device's log need not round as the C
+// library's does). lastz_hsp_decide turns it into an HSP or not.
+struct LastzCandidate {
+    uint32_t pos1, pos2, length;  // as LastzHsp
+    int32_t similarity;
+    uint32_t matched[4];          // A C G T matched (entropy: its fractions of length)
+};
+// Whether LASTZ scales an extension's similarity by its entropy (xdrop_extend_seed_hit:
+// from the threshold, or 0, up to three times the threshold).
+GALE_HD bool lastz_entropy_scales(bool entropy, int32_t hsp_thresh, int32_t similarity) {
+    const int32_t zero = hsp_thresh > 0 ? hsp_thresh : 0;
+    return entropy && similarity >= zero && (int64_t)similarity <= 3 * (int64_t)hsp_thresh;
+}
+// LASTZ's decision on an extension (seed_search.c's reporter with the entropy adjustment of
+// xdrop_extend_seed_hit): the HSP it makes, if any.
+bool lastz_hsp_decide(const LastzSeedParams &params, const LastzCandidate &c, LastzHsp *hsp);
+
+// What a seeder's device side reads (the seeder's own fields; valid while it lives).
+struct LastzSeedView {
+    const uint8_t *target;
+    uint32_t target_len;
+    const LastzSeed *seed;
+    const LastzWordTable *table;
+    const YdropScoring *masked;
+    const LastzSeedParams *params;
+    uint32_t window;  // the query positions a CPU find takes at once (below kSeedWindow only
+                      // when a test set it, GALE_LASTZ_SEED_WINDOW: the GPU's windows too)
+};
+// Counts of a seeder's finds (gale_lastz_seed_stats), added to by finds running at once.
+struct LastzSeedStats {
+    uint64_t finds = 0, finds_device = 0, finds_device_failed = 0, hits = 0, hsps = 0;
+    double device_seconds = 0, seconds = 0;
+};
+// A seeder's finds on a GPU (the CUDA backend's: lib/backend.h, lastz_seed_device; the
+// kernels in cuda/lastz_seed.cu). find appends one query strand's candidates, in LASTZ's
+// order, and the number of seed hits; returns false when the device could not take the
+// query (its memory ran out: the seeder then finds on the CPU). Throws gale::Error when the
+// device failed otherwise.
+class LastzSeedDevice {
+public:
+    virtual ~LastzSeedDevice() = default;
+    virtual bool find(const uint8_t *query, uint32_t query_len, std::vector<LastzCandidate> &out, uint64_t *hits,
+                      double *device_seconds) = 0;
+};
+
 // The query positions a find on several threads takes at once (their hits are held:
 // 12 bytes a hit, some 10 hits a position with 12of19 and transitions on a generated
 // mammal-like pair).
@@ -86,7 +137,17 @@ public:
     // threads a window of the query at a time: lastz_seed.cpp says how).
     std::vector<LastzHsp> find(const uint8_t *query, uint32_t query_len) const;
 
+    // The view a device side is made from, and the device side itself: from then on each
+    // find runs there, and on the CPU only when the device could not take its query.
+    LastzSeedView view() const {
+        return LastzSeedView{target_, target_len_, &seed_, &table_, masked_.get(), &params_, window_};
+    }
+    void attach_device(std::unique_ptr<LastzSeedDevice> device) { device_ = std::move(device); }
+    LastzSeedStats stats() const;
+
 private:
+    std::vector<LastzHsp> find_cpu(const uint8_t *query, uint32_t query_len, uint64_t *hits) const;
+
     const uint8_t *target_;
     uint32_t target_len_;
     LastzSeed seed_;
@@ -95,6 +156,9 @@ private:
     int threads_;
     uint32_t window_;
     LastzWordTable table_;
+    std::unique_ptr<LastzSeedDevice> device_;
+    mutable std::mutex stats_mu_;
+    mutable LastzSeedStats stats_;
 };
 // LASTZ's masked_score_set (dna_utilities.c) of new_dna_score_set's scores (rows and
 // columns A C G T a c g t): every row and column of a c g t, N, n and X scores the bad score,

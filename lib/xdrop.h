@@ -24,13 +24,8 @@
 #include <vector>
 
 #include "gale.h"
+#include "hd.h"
 #include "sequence.h"
-
-#if defined(__CUDACC__)
-#define GALE_HD __host__ __device__ __forceinline__
-#else
-#define GALE_HD inline
-#endif
 
 namespace gale {
 

@@ -9,6 +9,7 @@
 #include "ydrop.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -173,38 +174,21 @@ struct Search {
         if (extent > diagEnd[hDiag]) diagEnd[hDiag] = extent;
         const uint32_t end1 = (uint32_t)rightStop, length = (uint32_t)(rightStop - leftStart);
         const uint32_t end2 = (uint32_t)((int64_t)end1 - diag);
-        // a score at the threshold but below three times it is scaled by the entropy of
-        // the matched bases (doubles, as LASTZ; the product truncated to an int)
-        if (prm->entropy) {
-            const int32_t zero = prm->hsp_thresh > 0 ? prm->hsp_thresh : 0;
-            if (similarity >= zero && (int64_t)similarity <= 3 * (int64_t)prm->hsp_thresh) {
-                const double q = entropy(seq1 + end1 - length, seq2 + end2 - length, (int)length);
-                similarity = (int32_t)((double)similarity * q);
-            }
-        }
-        if (similarity < prm->hsp_thresh) return false;
-        *hsp = LastzHsp{end1 - length, end2 - length, length, similarity};
-        return true;
+        if (similarity < prm->hsp_thresh) return false;  // (the scaling can only lower it)
+        LastzCandidate c{end1 - length, end2 - length, length, similarity, {0, 0, 0, 0}};
+        if (lastz_entropy_scales(prm->entropy, prm->hsp_thresh, similarity))
+            count_matched(seq1 + c.pos1, seq2 + c.pos2, length, c.matched);
+        return lastz_hsp_decide(*prm, c, hsp);
     }
 
-    // dna_utilities.c compute_entropy (lowerOk false): the entropy, in base 4, of the upper
-    // case A C G T that match; 1 when fewer than 20 match
-    static double entropy(const uint8_t *s, const uint8_t *t, int len) {
-        int cA = 0, cC = 0, cG = 0, cT = 0;
-        for (int i = 0; i < len; ++i)
-            if (s[i] == t[i]) switch (s[i]) {
-                case 'A': ++cA; break;
-                case 'C': ++cC; break;
-                case 'G': ++cG; break;
-                case 'T': ++cT; break;
-                default: break;
-                }
-        if (cA + cC + cG + cT < 20) return 1.0;
-        const double pA = (double)cA / (double)len, pC = (double)cC / (double)len, pG = (double)cG / (double)len,
-                     pT = (double)cT / (double)len;
-        const double qA = cA != 0 ? std::log(pA) : 0.0, qC = cC != 0 ? std::log(pC) : 0.0,
-                     qG = cG != 0 ? std::log(pG) : 0.0, qT = cT != 0 ? std::log(pT) : 0.0;
-        return -(pA * qA + pC * qC + pG * qG + pT * qT) / std::log(4.0);
+    // compute_entropy's counts (dna_utilities.c, lowerOk false): the upper-case A C G T
+    // that match
+    static void count_matched(const uint8_t *s, const uint8_t *t, uint32_t len, uint32_t matched[4]) {
+        for (uint32_t i = 0; i < len; ++i)
+            if (s[i] == t[i]) {
+                const int8_t b = upper_bits(s[i]);
+                if (b >= 0) ++matched[b];
+            }
     }
 
     // process_for_simple_hit: a hit that starts before the end of an earlier extension on
@@ -247,7 +231,30 @@ void for_each_hit(const LastzWordTable &table, const LastzSeed &seed, int transi
     });
 }
 
+// compute_entropy's value from its counts: the entropy, in base 4, of the matched bases'
+// fractions of the length (doubles, as LASTZ); 1 when fewer than 20 match
+double entropy_of(const uint32_t matched[4], uint32_t len) {
+    const uint32_t cA = matched[0], cC = matched[1], cG = matched[2], cT = matched[3];
+    if (cA + cC + cG + cT < 20) return 1.0;
+    const double pA = (double)cA / (double)len, pC = (double)cC / (double)len, pG = (double)cG / (double)len,
+                 pT = (double)cT / (double)len;
+    const double qA = cA != 0 ? std::log(pA) : 0.0, qC = cC != 0 ? std::log(pC) : 0.0,
+                 qG = cG != 0 ? std::log(pG) : 0.0, qT = cT != 0 ? std::log(pT) : 0.0;
+    return -(pA * qA + pC * qC + pG * qG + pT * qT) / std::log(4.0);
+}
+
 }  // namespace
+
+bool lastz_hsp_decide(const LastzSeedParams &prm, const LastzCandidate &c, LastzHsp *hsp) {
+    int32_t similarity = c.similarity;
+    // a score at the threshold but below three times it is scaled by the entropy of the
+    // matched bases (the product truncated to an int)
+    if (lastz_entropy_scales(prm.entropy, prm.hsp_thresh, similarity))
+        similarity = (int32_t)((double)similarity * entropy_of(c.matched, c.length));
+    if (similarity < prm.hsp_thresh) return false;
+    *hsp = LastzHsp{c.pos1, c.pos2, c.length, similarity};
+    return true;
+}
 
 bool lastz_seed_parse(const char *pattern, LastzSeed &sd, std::string *err) {
     sd = LastzSeed();
@@ -337,16 +344,56 @@ LastzSeeder::LastzSeeder(const uint8_t *target, uint32_t target_len, const Lastz
 }
 
 std::vector<LastzHsp> LastzSeeder::find(const uint8_t *query, uint32_t query_len) const {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<LastzHsp> out;
+    uint64_t hits = 0;
+    double device_s = 0;
+    bool on_device = false, device_failed = false;
+    if (device_ && query_len >= (uint32_t)seed_.length && !table_.pos.empty()) {
+        std::vector<LastzCandidate> cand;
+        on_device = device_->find(query, query_len, cand, &hits, &device_s);
+        if (on_device) {
+            for (const LastzCandidate &c : cand) {
+                LastzHsp h;
+                if (lastz_hsp_decide(params_, c, &h)) out.push_back(h);
+            }
+        } else {
+            device_failed = true;
+        }
+    }
+    if (!on_device) out = find_cpu(query, query_len, &hits);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::lock_guard<std::mutex> lock(stats_mu_);
+    ++stats_.finds;
+    stats_.finds_device += on_device;
+    stats_.finds_device_failed += device_failed;
+    stats_.hits += hits;
+    stats_.hsps += out.size();
+    stats_.device_seconds += device_s;
+    stats_.seconds += secs;
+    return out;
+}
+
+LastzSeedStats LastzSeeder::stats() const {
+    std::lock_guard<std::mutex> lock(stats_mu_);
+    return stats_;
+}
+
+std::vector<LastzHsp> LastzSeeder::find_cpu(const uint8_t *query, uint32_t query_len, uint64_t *hits) const {
     const uint32_t L = (uint32_t)seed_.length;
     std::vector<LastzHsp> out;
+    *hits = 0;
     if (query_len < L || table_.pos.empty()) return out;
     std::vector<uint32_t> diagEnd(kDiagHashSize, 0);
     const Search S{target_, query, target_len_, query_len, masked_.get(), &params_, L, diagEnd.data()};
     if (threads_ <= 1) {  // LASTZ's loop as it is
+        uint64_t n = 0;
         for_each_hit(table_, seed_, params_.transitions, query, 0, query_len, [&](uint32_t pos1, uint32_t pos2) {
             LastzHsp h;
+            ++n;
             if (S.hit(pos1, pos2, &h)) out.push_back(h);
         });
+        *hits = n;
         return out;
     }
     // On several threads, window by window of the query: the window's hits enumerated in
@@ -376,10 +423,10 @@ std::vector<LastzHsp> LastzSeeder::find(const uint8_t *query, uint32_t query_len
             }
         });
         // each record's hits: part 0's, part 1's... (a stable counting sort by record)
-        uint64_t total = 0;
         std::vector<uint64_t> part_base((size_t)T + 1, 0);
         for (int t = 0; t < T; ++t) part_base[t + 1] = part_base[t] + part_hits[t].size();
-        total = part_base[T];
+        const uint64_t total = part_base[T];
+        *hits += total;
         std::vector<uint64_t> rec_start(kDiagHashSize + 1, 0);
         std::vector<uint64_t> at((size_t)T * kDiagHashSize);
         for (uint32_t h = 0; h < kDiagHashSize; ++h) {

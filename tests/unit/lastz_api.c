@@ -346,6 +346,31 @@ int main(void)
                   "%zu HSPs, the first %u %u %u %d (expected 0 40 200 %d)", n, h ? h[0].pos1 : 0, h ? h[0].pos2 : 0,
                   h ? h[0].length : 0, h ? h[0].score : 0, whole);
         gale_lastz_hsps_free(h);
+        /* its stats: one find, the 182 words of the target found at least (each at its own
+         * place), one HSP; on the GPU (an AUTO context there) or not at all */
+        {
+            gale_lastz_seed_stats ss;
+            unsigned char buf[sizeof(gale_lastz_seed_stats) + 16];
+            gale_lastz_seed_stats *big = (gale_lastz_seed_stats *)(void *)buf;
+            memset(&ss, 0xff, sizeof ss);
+            ss.size = sizeof ss;
+            CHECK(gale_lastz_seeder_stats(sd, &ss) == GALE_OK);
+            CHECK_MSG(ss.finds == 1 && ss.hits >= 182 && ss.hsps == 1 && ss.finds_device_failed == 0 &&
+                          (ss.finds_device == 0 || ss.finds_device == 1) && ss.seconds >= 0 &&
+                          ss.device_seconds >= 0,
+                      "stats: %llu finds (%llu on the GPU, %llu failed there), %llu hits, %llu HSPs",
+                      (unsigned long long)ss.finds, (unsigned long long)ss.finds_device,
+                      (unsigned long long)ss.finds_device_failed, (unsigned long long)ss.hits,
+                      (unsigned long long)ss.hsps);
+            memset(buf, 0xee, sizeof buf);
+            big->size = sizeof buf;
+            CHECK(gale_lastz_seeder_stats(sd, big) == GALE_OK);
+            for (size_t k = sizeof(gale_lastz_seed_stats); k < sizeof buf; k++) CHECK(buf[k] == 0);
+            big->size = sizeof(gale_lastz_seed_stats) - 8;
+            CHECK(gale_lastz_seeder_stats(sd, big) == GALE_E_INVALID);
+            CHECK(gale_lastz_seeder_stats(NULL, &ss) == GALE_E_INVALID);
+            CHECK(gale_lastz_seeder_stats(sd, NULL) == GALE_E_INVALID);
+        }
         /* the same HSPs, in the same order, on four threads over windows of 100 query
          * positions (GALE_LASTZ_SEED_WINDOW) as on one: a query of the target's pieces,
          * some mutated, among unrelated bases (under TSan: the threads' shares) */

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa|wfaheur|zdrop|zdcheck|poa|lastz|sweep|cli|mpi|multigpu|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
+#   tools/device/run.sh [all|test|bench|wfa|wfaheur|zdrop|zdcheck|poa|lastz|seed|sweep|cli|mpi|multigpu|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
+#   seed: lastz_seed_gpu, then `gale lastz` without --segments (--nogapped and whole) on gen_genomes pairs,
+#     GPU against CPU and lastz (carry .hts, .sharedbench; GALE_DEVICE_TARGETS="tools/gale/gale
+#     tests/gpu/lastz_seed_gpu" builds only what it runs);
 #   lastz: ydrop_gpu and `gale lastz` on gen_genomes pairs, GPU against CPU and lastz (carry .hts, .sharedbench;
 #     GALE_LASTZ_SPLIT=N adds lastz split over N cores as KegAlign runs it);
 #   poa: `gale poa` on the issue's two cudapoa window sets, GPU against CPU (carry .sharedbench);
@@ -70,7 +73,10 @@ else
   meson configure "$build" "${cli[@]}" "${pyopt[@]}" "${seqan[@]}" >>"$out/setup.log" 2>&1 || { tail -40 "$out/setup.log"; exit 1; }
 fi
 if [ "$mode" != pyinstall ]; then
-  ninja -C "$build" >"$out/build.log" 2>&1 || { tail -60 "$out/build.log"; exit 1; }
+  # GALE_DEVICE_TARGETS: build only these ninja targets (a short call: seed mode's)
+  t0=$(date +%s)
+  ninja -C "$build" ${GALE_DEVICE_TARGETS:-} >"$out/build.log" 2>&1 || { tail -60 "$out/build.log"; exit 1; }
+  echo "build: $(( $(date +%s) - t0 )) s"
   echo "built: $(ls "$build"/libgale.so*)"
 fi
 
@@ -461,6 +467,43 @@ if [ "$mode" = lastz ]; then
       fi
     done
   fi
+fi
+if [ "$mode" = seed ]; then
+  # LASTZ's seeding on the GPU (issue 17): lastz_seed_gpu (the GPU against LASTZ's loop on
+  # one CPU thread), then on the carried gen_genomes pairs (.sharedbench/lastz) `gale lastz
+  # --nogapped --format=segments` and the whole `gale lastz` (its three stages, no
+  # --segments), each on the GPU and on the CPU's every core, timed (wall, peak RSS) and
+  # compared; Debian's lastz (lastz-bin) too on P2e6 (on P10e6 with GALE_SEED_PEER10=1: some
+  # 100 s seeding, 550 s whole). Carry .hts, .sharedbench.
+  echo "== LASTZ's seeding"
+  g="$build/tools/gale/gale"
+  d=.sharedbench/lastz
+  "$build/tests/gpu/lastz_seed_gpu" >"$out/lastz_seed_gpu.txt" 2>&1 || status=1
+  tail -6 "$out/lastz_seed_gpu.txt"
+  for p in ${GALE_SEED_PAIRS:-P2e6 P10e6}; do
+    T=$d/$p.target.fa; Q=$d/$p.query.fa
+    for stage in ${GALE_SEED_STAGES:-nogapped whole}; do
+      if [ $stage = nogapped ]; then extra=(--nogapped --format=segments); else extra=(--format=general); fi
+      for run in cuda cpu; do
+        if [ $run = cuda ]; then be=(--backend=cuda); else be=(--backend=cpu --threads=0); fi
+        f=/tmp/s-$p-$stage-$run
+        echo "-- $p $stage gale lastz ${be[*]}: $(python3 tools/device/timed.py $f.out "$g" lastz $T $Q "${extra[@]}" \
+          "${be[@]}" --summary 2>$f.err)"
+        grep "seeding" $f.err; grep -v "^gale: lastz: \|^gale: warning" $f.err | head -5
+        cp $f.err "$out/seed-$p-$stage-$run.err"
+      done
+      cmp -s /tmp/s-$p-$stage-cuda.out /tmp/s-$p-$stage-cpu.out \
+        && echo "   $p $stage: GPU output = CPU output ($(grep -vc '^#' /tmp/s-$p-$stage-cuda.out) lines)" \
+        || { echo "   $p $stage: GPU output DIFFERS from the CPU's"; status=1; }
+      if [ -x $d/lastz-bin ] && { [ $p = P2e6 ] || [ "${GALE_SEED_PEER10:-0}" = 1 ]; }; then
+        echo "-- $p $stage lastz (Debian 1.04.22): $(python3 tools/device/timed.py /tmp/s-$p-$stage-lastz.out \
+          $d/lastz-bin $T $Q "${extra[@]}" 2>/dev/null)"
+        if cmp -s <(grep -v '^#' /tmp/s-$p-$stage-cuda.out) <(grep -v '^#' /tmp/s-$p-$stage-lastz.out); then
+          echo "   $p $stage: GPU output = lastz's (header lines masked)"
+        else echo "   $p $stage: GPU output DIFFERS from lastz's"; status=1; fi
+      fi
+    done
+  done
 fi
 if [ "$mode" = multigpu ]; then
   # Several GPUs (issue 21; run it on nvidia-h200-x2; carry .hts, .mpi, .seqan, .sharedbench):

@@ -100,7 +100,8 @@ void usage_lastz(FILE *out)
         "  --device=N|N,M,...|all   the GPUs (default 0): with several, each wave of\n"
         "                           extensions is dealt out to all of them\n"
         "  --summary                per query strand on stderr: the phases' times and\n"
-        "                           where the extensions ran\n"
+        "                           where the extensions ran (without --segments, a line\n"
+        "                           for the seeding first)\n"
         "\n"
         "general fields: score name1 number1 strand1 size1 start1 zstart1 end1 length1\n"
         "align1 text1 nucs1 name2 number2 strand2 size2 start2 zstart2 end2 start2+\n"
@@ -121,6 +122,20 @@ static int traceback_option(const char *a)
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strncmp(a, names[k], strlen(names[k])) == 0) return 1;
     return 0;
+}
+
+/* --summary's line for the seeding and gap-free stages (gale_lastz_seeder_stats) */
+static void seeding_summary(const gale_lastz_seeder *sd)
+{
+    gale_lastz_seed_stats st;
+    memset(&st, 0, sizeof st);
+    st.size = sizeof st;
+    if (gale_lastz_seeder_stats(sd, &st) != GALE_OK) return;
+    fprintf(stderr,
+            "gale: lastz: seeding: %" PRIu64 " query strands (%" PRIu64 " on the GPU, %" PRIu64
+            " found on the CPU for want of its memory), %" PRIu64 " seed hits, %" PRIu64
+            " HSPs; %.3f s (strands found at once add up; GPU %.3f s)\n",
+            st.finds, st.finds_device, st.finds_device_failed, st.hits, st.hsps, st.seconds, st.device_seconds);
 }
 
 int cmd_lastz(int argc, char **argv)
@@ -626,6 +641,7 @@ int cmd_lastz(int argc, char **argv)
      * would write (before any output: a failure there leaves the output as it was) */
     if (!segpath && !nogapped && (ns = seed_segments(seeder, &t[0], q, nq, specs[1].multiple, strands, specs[1].revcomp, &segs)) < 0)
         goto done;
+    if (!segpath && !nogapped && summary) seeding_summary(seeder);
     /* --output: opened once the inputs have been read and checked (lastz opens it before
      * reading them: a bad input there leaves an empty file, here the file as it was) */
     if (output_path && !freopen(output_path, "w", stdout)) {
@@ -672,6 +688,7 @@ int cmd_lastz(int argc, char **argv)
      * aligned and written, then the message (lastz dies at that point too) */
     if (nogapped) { /* the HSPs of LASTZ's seeding and gap-free stages */
         if (write_hsps_in_order(seeder, &t[0], q, nq, specs[1].multiple, strands, specs[1].revcomp, &os) < 0) goto done;
+        if (summary) seeding_summary(seeder);
     } else {
         job_list jl;
         char stop[1024] = "";
