@@ -138,6 +138,24 @@ static void seeding_summary(const gale_lastz_seeder *sd)
             st.finds, st.finds_device, st.finds_device_failed, st.hits, st.hsps, st.seconds, st.device_seconds);
 }
 
+/* --seed=<prefix>N or <prefix>(N) (match, half): N into *len, in [lo, hi]; 0, or
+ * bad_value's status after its message */
+static int seed_word_length(const char *v, const char *prefix, int lo, int hi, int *len)
+{
+    size_t n = strlen(prefix);
+    char extra, why[48];
+    if (!((v[n] == '(' && sscanf(v + n + 1, "%d)%c", len, &extra) == 1 && v[strlen(v) - 1] == ')') ||
+          sscanf(v + n, "%d%c", len, &extra) == 1)) {
+        snprintf(why, sizeof why, "expected %s<LENGTH>", prefix);
+        return bad_value(CMD, "--seed", v, why);
+    }
+    if (*len < lo || *len > hi) {
+        snprintf(why, sizeof why, "the word length must be in [%d, %d]", lo, hi);
+        return bad_value(CMD, "--seed", v, why);
+    }
+    return 0;
+}
+
 int cmd_lastz(int argc, char **argv)
 {
     const char *paths[2] = {NULL, NULL}, *segpath = NULL, *format = NULL;
@@ -260,15 +278,11 @@ int cmd_lastz(int argc, char **argv)
              * library), or a pattern */
             const char *v = a + 7;
             int len = 0;
-            char extra;
             if (!seed_opt) seed_opt = a;
             if (strcmp(v, "12of19") == 0) strcpy(seed_pattern, "1110100110010101111");
             else if (strcmp(v, "14of22") == 0) strcpy(seed_pattern, "1110101100110010101111");
             else if (strncmp(v, "match", 5) == 0) {
-                if (!((v[5] == '(' && sscanf(v + 6, "%d)%c", &len, &extra) == 1 && v[strlen(v) - 1] == ')') ||
-                      sscanf(v + 5, "%d%c", &len, &extra) == 1))
-                    return bad_value(CMD, "--seed", v, "expected match<LENGTH>");
-                if (len < 1 || len > 15) return bad_value(CMD, "--seed", v, "the word length must be in [1, 15]");
+                if (seed_word_length(v, "match", 1, 15, &len)) return EXIT_USAGE;
                 memset(seed_pattern, '1', (size_t)len);
                 seed_pattern[len] = 0;
                 if (!have_trans) {
@@ -276,10 +290,7 @@ int cmd_lastz(int argc, char **argv)
                     have_trans = 1;
                 }
             } else if (strncmp(v, "half", 4) == 0) { /* half<N> or half(N): N in [2, 31], Ts */
-                if (!((v[4] == '(' && sscanf(v + 5, "%d)%c", &len, &extra) == 1 && v[strlen(v) - 1] == ')') ||
-                      sscanf(v + 4, "%d%c", &len, &extra) == 1))
-                    return bad_value(CMD, "--seed", v, "expected half<LENGTH>");
-                if (len < 2 || len > 31) return bad_value(CMD, "--seed", v, "the word length must be in [2, 31]");
+                if (seed_word_length(v, "half", 2, 31, &len)) return EXIT_USAGE;
                 memset(seed_pattern, 'T', (size_t)len);
                 seed_pattern[len] = 0;
             } else if (strlen(v) >= sizeof seed_pattern) {
