@@ -91,12 +91,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         seg_line *s = NULL;
         const long n = read_segments(file.path, &s);
         FZ_CHECK(n >= -1, "read_segments returned %ld", n);
-        for (long k = 0; k < n; k++) {
+        for (long k = 0; k < n; k++)
             FZ_CHECK(s[k].start1 <= s[k].end1 && s[k].start2 <= s[k].end2, "segment %ld: start after end", k);
-            free(s[k].name1);
-            free(s[k].name2);
-        }
-        free(s);
+        free_seg_lines(s, n);
         break;
     }
     }

@@ -752,9 +752,8 @@ done:
     free(sc.table);
     free_records(t, nt);
     free_records(q, nq);
-    for (long k = 0; k < ns; k++) { free(segs[k].name1); free(segs[k].name2); }
+    free_seg_lines(segs, ns);
     free(toff);
     free(qoff);
-    free(segs);
     return rc;
 }

@@ -46,6 +46,9 @@ typedef struct {
 enum { SEQ_FASTA = 1, SEQ_2BIT = 2, SEQ_FASTQ = 3, SEQ_NIB = 4 };
 
 typedef struct {
+    /* a line of the file (rec -1): its own copies, malloc'd; a line of gale lastz's seeding
+     * (rec >= 0): the target's and query record's names, borrowed (two mallocs an HSP
+     * saved), read while the records live. free_seg_lines frees only the owned ones. */
     char *name1, *name2;
     uint32_t start1, end1, start2, end2;
     char strand;
@@ -159,6 +162,8 @@ long keep_contig(const char *path, const char *name, record *recs, long n);
 /* lastz_segments.c */
 /* Reads the segments file as LASTZ's read_segment_table does; the number, or -1. */
 long read_segments(const char *path, seg_line **out);
+/* Frees n lines and v: the names of those that own them (rec -1) */
+void free_seg_lines(seg_line *v, long n);
 
 /* lastz_actions.c */
 /* Returns 0, or writes a usage error naming the action and returns -1. */

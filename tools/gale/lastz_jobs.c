@@ -724,10 +724,8 @@ static int collect_segs(void *arg, const record *qr, char strand, const char *qs
         }
         sl = &c->v[c->n];
         memset(sl, 0, sizeof *sl);
-        if (!(sl->name1 = strdup(c->t->name)) || !(sl->name2 = strdup(qr->name))) {
-            free(sl->name1);
-            goto oom;
-        }
+        sl->name1 = c->t->name; /* (borrowed: the records outlive the lines, rec >= 0 says so) */
+        sl->name2 = qr->name;
         sl->start1 = h[k].pos1 + 1 + o1;
         sl->end1 = h[k].pos1 + h[k].length + o1;
         sl->start2 = h[k].pos2 + 1 + o2;
@@ -750,11 +748,7 @@ long seed_segments(const gale_lastz_seeder *sd, const record *t, const record *q
     seg_collector c = {t, q, NULL, 0, 0};
     *out = NULL;
     if (seed_query_strands(sd, q, nq, qmulti, strands, qrevcomp, collect_segs, &c) < 0) {
-        for (long k = 0; k < c.n; k++) {
-            free(c.v[k].name1);
-            free(c.v[k].name2);
-        }
-        free(c.v);
+        free_seg_lines(c.v, c.n);
         return -1;
     }
     *out = c.v;

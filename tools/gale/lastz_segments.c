@@ -46,11 +46,7 @@ long read_segments(const char *path, seg_line **out)
                 path, lineno);
             fclose(f);
             free(line);
-            for (size_t k2 = 0; k2 < n; k2++) {
-                free(segs[k2].name1);
-                free(segs[k2].name2);
-            }
-            free(segs);
+            free_seg_lines(segs, (long)n);
             return -1;
         }
         if (n == scap) {
@@ -73,4 +69,14 @@ long read_segments(const char *path, seg_line **out)
     free(line);
     *out = segs;
     return (long)n;
+}
+
+void free_seg_lines(seg_line *v, long n)
+{
+    for (long k = 0; k < n; k++)
+        if (v[k].rec < 0) {
+            free(v[k].name1);
+            free(v[k].name2);
+        }
+    free(v);
 }
