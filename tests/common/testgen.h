@@ -192,6 +192,23 @@ static const char tu_acgt[4] = {'A', 'C', 'G', 'T'};
 
 static TU_UNUSED char tu_base(tu_rng *r) { return tu_acgt[tu_next(r) & 3]; }
 
+/* A base's complement, either case; any other byte as it is. */
+static TU_UNUSED char tu_comp(char c)
+{
+    switch (c) {
+    case 'A': return 'T'; case 'C': return 'G'; case 'G': return 'C'; case 'T': return 'A';
+    case 'a': return 't'; case 'c': return 'g'; case 'g': return 'c'; case 't': return 'a';
+    default: return c;
+    }
+}
+
+/* out[0..n) = the reverse complement of s[0..n) (tu_comp). */
+static TU_UNUSED void tu_revcomp(const char *s, int64_t n, char *out)
+{
+    int64_t i;
+    for (i = 0; i < n; i++) out[i] = tu_comp(s[n - 1 - i]);
+}
+
 /* s[0..n) = random bases (no terminator written). */
 static TU_UNUSED void tu_bases(tu_rng *r, char *s, int64_t n)
 {

@@ -38,21 +38,6 @@
 
 #define SKIP 77
 
-static char comp(char c)
-{
-    switch (c) {
-    case 'A': return 'T'; case 'C': return 'G'; case 'G': return 'C'; case 'T': return 'A';
-    case 'a': return 't'; case 'c': return 'g'; case 'g': return 'c'; case 't': return 'a';
-    default: return c;
-    }
-}
-
-static void revcomp(const char *s, int64_t n, char *out)
-{
-    int64_t i;
-    for (i = 0; i < n; i++) out[i] = comp(s[n - 1 - i]);
-}
-
 /* A target and a query made from it (see the header). */
 static void make_pair(tu_rng *r, int64_t n, char **t, int64_t *tl, char **q, int64_t *ql)
 {
@@ -76,7 +61,7 @@ static void make_pair(tu_rng *r, int64_t n, char **t, int64_t *tl, char **q, int
         if (tu_chance(r, 0.15)) {
             char *rc = (char *)malloc((size_t)len);
             REQUIRE(rc != NULL);
-            revcomp(a + at, len, rc);
+            tu_revcomp(a + at, len, rc);
             tu_mutate_with(r, &b, rc, len, &m);
             free(rc);
         } else if (tu_chance(r, 0.1)) {
@@ -222,7 +207,7 @@ int main(void)
         compare(gs, cs, q, ql, "+ strand", pi, os->name);
         rc = (char *)malloc((size_t)ql);
         REQUIRE(rc != NULL);
-        revcomp(q, ql, rc);
+        tu_revcomp(q, ql, rc);
         compare(gs, cs, rc, ql, "- strand", pi, os->name);
         /* several records joined by 0 bytes: the query, a piece of the target, the query's
          * reverse complement */

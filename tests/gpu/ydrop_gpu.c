@@ -51,21 +51,6 @@ static int code(char c)
     }
 }
 
-static char comp(char c)
-{
-    switch (c) {
-    case 'A': return 'T'; case 'C': return 'G'; case 'G': return 'C'; case 'T': return 'A';
-    case 'a': return 't'; case 'c': return 'g'; case 'g': return 'c'; case 't': return 'a';
-    default: return c;
-    }
-}
-
-static void revcomp(const char *s, int64_t n, char *out)
-{
-    int64_t i;
-    for (i = 0; i < n; i++) out[i] = comp(s[n - 1 - i]);
-}
-
 /* A target, and a query made from it: mutated, with an inverted block, a duplicated
  * block and unrelated stretches; N runs and lowercase in both. */
 static void make_pair(tu_rng *r, char **t, int64_t *tl, char **q, int64_t *ql)
@@ -86,7 +71,7 @@ static void make_pair(tu_rng *r, char **t, int64_t *tl, char **q, int64_t *ql)
         if (tu_chance(r, 0.15)) { /* inverted */
             char *rc = (char *)malloc((size_t)len);
             REQUIRE(rc != NULL);
-            revcomp(a + at, len, rc);
+            tu_revcomp(a + at, len, rc);
             tu_mutate_with(r, &b, rc, len, &m);
             free(rc);
         } else if (tu_chance(r, 0.1)) { /* unrelated */
@@ -319,7 +304,7 @@ int main(void)
         make_pair(&r, &t, &tl, &q, &ql);
         qm = (char *)malloc((size_t)ql);
         REQUIRE(qm != NULL);
-        revcomp(q, ql, qm);
+        tu_revcomp(q, ql, qm);
         n[0] = make_anchors(&r, t, tl, q, ql, &an[0]);
         n[1] = make_anchors(&r, t, tl, qm, ql, &an[1]);
         for (set = 0; set < 7; set++) {

@@ -22,6 +22,8 @@
 #   startup: a process's start (tools/bench/ctx_startup: context, first one-pair batch,
 #          peak RSS; the baseline's built from this tree's source against its libgale),
 #          five alternated runs a side, and the CUDA runtime's own (tools/bench/cuda_startup).
+# GALE_DEVICE_TARGETS and GALE_AB_BASE_TARGETS: build only these ninja targets of the new and
+# the base tree (a shorter call; e.g. "tools/gale/gale" for lastz).
 # GALE_AB_SIDES (default "base new") may add "new24g": this tree on a 24,000 MiB device budget;
 # lastz also takes "new+VAR=VALUE" (this tree with VAR=VALUE in its environment, e.g.
 # new+GALE_YDROP_BLOCK_ALL=1), each side's output compared with base's (or new's).
@@ -58,7 +60,7 @@ fi
 bash tools/device/run.sh build >"$out/build-new.log" 2>&1 || { tail -40 "$out/build-new.log"; exit 1; }
 if [ -d .base ]; then
   { [ -f "$base/build.ninja" ] || meson setup "$base" .base -Dcuda=enabled "${basecli[@]}" -Dtests=false \
-      -Dbuildtype=release; } >"$out/build-base.log" 2>&1 && ninja -C "$base" >>"$out/build-base.log" 2>&1 \
+      -Dbuildtype=release; } >"$out/build-base.log" 2>&1 && ninja -C "$base" ${GALE_AB_BASE_TARGETS:-} >>"$out/build-base.log" 2>&1 \
     || { tail -40 "$out/build-base.log"; exit 1; }
 fi
 wait
