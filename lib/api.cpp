@@ -15,6 +15,7 @@
 #include "kind.h"
 #include "plugin.h"
 #include "poa.h"
+#include "compare.h"
 #include "lastz_seed.h"
 #include "ydrop.h"
 
@@ -877,6 +878,110 @@ GALE_API gale_status gale_lastz_seeder_stats(const gale_lastz_seeder *seeder, ga
 GALE_API void gale_lastz_seeder_free(gale_lastz_seeder *seeder) { delete seeder; }
 
 GALE_API void gale_lastz_hsps_free(gale_lastz_anchor *hsps) { std::free(hsps); }
+
+}  // extern "C"
+
+// ---- whole-genome comparison (since 0.7; lib/compare.h, doc/compare.md) -----------------
+
+namespace {
+template <> constexpr const char *struct_name<gale_compare_params>() { return "gale_compare_params"; }
+
+void compare_need_seq(const char *s, int64_t len, const char *what) {
+    if (len < 0) fail(GALE_E_INVALID, "%s_len %lld is negative", what, (long long)len);
+    if ((uint64_t)len >= ((uint64_t)1 << 32))
+        fail(GALE_E_LIMIT, "%s_len %lld: gale_compare's positions are 32-bit (less than 2^32 bytes)", what,
+             (long long)len);
+    if (len > 0) need(s, what);
+}
+}  // namespace
+
+extern "C" {
+
+GALE_API void gale_compare_params_init(gale_compare_params *p) {
+    if (!p) return;
+    std::memset(p, 0, sizeof *p);
+    p->size = sizeof *p;
+    const gale::CompareParams d;
+    p->word = d.word;
+    p->match = d.match;
+    p->mismatch = d.mismatch;
+    p->xdrop = d.xdrop;
+    p->min_length = d.min_length;
+    p->min_identity = d.min_identity;
+    p->max_occ = d.max_occ;
+}
+
+GALE_API gale_status gale_compare(gale_ctx *ctx, const char *a, int64_t a_len, const char *b, int64_t b_len,
+                                  const gale_compare_params *params, gale_fragment **frags, size_t *n) {
+    return guarded([&] {
+        need(frags, "frags");
+        need(n, "n");
+        *frags = nullptr;
+        *n = 0;
+        live(ctx, "context");
+        gale_compare_params defaults;
+        gale_compare_params_init(&defaults);
+        const gale_compare_params &p = params ? *read_struct(params, &defaults, "params") : defaults;
+        if (p.word < 12 || p.word > 32) fail(GALE_E_RANGE, "params->word %d: must be in [12, 32]", p.word);
+        if (p.match < 1 || p.match > (1 << 20)) fail(GALE_E_RANGE, "params->match %d: must be in [1, 2^20]", p.match);
+        if (p.mismatch < 0 || p.mismatch > (1 << 20))
+            fail(GALE_E_RANGE, "params->mismatch %d: must be in [0, 2^20]", p.mismatch);
+        if (p.xdrop < 0 || p.xdrop > (1 << 30)) fail(GALE_E_RANGE, "params->xdrop %d: must be in [0, 2^30]", p.xdrop);
+        if (p.min_identity > 100)
+            fail(GALE_E_RANGE, "params->min_identity %u: must be in [0, 100] (percent)", p.min_identity);
+        if (p.flags & ~(GALE_COMPARE_PLUS | GALE_COMPARE_MINUS))
+            fail(GALE_E_RANGE, "params->flags 0x%x: unknown bits", p.flags);
+        if (p.reserved0 != 0) fail(GALE_E_RANGE, "params->reserved0 is %llu: must be 0", (unsigned long long)p.reserved0);
+        compare_need_seq(a, a_len, "a");
+        compare_need_seq(b, b_len, "b");
+        gale::CompareParams cp;
+        cp.word = p.word;
+        cp.match = p.match;
+        cp.mismatch = p.mismatch;
+        cp.xdrop = p.xdrop;
+        cp.min_length = p.min_length;
+        cp.min_identity = p.min_identity;
+        cp.max_occ = p.max_occ;
+        const uint32_t strands = p.flags ? p.flags : (GALE_COMPARE_PLUS | GALE_COMPARE_MINUS);
+        cp.plus = (strands & GALE_COMPARE_PLUS) != 0;
+        cp.minus = (strands & GALE_COMPARE_MINUS) != 0;
+        // chunk sizes: a test hook (GALE_COMPARE_CHUNK=WORDS,HITS; doc/testing.md) makes them
+        // small; the result does not depend on them
+        uint64_t chunk_words = gale::kCompareChunkWords, chunk_hits = gale::kCompareChunkHits;
+        if (const char *c = std::getenv("GALE_COMPARE_CHUNK")) {
+            char *end = nullptr;
+            const unsigned long long w = std::strtoull(c, &end, 10);
+            if (end && *end == ',') {
+                const unsigned long long h = std::strtoull(end + 1, nullptr, 10);
+                if (w > 0 && h > 0) {
+                    chunk_words = w;
+                    chunk_hits = h;
+                }
+            }
+        }
+        // (a CUDA context too: there is no GPU kernel yet, the CPU's is the semantics of record)
+        const std::vector<gale::CompareFragment> found =
+            gale::compare((const uint8_t *)a, (uint64_t)a_len, (const uint8_t *)b, (uint64_t)b_len, cp,
+                          ctx->pool->size(), chunk_words, chunk_hits);
+        if (found.empty()) return GALE_OK;
+        gale_fragment *arr = (gale_fragment *)std::malloc(found.size() * sizeof *arr);
+        if (!arr) fail(GALE_E_NOMEM, "%zu fragments", found.size());
+        for (size_t i = 0; i < found.size(); ++i) {
+            std::memset(&arr[i], 0, sizeof arr[i]);
+            arr[i].a_start = found[i].a_start;
+            arr[i].b_start = found[i].b_start;
+            arr[i].length = found[i].length;
+            arr[i].score = found[i].score;
+            arr[i].matches = found[i].matches;
+            arr[i].strand = found[i].strand;
+        }
+        *frags = arr;
+        *n = found.size();
+        return GALE_OK;
+    });
+}
+
+GALE_API void gale_fragments_free(gale_fragment *frags) { std::free(frags); }
 
 }  // extern "C"
 
