@@ -6,6 +6,7 @@
  *   gale lastz TARGET QUERY [--segments=FILE] [options]
  *   gale poa [options] FILE...
  *   gale graph-align [options] GRAPH.gfa READS...
+ *   gale compare [options] A.fa B.fa
  *
  * main dispatches to the subcommands (subcommands.h: xdrop.c, wfa.c, zdrop.c); they
  * share the common options (options.c), one input module (input.c: LOGAN TSV,
@@ -40,6 +41,8 @@ static void usage_main(FILE *out)
         "           consensus, MSA and GFA; the options and output of spoa)\n"
         "  graph-align  reads aligned to a GFA graph (a DAG) with SPOA 4.0.8's engine,\n"
         "           written as GAF\n"
+        "  compare  whole-genome comparison, GPUGECKO-style: every ungapped fragment of\n"
+        "           two genomes on both strands (PAF, lastz segments or general)\n"
         "\n"
         "Options:\n"
         "  -h, --help     show this help\n"
@@ -60,6 +63,7 @@ static const struct {
     {"zdrop", cmd_zdrop, usage_zdrop},
     {"poa", cmd_poa, usage_poa},
     {"graph-align", cmd_graph_align, usage_graph_align},
+    {"compare", cmd_compare, usage_compare},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

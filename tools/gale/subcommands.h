@@ -22,5 +22,7 @@ int cmd_poa(int argc, char **argv);
 void usage_poa(FILE *out);
 int cmd_graph_align(int argc, char **argv);
 void usage_graph_align(FILE *out);
+int cmd_compare(int argc, char **argv);
+void usage_compare(FILE *out);
 
 #endif
