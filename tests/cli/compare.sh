@@ -5,7 +5,7 @@
 #     IUPAC letters, inversions, tandem repeats): --format=segments under several option
 #     sets, on 1 and 3 threads and with tiny chunks (GALE_COMPARE_CHUNK, doc/testing.md);
 #     --format=paf under two.
-#  2. Sensitivity against Debian's lastz on a generated pair (compare_gen.py big: 10%
+#  2. Sensitivity against Debian's lastz on a generated 3 Mbp pair (compare_gen.py big: 10%
 #     divergence with indels, inversions, replaced blocks): every alignment of `lastz A B`
 #     (default options) must be overlapped by a gale fragment on its strand whose A interval
 #     overlaps the alignment's and whose diagonal lies in the alignment's diagonal range
@@ -101,7 +101,7 @@ EOF
 
 # 2. sensitivity against lastz
 b=$work/big
-python3 "$gen" big "$seed" 1500000 "$b"
+python3 "$gen" big "$seed" 3000000 "$b"
 lastz "$b/A.fa" "$b/B.fa" --format=general:name1,strand2,zstart1,end1,zstart2,end2,cigar > "$b/lz" 2>/dev/null
 "$gale" compare "$b/A.fa" "$b/B.fa" --format=segments --threads=2 > "$b/seg"
 total=$((total + 1))
