@@ -148,17 +148,21 @@ fi
 d=$work/0
 "$gale" compare "$d/A.fa" "$d/B.fa" -k 14 --format=segments > "$d/seg"
 "$gale" compare "$d/A.fa" "$d/B.fa" -k 14 --format=general --dotplot="$d/plot.svg" > "$d/gen"
+"$gale" compare "$d/A.fa" "$d/B.fa" -k 14 --format=paf > "$d/paf"
 total=$((total + 1))
-python3 - "$d/seg" "$d/gen" "$d/plot.svg" <<'PY' || fail=$((fail + 1))
+python3 - "$d/seg" "$d/gen" "$d/plot.svg" "$d/paf" <<'PY' || fail=$((fail + 1))
 import sys, xml.etree.ElementTree as ET
 seg = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if not l.startswith("#")]
 gen = [l.rstrip("\n").split("\t") for l in open(sys.argv[2]) if not l.startswith("#")]
-bad = len(seg) != len(gen)
-for s, g in zip(seg, gen):
-    # general: score name1 strand1 size1 zstart1 end1 name2 strand2 size2 zstart2 end2 ...
-    want = [s[7], s[0], "+", None, str(int(s[1]) - 1), s[2], s[3], s[6], None, str(int(s[4]) - 1), s[5]]
-    if any(w is not None and w != x for w, x in zip(want, g)):
-        print("FAIL: general line %s against segments %s" % (g, s))
+paf = [l.rstrip("\n").split("\t") for l in open(sys.argv[4])]
+bad = len(seg) != len(gen) or len(seg) != len(paf)
+for s, g, p in zip(seg, gen, paf):
+    # general: score name1 strand1 size1 zstart1 end1 name2 strand2 size2 zstart2 end2
+    # identity (lastz's: matches / pairs without an N) ...; its matches are the fragment's
+    want = [s[7], s[0], "+", None, str(int(s[1]) - 1), s[2], s[3], s[6], None, str(int(s[4]) - 1), s[5],
+            None]
+    if any(w is not None and w != x for w, x in zip(want, g)) or g[11].split("/")[0] != p[9]:
+        print("FAIL: general line %s against segments %s and PAF %s" % (g, s, p))
         bad = True
         break
 root = ET.parse(sys.argv[3]).getroot()
