@@ -279,33 +279,31 @@ int cmd_compare(int argc, char **argv)
         if (c == OPTS_EXIT) return rc;
         switch (c) {
         case 'k':
-            if (option_number(CCMD, "--word", optarg, 12, 32, &v)) return EXIT_USAGE;
-            p.word = (int32_t)v;
-            break;
         case OPT_C_MATCH:
-            if (option_number(CCMD, "--match", optarg, 1, 1 << 20, &v)) return EXIT_USAGE;
-            p.match = (int32_t)v;
-            break;
         case OPT_C_MISMATCH:
-            if (option_number(CCMD, "--mismatch", optarg, 0, 1 << 20, &v)) return EXIT_USAGE;
-            p.mismatch = (int32_t)v;
-            break;
         case OPT_C_XDROP:
-            if (option_number(CCMD, "--xdrop", optarg, 0, 1 << 30, &v)) return EXIT_USAGE;
-            p.xdrop = (int32_t)v;
-            break;
         case OPT_C_MINLEN:
-            if (option_number(CCMD, "--min-length", optarg, 0, INT64_MAX, &v)) return EXIT_USAGE;
-            p.min_length = (uint64_t)v;
-            break;
         case OPT_C_MINID:
-            if (option_number(CCMD, "--min-identity", optarg, 0, 100, &v)) return EXIT_USAGE;
-            p.min_identity = (uint32_t)v;
+        case OPT_C_MAXOCC: {
+            /* the numeric options: their name and bounds (gale_compare's), then the field */
+            static const struct { int opt; const char *name; int64_t lo, hi; } nums[] = {
+                {'k', "--word", 12, 32},          {OPT_C_MATCH, "--match", 1, 1 << 20},
+                {OPT_C_MISMATCH, "--mismatch", 0, 1 << 20}, {OPT_C_XDROP, "--xdrop", 0, 1 << 30},
+                {OPT_C_MINLEN, "--min-length", 0, INT64_MAX}, {OPT_C_MINID, "--min-identity", 0, 100},
+                {OPT_C_MAXOCC, "--max-occ", 0, INT64_MAX},
+            };
+            size_t k = 0;
+            while (nums[k].opt != c) k++;
+            if (option_number(CCMD, nums[k].name, optarg, nums[k].lo, nums[k].hi, &v)) return EXIT_USAGE;
+            if (c == 'k') p.word = (int32_t)v;
+            else if (c == OPT_C_MATCH) p.match = (int32_t)v;
+            else if (c == OPT_C_MISMATCH) p.mismatch = (int32_t)v;
+            else if (c == OPT_C_XDROP) p.xdrop = (int32_t)v;
+            else if (c == OPT_C_MINLEN) p.min_length = (uint64_t)v;
+            else if (c == OPT_C_MINID) p.min_identity = (uint32_t)v;
+            else p.max_occ = (uint64_t)v;
             break;
-        case OPT_C_MAXOCC:
-            if (option_number(CCMD, "--max-occ", optarg, 0, INT64_MAX, &v)) return EXIT_USAGE;
-            p.max_occ = (uint64_t)v;
-            break;
+        }
         case OPT_C_STRAND:
             if (strcmp(optarg, "both") == 0) p.flags = 0;
             else if (strcmp(optarg, "plus") == 0) p.flags = GALE_COMPARE_PLUS;
