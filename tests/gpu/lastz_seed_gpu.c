@@ -21,6 +21,10 @@
  * (a window's hits a few hundred: windows cut short, a word whose hits alone overflow
  * them, candidates' buffer grown and the walk redone) (doc/testing.md).
  *
+ * Then the device's memory made to fail (GALE_FAULT_INJECT, alloc=N+ for N past
+ * gale_ctx_create's allocations): each find goes to the CPU, with the same HSPs, counted in
+ * finds_device_failed.
+ *
  * GALE_GPU_TEST_FAKE=1 replaces the CUDA context by a CPU context of 3 threads (the
  * windowed parallel path): a self-check of this harness without a GPU (never used by
  * meson; the GPU assertions are skipped).
@@ -243,6 +247,46 @@ int main(void)
         }
         free(multi);
         free(rc);
+        free(t);
+        free(q);
+    }
+    /* The device's memory failing (GALE_FAULT_INJECT: every allocation from the N-th of the
+     * context on, N past those of gale_ctx_create, so that the seeder's own fail, at its
+     * first find's setup or later): each find then runs on the CPU, with the same HSPs, and
+     * is counted as such. */
+    if (!fake) {
+        char *t = NULL, *q = NULL;
+        int64_t tl = 0, ql = 0, n;
+        int failed_seen = 0;
+        make_pair(&r, 30000, &t, &tl, &q, &ql);
+        for (n = 6; n <= 40; n += 2) {
+            char plan[32];
+            gale_ctx *fctx = NULL;
+            gale_lastz_seeder *fs = NULL, *cs = NULL;
+            gale_lastz_seed_stats fst;
+            snprintf(plan, sizeof plan, "alloc=%lld+", (long long)n);
+            setenv("GALE_FAULT_INJECT", plan, 1);
+            gale_ctx_opts_init(&o);
+            o.backend = GALE_BACKEND_CUDA;
+            st = gale_ctx_create(&fctx, &o);
+            unsetenv("GALE_FAULT_INJECT");
+            if (st != GALE_OK) continue; /* (the context's own allocations reached) */
+            REQUIRE_OK(gale_lastz_seeder_create(fctx, t, tl, NULL, NULL, &fs));
+            REQUIRE_OK(gale_lastz_seeder_create(cpu, t, tl, NULL, NULL, &cs));
+            compare(fs, cs, q, ql, plan, -1, "faults");
+            compare(fs, cs, q, ql, plan, -1, "faults, again");
+            fst.size = sizeof fst;
+            REQUIRE_OK(gale_lastz_seeder_stats(fs, &fst));
+            CHECK_MSG(fst.finds == 2 && fst.finds_device + fst.finds_device_failed == 2,
+                      "%s: %llu finds, %llu on the GPU, %llu failed there", plan, (unsigned long long)fst.finds,
+                      (unsigned long long)fst.finds_device, (unsigned long long)fst.finds_device_failed);
+            if (fst.finds_device_failed > 0) failed_seen++;
+            gale_lastz_seeder_free(fs);
+            gale_lastz_seeder_free(cs);
+            gale_ctx_destroy(fctx);
+        }
+        printf("lastz_seed_gpu: device memory failing: %d plans sent finds to the CPU\n", failed_seen);
+        CHECK_MSG(failed_seen > 0, "no fault plan made a find fail on the GPU");
         free(t);
         free(q);
     }
