@@ -106,7 +106,8 @@ static int genome_read(genome *g, const char *path)
     g->off = malloc((size_t)g->n * sizeof *g->off);
     if (!g->off) goto oom;
     for (long k = 0; k < g->n; k++) {
-        const void *zero = memchr(g->recs[k].seq, 0, g->recs[k].len);
+        /* (an empty record may have no bytes at all: memchr and memcpy take no NULL) */
+        const void *zero = g->recs[k].len ? memchr(g->recs[k].seq, 0, g->recs[k].len) : NULL;
         if (zero) {
             msg("%s: record %ld (%s): byte 0 at position %zu (it separates records)", path, k + 1, g->recs[k].name,
                 (size_t)((const char *)zero - g->recs[k].seq) + 1);
@@ -118,7 +119,7 @@ static int genome_read(genome *g, const char *path)
     g->joined = malloc(len ? len : 1);
     if (!g->joined) goto oom;
     for (long k = 0; k < g->n; k++) {
-        memcpy(g->joined + g->off[k], g->recs[k].seq, g->recs[k].len);
+        if (g->recs[k].len) memcpy(g->joined + g->off[k], g->recs[k].seq, g->recs[k].len);
         if (k + 1 < g->n) g->joined[g->off[k] + g->recs[k].len] = 0;
     }
     g->len = len;
