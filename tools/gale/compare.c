@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gale.h"
 #include "lastz_int.h"
@@ -405,16 +406,18 @@ int cmd_compare(int argc, char **argv)
         free(qs);
     }
     if (rc == 0 && dotplot) {
-        FILE *svg = fopen(dotplot, "w");
-        if (!svg) {
-            msg("%s: cannot write the dot plot", dotplot);
+        /* as -o: a regular file replaced only once the plot is whole, a link or a FIFO
+         * written through (output.h) */
+        out_file svg;
+        struct stat st;
+        if (stat(dotplot, &st) == 0 && S_ISDIR(st.st_mode)) { /* (out_open's message names -o) */
+            msg("%s: is a directory: --dotplot takes a file", dotplot);
+            rc = EXIT_FAIL;
+        } else if (out_open(&svg, dotplot) != 0) {
             rc = EXIT_FAIL;
         } else {
-            write_svg(svg, &a, &b, pl, nf);
-            if (fclose(svg) != 0) {
-                msg("%s: error while writing the dot plot", dotplot);
-                rc = EXIT_FAIL;
-            }
+            write_svg(svg.fp, &a, &b, pl, nf);
+            rc = out_close(&svg, EXIT_OK);
         }
     }
 done:
