@@ -22,8 +22,10 @@
 // The candidates are put in hit order on the host (a window's hit index each) and the
 // windows follow each other, the records' diagEnd kept on the device between them.
 //
-// Memory: per entry, the target, its word table and LASTZ's scores go to the device once
-// (LastzSeedGpu); each find takes the query and the window buffers, sized from the
+// Memory: per entry, the target and LASTZ's scores go to the device once and the target's
+// word table is built there (build_table: 4 bytes a position, more for wide seeds, and 16
+// bytes a position while it is built; the host never builds it unless a find falls back to
+// the CPU); each find takes the query and the window buffers, sized from the
 // device's free memory (kHitBytes a hit) and kept for the entry's next find. A cudaMalloc
 // that fails throws DeviceFault (memory): the seeder then finds on the CPU.
 #include <cub/device/device_radix_sort.cuh>
@@ -65,10 +67,7 @@ struct SeedDev {
 // order, and its halves as speculate found them (kNone: left to walk_records).
 struct SpecHit {
     uint32_t pos1, pos2, order;
-    int32_t left_score;
-    uint32_t left_start, left_end;  // left_end: where the left half stopped (kNone: not done)
-    int32_t right_score;
-    uint32_t right_stop, right_end;  // right_end: where the right half stopped (kNone: not done)
+    LastzHalf left, right;  // end kNone: not done
 };
 
 struct DevCandidate {
@@ -80,16 +79,12 @@ struct DevCandidate {
 // and CUB's sort (its own copy of keys and values).
 constexpr size_t kHitBytes = 4 + 4 + 2 + 2 + 4 + 4 + sizeof(SpecHit) + 2 + 4;
 
-__device__ __forceinline__ int upper_bits(uint8_t c) {
-    return c == 'A' ? 0 : c == 'C' ? 1 : c == 'G' ? 2 : c == 'T' ? 3 : -1;
-}
-
 // The packed seed word of the window of the query ending at e (exclusive); false when a
 // byte of it is no upper-case A C G T (lastz_seed.cpp, for_each_word and apply_seed).
 __device__ bool word_at(const uint8_t *q, uint32_t e, const SeedDev &s, uint32_t *packed) {
     uint64_t w = 0;
     for (int i = 0; i < s.length; ++i) {
-        const int b = upper_bits(q[e - (uint32_t)s.length + (uint32_t)i]);
+        const int b = lastz_upper_bits(q[e - (uint32_t)s.length + (uint32_t)i]);
         if (b < 0) return false;
         w = (w << 2) | (uint64_t)b;
     }
@@ -172,54 +167,56 @@ __global__ void fill_hits(const uint8_t *q, uint32_t from, uint32_t n, SeedDev s
     });
 }
 
+template <class K>
+__device__ __forceinline__ uint32_t lower_bound(const K *key, uint32_t n, uint32_t v) {
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (key[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// The target's table (lastz_seed.cpp's build_table, in parallel): target_words writes each
+// position's word, from the highest position down (kNone: no word ends there, or not at a
+// multiple of step), under a key whose high bits are the bucket (the word's low 24 bits) and
+// whose low `rot` bits the rest of the word; a stable radix sort by that key then lays out
+// each bucket's words by word, each word's ends highest first, as build_table does.
+__global__ void target_words(const uint8_t *t, uint32_t len, uint32_t step, SeedDev s, int rot, uint32_t *key,
+                             uint32_t *end) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= len) return;
+    const uint32_t e = i + 1;
+    uint32_t k = kNone, packed;
+    if (e >= (uint32_t)s.length && e % step == 0 && word_at(t, e, s, &packed))
+        k = rot ? ((packed & s.bucket_mask) << rot) | (packed >> 24) : packed;
+    key[len - 1 - i] = k;
+    end[len - 1 - i] = e;
+}
+
+// start[b], b = 0..buckets: the first sorted key of bucket b or above (b = buckets: the
+// number of words; kNone sorts after them).
+__global__ void table_starts(const uint32_t *key_s, uint32_t n, uint32_t buckets, int rot, uint32_t *start) {
+    const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b > buckets) return;
+    start[b] = lower_bound(key_s, n, b << rot);
+}
+
+// The words back from their keys (tables of words wider than the buckets).
+__global__ void table_words(const uint32_t *key_s, uint32_t n, int rot, uint32_t *word) {
+    const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n) return;
+    const uint32_t v = key_s[k];
+    word[k] = (v >> rot) | ((v & ((1u << rot) - 1)) << 24);
+}
+
 struct Seqs {
     const uint8_t *t, *q;
     uint32_t len1, len2;
     const int32_t *sub;  // 256 x 256, LASTZ's masked scores
     int32_t xdrop;
 };
-
-// The left half of the extension of a hit ending at (pos1, pos2) down to stop (xdrop_extend_seed_hit),
-// at most max_steps steps (false: not done within them).
-__device__ __forceinline__ bool extend_left(const Seqs &S, uint32_t pos1, uint32_t pos2, int64_t stop, int max_steps,
-                                            int32_t *score, uint32_t *start, uint32_t *end) {
-    int64_t s1 = pos1, s2 = pos2, leftStart = pos1;
-    int32_t run = 0, best = 0;
-    int steps = 0;
-    while (s1 > stop && run >= best - S.xdrop) {
-        if (steps++ == max_steps) return false;
-        run += S.sub[(uint32_t)S.t[--s1] * 256 + S.q[--s2]];
-        if (run > best) {
-            leftStart = s1;
-            best = run;
-        }
-    }
-    *score = best;
-    *start = (uint32_t)leftStart;
-    *end = (uint32_t)s1;
-    return true;
-}
-
-__device__ __forceinline__ bool extend_right(const Seqs &S, uint32_t pos1, uint32_t pos2, int max_steps,
-                                             int32_t *score, uint32_t *stop_at, uint32_t *end) {
-    const int64_t diag = (int64_t)pos1 - (int64_t)pos2;
-    const int64_t rstop = (int64_t)S.len1 <= (int64_t)S.len2 + diag ? (int64_t)S.len1 : (int64_t)S.len2 + diag;
-    int64_t s1 = pos1, s2 = pos2, rightStop = pos1;
-    int32_t run = 0, best = 0;
-    int steps = 0;
-    while (s1 < rstop && run >= best - S.xdrop) {
-        if (steps++ == max_steps) return false;
-        run += S.sub[(uint32_t)S.t[s1++] * 256 + S.q[s2++]];
-        if (run > best) {
-            rightStop = s1;
-            best = run;
-        }
-    }
-    *score = best;
-    *stop_at = (uint32_t)rightStop;
-    *end = (uint32_t)s1;
-    return true;
-}
 
 // The loosest stop of a left half (no earlier extension on the record): LASTZ's
 // max(block2 + diag, 0) with block2 = 0.
@@ -232,20 +229,11 @@ __global__ void speculate(const uint32_t *order_s, const uint32_t *hp1, const ui
     h.pos1 = hp1[h.order];
     h.pos2 = hp2[h.order];
     const int64_t diag = (int64_t)h.pos1 - (int64_t)h.pos2;
-    if (!extend_left(S, h.pos1, h.pos2, diag > 0 ? diag : 0, kSpecSteps, &h.left_score, &h.left_start, &h.left_end))
-        h.left_end = kNone;
-    if (!extend_right(S, h.pos1, h.pos2, kSpecSteps, &h.right_score, &h.right_stop, &h.right_end)) h.right_end = kNone;
+    if (!lastz_extend_left(S.t, S.q, S.sub, S.xdrop, h.pos1, h.pos2, diag > 0 ? diag : 0, kSpecSteps, &h.left))
+        h.left.end = kNone;
+    if (!lastz_extend_right(S.t, S.q, S.len1, S.len2, S.sub, S.xdrop, h.pos1, h.pos2, kSpecSteps, &h.right))
+        h.right.end = kNone;
     spec[k] = h;
-}
-
-__device__ __forceinline__ uint32_t lower_bound(const uint16_t *key, uint32_t n, uint32_t v) {
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        const uint32_t mid = lo + (hi - lo) / 2;
-        if (key[mid] < v) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
 }
 
 struct WalkParams {
@@ -267,29 +255,24 @@ __global__ void walk_records(const uint16_t *key_s, uint32_t total, const SpecHi
         if (de > h.pos2 - W.seed_length) continue;  // (process_for_simple_hit)
         const int64_t diag = (int64_t)h.pos1 - (int64_t)h.pos2;
         const int64_t stop = (int64_t)de + diag > 0 ? (int64_t)de + diag : 0;
-        int32_t ls = h.left_score, rs = h.right_score;
-        uint32_t lstart = h.left_start, lend = h.left_end, rstop = h.right_stop, rend = h.right_end;
-        if (lend == kNone || (int64_t)lend < stop) extend_left(S, h.pos1, h.pos2, stop, INT_MAX, &ls, &lstart, &lend);
-        if (rend == kNone) extend_right(S, h.pos1, h.pos2, INT_MAX, &rs, &rstop, &rend);
-        const uint32_t extent = (uint32_t)((int64_t)rend - diag);
+        LastzHalf left = h.left, right = h.right;
+        if (left.end == kNone || (int64_t)left.end < stop)
+            lastz_extend_left(S.t, S.q, S.sub, S.xdrop, h.pos1, h.pos2, stop, INT_MAX, &left);
+        if (right.end == kNone)
+            lastz_extend_right(S.t, S.q, S.len1, S.len2, S.sub, S.xdrop, h.pos1, h.pos2, INT_MAX, &right);
+        const uint32_t extent = (uint32_t)((int64_t)right.end - diag);
         if (extent > de) de = extent;
-        const int32_t similarity = ls + rs;
+        const int32_t similarity = left.score + right.score;
         if (similarity < W.hsp_thresh) continue;
         DevCandidate c;
         c.order = h.order;
-        c.c.length = rstop - lstart;
-        c.c.pos1 = lstart;
-        c.c.pos2 = (uint32_t)((int64_t)lstart - diag);
+        c.c.length = right.best - left.best;
+        c.c.pos1 = left.best;
+        c.c.pos2 = (uint32_t)((int64_t)left.best - diag);
         c.c.similarity = similarity;
         c.c.matched[0] = c.c.matched[1] = c.c.matched[2] = c.c.matched[3] = 0;
         if (lastz_entropy_scales(W.entropy != 0, W.hsp_thresh, similarity))
-            for (uint32_t i = 0; i < c.c.length; ++i) {
-                const uint8_t a = S.t[c.c.pos1 + i];
-                if (a == S.q[c.c.pos2 + i]) {
-                    const int b = upper_bits(a);
-                    if (b >= 0) ++c.c.matched[b];
-                }
-            }
+            lastz_count_matched(S.t + c.c.pos1, S.q + c.c.pos2, c.c.length, c.c.matched);
         const uint32_t at = atomicAdd(n_out, 1u);
         if (at < out_cap) out[at] = c;
     }
@@ -353,6 +336,55 @@ void lastz_seed_gpu_close(LastzSeedGpu *g) noexcept {
     delete g;
 }
 
+namespace {
+
+// The target's table on the device, as build_table builds it on the CPU (target_words says
+// how): start (buckets + 1), pos and, for wide seeds, word, each entry 4 bytes. Takes 16
+// bytes a target position and CUB's sort storage while it runs.
+// rot: the word's bits above the bucket's (wide seeds; else 0).
+void build_table(Device *dev, LastzSeedGpu *g, int bucket_bits, int rot, uint32_t step) {
+    const uint32_t n = g->len1, buckets = 1u << bucket_bits;
+    cudaStream_t st = g->stream;
+    constexpr unsigned kThreads = 256;
+    g->start.reserve(dev, ((size_t)buckets + 1) * 4);
+    g->pos.reserve(dev, std::max<size_t>((size_t)n * 4, 4));
+    if (g->seed.wide) g->word.reserve(dev, std::max<size_t>((size_t)n * 4, 4));
+    if (n == 0) {
+        GALE_CUDA_CHECK(cudaMemsetAsync(g->start.p, 0, ((size_t)buckets + 1) * 4, st));
+        return;
+    }
+    DevBuf key, key_s, end, temp;
+    struct Release {  // (the temporaries go whatever happens)
+        DevBuf *b[4];
+        ~Release() {
+            for (DevBuf *x : b) x->release();
+        }
+    } release{{&key, &key_s, &end, &temp}};
+    key.reserve(dev, (size_t)n * 4);
+    key_s.reserve(dev, (size_t)n * 4);
+    end.reserve(dev, (size_t)n * 4);
+    size_t temp_b = 0;
+    GALE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_b, (const uint32_t *)nullptr, (uint32_t *)nullptr,
+                                                    (const uint32_t *)nullptr, (uint32_t *)nullptr, (int64_t)n, 0, 32,
+                                                    st));
+    temp.reserve(dev, std::max<size_t>(temp_b, 4));
+    target_words<<<blocks_of(n, kThreads), kThreads, 0, st>>>(g->target.as<uint8_t>(), n, step, g->seed, rot,
+                                                              key.as<uint32_t>(), end.as<uint32_t>());
+    GALE_CUDA_CHECK(cudaGetLastError());
+    GALE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.p, temp_b, key.as<uint32_t>(), key_s.as<uint32_t>(),
+                                                    end.as<uint32_t>(), g->pos.as<uint32_t>(), (int64_t)n, 0, 32, st));
+    table_starts<<<blocks_of((uint64_t)buckets + 1, kThreads), kThreads, 0, st>>>(key_s.as<uint32_t>(), n, buckets,
+                                                                                  rot, g->start.as<uint32_t>());
+    GALE_CUDA_CHECK(cudaGetLastError());
+    if (g->seed.wide) {
+        table_words<<<blocks_of(n, kThreads), kThreads, 0, st>>>(key_s.as<uint32_t>(), n, rot, g->word.as<uint32_t>());
+        GALE_CUDA_CHECK(cudaGetLastError());
+    }
+    GALE_CUDA_CHECK(cudaStreamSynchronize(st));  // (before the temporaries are freed)
+}
+
+}  // namespace
+
 LastzSeedGpu *lastz_seed_gpu_open(Device *dev, const LastzSeedView &v) {
     GALE_CUDA_CHECK(cudaSetDevice(dev->index));
     device_check(dev);
@@ -371,9 +403,9 @@ LastzSeedGpu *lastz_seed_gpu_open(Device *dev, const LastzSeedView &v) {
         g->seed.mask[k] = sd.mask[k];
     }
     for (size_t k = 0; k < sd.flips.size(); ++k) g->seed.flips[k] = sd.flips[k];
-    const LastzWordTable &t = *v.table;
-    g->seed.bucket_mask = (1u << t.bucket_bits) - 1;
-    g->seed.wide = !t.word.empty();
+    const int bucket_bits = lastz_table_bucket_bits(sd);
+    g->seed.bucket_mask = (1u << bucket_bits) - 1;
+    g->seed.wide = sd.weight > bucket_bits;
     g->params = *v.params;
     g->len1 = v.target_len;
     g->host_target = v.target;
@@ -385,9 +417,7 @@ LastzSeedGpu *lastz_seed_gpu_open(Device *dev, const LastzSeedView &v) {
         if (bytes) GALE_CUDA_CHECK(cudaMemcpyAsync(b.p, src, bytes, cudaMemcpyHostToDevice, g->stream));
     };
     upload(g->target, v.target, v.target_len);
-    upload(g->start, t.start.data(), t.start.size() * 4);
-    upload(g->pos, t.pos.data(), t.pos.size() * 4);
-    if (g->seed.wide) upload(g->word, t.word.data(), t.word.size() * 4);
+    build_table(dev, g.get(), bucket_bits, sd.weight - bucket_bits, v.params->step);
     std::vector<int32_t> sub(256 * 256);
     for (int a = 0; a < 256; ++a)
         for (int b = 0; b < 256; ++b) sub[a * 256 + b] = v.masked->sub[a][b];

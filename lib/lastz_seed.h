@@ -65,11 +65,14 @@ struct LastzHsp {
 // by word), each still highest first, so that a lookup yields LASTZ's order; words of more
 // than 24 bits are bucketed by their low 24 bits, each bucket sorted by word, stably.
 struct LastzWordTable {
-    int bucket_bits = 0;
+    int bucket_bits = 0;  // lastz_table_bucket_bits (0: the target has no word)
     std::vector<uint32_t> start;  // bucket b: entries [start[b], start[b + 1])
     std::vector<uint32_t> pos;    // window ends
     std::vector<uint32_t> word;   // their words (only for words wider than the buckets)
 };
+// The table's buckets: 2^min(weight, 24) (words wider than that keep their word beside
+// each entry), for the CPU's table and the GPU's alike.
+inline int lastz_table_bucket_bits(const LastzSeed &s) { return s.weight < 24 ? s.weight : 24; }
 // One extension the device found worth an HSP before LASTZ's entropy scaling (its
 // similarity reaches hsp_thresh; the scaling can only lower it), with what the scaling
 // needs: its matched upper-case A C G T, counted exactly on the device, so that the host
@@ -86,6 +89,71 @@ GALE_HD bool lastz_entropy_scales(bool entropy, int32_t hsp_thresh, int32_t simi
     const int32_t zero = hsp_thresh > 0 ? hsp_thresh : 0;
     return entropy && similarity >= zero && (int64_t)similarity <= 3 * (int64_t)hsp_thresh;
 }
+// upper_nuc_to_bits: A C G T as 0 1 2 3 (A, G and C, T differ in bit 1: a transition
+// flips it); everything else, lower case included, -1.
+GALE_HD int lastz_upper_bits(uint8_t c) {
+    return c == 'A' ? 0 : c == 'C' ? 1 : c == 'G' ? 2 : c == 'T' ? 3 : -1;
+}
+// compute_entropy's counts (dna_utilities.c, lowerOk false): the upper-case A C G T of s
+// matched by t, added to matched.
+GALE_HD void lastz_count_matched(const uint8_t *s, const uint8_t *t, uint32_t len, uint32_t matched[4]) {
+    for (uint32_t i = 0; i < len; ++i)
+        if (s[i] == t[i]) {
+            const int b = lastz_upper_bits(s[i]);
+            if (b >= 0) ++matched[b];
+        }
+}
+// The two halves of xdrop_extend_seed_hit for a hit ending at (pos1, pos2) (exclusive), as
+// LASTZ runs them; written once for the CPU kernel (lib/cpu/lastz_seed.cpp) and the GPU's
+// (cuda/lastz_seed.cu, which also speculates them with a step cap). sub: 256 x 256 scores,
+// row-major (the target's byte picks the row). Each returns false when it would take more
+// than max_steps steps (nothing set then).
+struct LastzHalf {
+    int32_t score;  // the best running score (0: no position raised it)
+    uint32_t best;  // left: where the best starts (pos1 if none); right: where it ends (pos1 if none)
+    uint32_t end;   // the target position the search stopped at (left: its last; right: one past)
+};
+// Left, from the hit's end (its own bases included) down to stop (LASTZ's max(diagEnd + diag, 0)).
+GALE_HD bool lastz_extend_left(const uint8_t *seq1, const uint8_t *seq2, const int32_t *sub, int32_t xdrop,
+                               uint32_t pos1, uint32_t pos2, int64_t stop, int max_steps, LastzHalf *h) {
+    int64_t s1 = pos1, s2 = pos2, start = pos1;
+    int32_t run = 0, best = 0;
+    int steps = 0;
+    while (s1 > stop && run >= best - xdrop) {
+        if (steps++ == max_steps) return false;
+        run += sub[(uint32_t)seq1[--s1] * 256 + seq2[--s2]];
+        if (run > best) {
+            start = s1;
+            best = run;
+        }
+    }
+    h->score = best;
+    h->best = (uint32_t)start;
+    h->end = (uint32_t)s1;
+    return true;
+}
+// Right, from the hit's end to the end of either sequence.
+GALE_HD bool lastz_extend_right(const uint8_t *seq1, const uint8_t *seq2, uint32_t len1, uint32_t len2,
+                                const int32_t *sub, int32_t xdrop, uint32_t pos1, uint32_t pos2, int max_steps,
+                                LastzHalf *h) {
+    const int64_t diag = (int64_t)pos1 - (int64_t)pos2;
+    const int64_t rstop = (int64_t)len1 <= (int64_t)len2 + diag ? (int64_t)len1 : (int64_t)len2 + diag;
+    int64_t s1 = pos1, s2 = pos2, stop_at = pos1;
+    int32_t run = 0, best = 0;
+    int steps = 0;
+    while (s1 < rstop && run >= best - xdrop) {
+        if (steps++ == max_steps) return false;
+        run += sub[(uint32_t)seq1[s1++] * 256 + seq2[s2++]];
+        if (run > best) {
+            stop_at = s1;
+            best = run;
+        }
+    }
+    h->score = best;
+    h->best = (uint32_t)stop_at;
+    h->end = (uint32_t)s1;
+    return true;
+}
 // LASTZ's decision on an extension (seed_search.c's reporter with the entropy adjustment of
 // xdrop_extend_seed_hit): the HSP it makes, if any.
 bool lastz_hsp_decide(const LastzSeedParams &params, const LastzCandidate &c, LastzHsp *hsp);
@@ -94,8 +162,7 @@ bool lastz_hsp_decide(const LastzSeedParams &params, const LastzCandidate &c, La
 struct LastzSeedView {
     const uint8_t *target;
     uint32_t target_len;
-    const LastzSeed *seed;
-    const LastzWordTable *table;
+    const LastzSeed *seed;  // (the device builds the target's table itself)
     const YdropScoring *masked;
     const LastzSeedParams *params;
     uint32_t window;  // the query positions a CPU find takes at once (below kSeedWindow only
@@ -140,7 +207,7 @@ public:
     // The view a device side is made from, and the device side itself: from then on each
     // find runs there, and on the CPU only when the device could not take its query.
     LastzSeedView view() const {
-        return LastzSeedView{target_, target_len_, &seed_, &table_, masked_.get(), &params_, window_};
+        return LastzSeedView{target_, target_len_, &seed_, masked_.get(), &params_, window_};
     }
     void attach_device(std::unique_ptr<LastzSeedDevice> device) { device_ = std::move(device); }
     LastzSeedStats stats() const;
@@ -155,7 +222,11 @@ private:
     LastzSeedParams params_;
     int threads_;
     uint32_t window_;
-    LastzWordTable table_;
+    // The target's table, built at the first find on the CPU (a seeder whose finds all run
+    // on a GPU never needs it: the device builds its own).
+    const LastzWordTable &table() const;
+    mutable std::once_flag table_once_;
+    mutable LastzWordTable table_;
     std::unique_ptr<LastzSeedDevice> device_;
     mutable std::mutex stats_mu_;
     mutable LastzSeedStats stats_;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -34,18 +35,6 @@ int best_shift(uint32_t uncovered, uint64_t seedBits) {
     return bestShift;
 }
 
-// upper_nuc_to_bits: A C G T as 0 1 2 3 (A, G and C, T differ in bit 1: a transition
-// flips it); everything else, lower case included, -1.
-int8_t upper_bits(uint8_t c) {
-    switch (c) {
-    case 'A': return 0;
-    case 'C': return 1;
-    case 'G': return 2;
-    case 'T': return 3;
-    default: return -1;
-    }
-}
-
 // LASTZ's diag hash (diag_hash.h): diagonals modulo 2^16, so two diagonals 65,536 apart
 // share their record (LASTZ's simple hit processor lives with the collisions).
 constexpr uint32_t kDiagHashSize = 65536;
@@ -59,7 +48,7 @@ void for_each_word(const uint8_t *seq, uint32_t len, const LastzSeed &sd, F &&f)
     uint64_t w = 0;
     uint32_t have = 0;  // valid bases at the end of w
     for (uint32_t i = 0; i < len; ++i) {
-        const int8_t b = upper_bits(seq[i]);
+        const int b = lastz_upper_bits(seq[i]);
         if (b < 0) {
             have = 0;
             w = 0;
@@ -85,7 +74,7 @@ void build_table(LastzWordTable &t, const uint8_t *seq, uint32_t len, const Last
         t.start.assign(2, 0);
         return;
     }
-    t.bucket_bits = sd.weight < 24 ? sd.weight : 24;
+    t.bucket_bits = lastz_table_bucket_bits(sd);
     const uint32_t buckets = 1u << t.bucket_bits, bmask = buckets - 1;
     const bool wide = sd.weight > t.bucket_bits;
     t.start.assign((size_t)buckets + 1, 0);
@@ -140,55 +129,25 @@ struct Search {
         const int32_t diag = (int32_t)pos1 - (int32_t)pos2;
         const uint32_t hDiag = (uint32_t)diag & (kDiagHashSize - 1);
         const int32_t xDrop = prm->xdrop;
-        // left, from the hit's end (the hit's own bases included), not past the start of
-        // either sequence nor the end of an earlier extension on this hashed diagonal
+        // left, not past the start of either sequence nor the end of an earlier extension
+        // on this hashed diagonal; then right, to the end of either sequence
         const int32_t block2 = (int32_t)diagEnd[hDiag];
         const int64_t stop = block2 + diag > 0 ? (int64_t)block2 + diag : 0;
-        int64_t s1 = pos1, s2 = pos2, leftStart = pos1;
-        int32_t runScore = 0, leftScore = 0;
-        while (s1 > stop && runScore >= leftScore - xDrop) {
-            runScore += sc->sub[seq1[--s1]][seq2[--s2]];
-            if (runScore > leftScore) {
-                leftStart = s1;
-                leftScore = runScore;
-            }
-        }
-        // right, from the hit's end to the end of either sequence
-        const int64_t rstop = (int64_t)len1 <= (int64_t)len2 + diag ? (int64_t)len1 : (int64_t)len2 + diag;
-        s1 = pos1;
-        s2 = pos2;
-        int64_t rightStop = pos1;
-        runScore = 0;
-        int32_t rightScore = 0;
-        while (s1 < rstop && runScore >= rightScore - xDrop) {
-            runScore += sc->sub[seq1[s1++]][seq2[s2++]];
-            if (runScore > rightScore) {
-                rightStop = s1;
-                rightScore = runScore;
-            }
-        }
-        const int64_t rightBlock = s1;
-        int32_t similarity = leftScore + rightScore;
+        const int32_t *sub = &sc->sub[0][0];
+        LastzHalf left{}, right{};  // (no step cap: both always set)
+        lastz_extend_left(seq1, seq2, sub, xDrop, pos1, pos2, stop, INT_MAX, &left);
+        lastz_extend_right(seq1, seq2, len1, len2, sub, xDrop, pos1, pos2, INT_MAX, &right);
+        const int32_t similarity = left.score + right.score;
         // the extent of the search on this (hashed) diagonal, as a query position
-        const uint32_t extent = (uint32_t)(rightBlock - diag);
+        const uint32_t extent = (uint32_t)((int64_t)right.end - diag);
         if (extent > diagEnd[hDiag]) diagEnd[hDiag] = extent;
-        const uint32_t end1 = (uint32_t)rightStop, length = (uint32_t)(rightStop - leftStart);
+        const uint32_t end1 = right.best, length = right.best - left.best;
         const uint32_t end2 = (uint32_t)((int64_t)end1 - diag);
         if (similarity < prm->hsp_thresh) return false;  // (the scaling can only lower it)
         LastzCandidate c{end1 - length, end2 - length, length, similarity, {0, 0, 0, 0}};
         if (lastz_entropy_scales(prm->entropy, prm->hsp_thresh, similarity))
-            count_matched(seq1 + c.pos1, seq2 + c.pos2, length, c.matched);
+            lastz_count_matched(seq1 + c.pos1, seq2 + c.pos2, length, c.matched);
         return lastz_hsp_decide(*prm, c, hsp);
-    }
-
-    // compute_entropy's counts (dna_utilities.c, lowerOk false): the upper-case A C G T
-    // that match
-    static void count_matched(const uint8_t *s, const uint8_t *t, uint32_t len, uint32_t matched[4]) {
-        for (uint32_t i = 0; i < len; ++i)
-            if (s[i] == t[i]) {
-                const int8_t b = upper_bits(s[i]);
-                if (b >= 0) ++matched[b];
-            }
     }
 
     // process_for_simple_hit: a hit that starts before the end of an earlier extension on
@@ -339,8 +298,11 @@ void lastz_masked_scoring(YdropScoring &s) {
 LastzSeeder::LastzSeeder(const uint8_t *target, uint32_t target_len, const LastzSeed &seed, const YdropScoring &masked,
                          const LastzSeedParams &params, int threads, uint32_t window)
     : target_(target), target_len_(target_len), seed_(seed), masked_(std::make_unique<YdropScoring>(masked)),
-      params_(params), threads_(threads), window_(window) {
-    build_table(table_, target, target_len, seed, params.step);
+      params_(params), threads_(threads), window_(window) {}
+
+const LastzWordTable &LastzSeeder::table() const {
+    std::call_once(table_once_, [this] { build_table(table_, target_, target_len_, seed_, params_.step); });
+    return table_;
 }
 
 std::vector<LastzHsp> LastzSeeder::find(const uint8_t *query, uint32_t query_len) const {
@@ -349,7 +311,7 @@ std::vector<LastzHsp> LastzSeeder::find(const uint8_t *query, uint32_t query_len
     uint64_t hits = 0;
     double device_s = 0;
     bool on_device = false, device_failed = false;
-    if (device_ && query_len >= (uint32_t)seed_.length && !table_.pos.empty()) {
+    if (device_ && query_len >= (uint32_t)seed_.length && target_len_ >= (uint32_t)seed_.length) {
         std::vector<LastzCandidate> cand;
         on_device = device_->find(query, query_len, cand, &hits, &device_s);
         if (on_device) {
@@ -383,12 +345,13 @@ std::vector<LastzHsp> LastzSeeder::find_cpu(const uint8_t *query, uint32_t query
     const uint32_t L = (uint32_t)seed_.length;
     std::vector<LastzHsp> out;
     *hits = 0;
-    if (query_len < L || table_.pos.empty()) return out;
+    if (query_len < L || target_len_ < L) return out;
+    const LastzWordTable &tb = table();
     std::vector<uint32_t> diagEnd(kDiagHashSize, 0);
     const Search S{target_, query, target_len_, query_len, masked_.get(), &params_, L, diagEnd.data()};
     if (threads_ <= 1) {  // LASTZ's loop as it is
         uint64_t n = 0;
-        for_each_hit(table_, seed_, params_.transitions, query, 0, query_len, [&](uint32_t pos1, uint32_t pos2) {
+        for_each_hit(tb, seed_, params_.transitions, query, 0, query_len, [&](uint32_t pos1, uint32_t pos2) {
             LastzHsp h;
             ++n;
             if (S.hit(pos1, pos2, &h)) out.push_back(h);
@@ -415,7 +378,7 @@ std::vector<LastzHsp> LastzSeeder::find_cpu(const uint8_t *query, uint32_t query
                 v.clear();
                 const uint32_t a = w0 + (uint32_t)((uint64_t)(w1 - w0) * t / T),
                                b = w0 + (uint32_t)((uint64_t)(w1 - w0) * (t + 1) / T);
-                for_each_hit(table_, seed_, params_.transitions, query, a, b,
+                for_each_hit(tb, seed_, params_.transitions, query, a, b,
                              [&](uint32_t pos1, uint32_t pos2) { v.emplace_back(pos1, pos2); });
                 uint32_t *c = &counts[t * kDiagHashSize];
                 std::fill(c, c + kDiagHashSize, 0);
