@@ -4,7 +4,7 @@
  * GPUGECKO-style whole-genome comparison (gale_compare, doc/compare.md): every ungapped
  * fragment of A (the target) against B (the query) on both strands, written as PAF,
  * LASTZ's segments (which `gale lastz A B --segments=FILE` reads) or LASTZ's general
- * format, with an optional SVG dot plot. The files' records are read as gale lastz reads
+ * format, with an optional dot plot (SVG or PNG). The files' records are read as gale lastz reads
  * them (lastz_seqfile.c: FASTA, FASTQ, 2bit, nib; names as lastz takes them) and joined,
  * one byte 0 between records.
  */
@@ -12,14 +12,17 @@
 
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "gale.h"
 #include "lastz_int.h"
 #include "options.h"
 #include "output.h"
+#include "png.h"
 #include "subcommands.h"
 
 #define HELP_WIDTH 21
@@ -52,7 +55,12 @@ void usage_compare(FILE *out)
         "  --format F           paf (default), segments (lastz --format=segments, for\n"
         "                       gale lastz A B --segments=FILE) or general (lastz's\n"
         "                       --format=general default fields)\n"
-        "  --dotplot FILE.svg   also write an SVG dot plot (A on x, B on y)\n");
+        "  --dotplot FILE       also write a dot plot (A on x, B on y): PNG when FILE\n"
+        "                       ends in .png, SVG when it ends in .svg (either case);\n"
+        "                       another name needs --dotplot-format\n"
+        "  --dotplot-format F   png or svg, over FILE's extension\n"
+        "  --dotplot-size N     the plot's width and height in pixels, 100..10000\n"
+        "                       (default 800)\n");
     usage_backend_opts(out, HELP_WIDTH);
     fprintf(out, "                       (compare runs on the CPU on every backend: no GPU\n"
                  "                       kernel yet)\n");
@@ -70,8 +78,17 @@ enum {
     OPT_C_MAXOCC,
     OPT_C_STRAND,
     OPT_C_FORMAT,
-    OPT_C_DOTPLOT
+    OPT_C_DOTPLOT,
+    OPT_C_DOTPLOT_FORMAT,
+    OPT_C_DOTPLOT_SIZE
 };
+
+enum { DP_NONE, DP_SVG, DP_PNG };
+
+/* The dot plot's size in pixels: default and bounds (--dotplot-size) */
+#define DP_SIZE_DEFAULT 800
+#define DP_SIZE_MIN 100
+#define DP_SIZE_MAX 10000
 
 /* One input: its records and the joined sequence (a byte 0 between records). */
 typedef struct genome {
@@ -190,15 +207,49 @@ static void svg_text(FILE *o, const char *s)
     }
 }
 
-static void write_svg(FILE *o, const genome *a, const genome *b, const placed *pl, size_t n)
+/* The fragments' colours, + strand and - strand (both plots) */
+#define DP_PLUS_RGB 0x1f4fd0u
+#define DP_MINUS_RGB 0xd02f1fu
+
+/* The dot plot's layout, in the units of an 800 x 800 canvas: the SVG is drawn in them
+ * (its viewBox; its width and height are --dotplot-size's), the PNG's pixel of a point
+ * (x, y) is (floor(x * size / W), floor(y * size / H)). The plot's box runs from M to
+ * W - M (H - M); A's joined position p lies at x = M + sx * p, B's (its + strand, joined)
+ * at y = M + sy * p, from the top. */
+typedef struct plot_geom {
+    double W, H, M, sx, sy;
+} plot_geom;
+
+static plot_geom plot_layout(const genome *a, const genome *b)
 {
-    const double W = 800, H = 800, M = 60;
-    const double sx = a->len ? (W - 2 * M) / (double)a->len : 1, sy = b->len ? (H - 2 * M) / (double)b->len : 1;
+    plot_geom g;
+    g.W = 800;
+    g.H = 800;
+    g.M = 60;
+    g.sx = a->len ? (g.W - 2 * g.M) / (double)a->len : 1;
+    g.sy = b->len ? (g.H - 2 * g.M) / (double)b->len : 1;
+    return g;
+}
+
+/* p's fragment: its first base pair on the joined A and on the joined B's + strand (the -
+ * strand's B coordinates mapped back, as place() does): the fragment runs from
+ * (*x, *y) to (*x + length - 1, *y + length - 1) on +, from (*x, *y + length - 1) to
+ * (*x + length - 1, *y) on -. */
+static void fragment_origin(const genome *b, const placed *p, uint64_t *x, uint64_t *y)
+{
+    *x = p->f->a_start;
+    *y = b->off[p->qb] + p->qstart_plus;
+}
+
+static void write_svg(FILE *o, const genome *a, const genome *b, const placed *pl, size_t n, int size)
+{
+    const plot_geom g = plot_layout(a, b);
+    const double W = g.W, H = g.H, M = g.M, sx = g.sx, sy = g.sy;
     fprintf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n"
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %.0f %.0f\">\n"
                "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n"
                "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"black\"/>\n",
-            W, H, W, H, W, H, M, M, W - 2 * M, H - 2 * M);
+            size, size, W, H, W, H, M, M, W - 2 * M, H - 2 * M);
     /* record boundaries and names (A on x at the bottom, B on y at the left, B from the top) */
     for (long k = 0; k < a->n; k++) {
         const double x = M + sx * (double)a->off[k];
@@ -228,18 +279,101 @@ static void write_svg(FILE *o, const genome *a, const genome *b, const placed *p
     fprintf(o, "</text>\n");
     for (size_t k = 0; k < n; k++) {
         const gale_fragment *f = pl[k].f;
-        const uint64_t qb0 = b->off[pl[k].qb] + pl[k].qstart_plus; /* on the joined B, + strand */
-        const double x1 = M + sx * (double)f->a_start, x2 = M + sx * (double)(f->a_start + f->length);
+        uint64_t a0, qb0; /* on the joined A; on the joined B, + strand */
+        fragment_origin(b, &pl[k], &a0, &qb0);
+        const double x1 = M + sx * (double)a0, x2 = M + sx * (double)(a0 + f->length);
         double y1 = M + sy * (double)qb0, y2 = M + sy * (double)(qb0 + f->length);
         if (f->strand == '-') {
             const double t = y1;
             y1 = y2;
             y2 = t;
         }
-        fprintf(o, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1\"/>\n", x1,
-                y1, x2, y2, f->strand == '+' ? "#1f4fd0" : "#d02f1f");
+        fprintf(o, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#%06x\" stroke-width=\"1\"/>\n", x1,
+                y1, x2, y2, f->strand == '+' ? DP_PLUS_RGB : DP_MINUS_RGB);
     }
     fprintf(o, "</svg>\n");
+}
+
+/* The PNG's palette: its indices, then the colours (the SVG's: white, black, gray and
+ * the two strands'). */
+enum { PX_WHITE, PX_BLACK, PX_GREY, PX_PLUS, PX_MINUS, PX_COLOURS };
+#define RGB3(c) (uint8_t)((c) >> 16), (uint8_t)((c) >> 8 & 0xff), (uint8_t)((c) & 0xff)
+static const uint8_t dp_palette[PX_COLOURS * 3] = {
+    255, 255, 255, 0, 0, 0, 128, 128, 128, RGB3(DP_PLUS_RGB), RGB3(DP_MINUS_RGB),
+};
+
+/* A size x size image of palette indices, and the pixel of a layout coordinate. */
+typedef struct raster {
+    uint8_t *pix;
+    int32_t size;
+    double scale; /* pixels per layout unit */
+} raster;
+
+static int32_t raster_px(const raster *r, double u)
+{
+    const double v = floor(u * r->scale);
+    return v < 0 ? 0 : v > r->size - 1 ? r->size - 1 : (int32_t)v;
+}
+
+/* floor(p / q), q > 0 */
+static int64_t floor_div(int64_t p, int64_t q)
+{
+    return p >= 0 ? p / q : -((-p + q - 1) / q);
+}
+
+/* The pixels from (x0, y0) to (x1, y1), both ends in: one a column or row along the
+ * longer extent, the other coordinate rounded (half up) from the exact line. */
+static void raster_line(raster *r, int32_t x0, int32_t y0, int32_t x1, int32_t y1, uint8_t c)
+{
+    const int64_t dx = (int64_t)x1 - x0, dy = (int64_t)y1 - y0;
+    const int64_t steps = (dx < 0 ? -dx : dx) > (dy < 0 ? -dy : dy) ? (dx < 0 ? -dx : dx) : (dy < 0 ? -dy : dy);
+    for (int64_t t = 0; t <= steps; t++) {
+        const int64_t x = x0 + (steps ? floor_div(2 * t * dx + steps, 2 * steps) : 0);
+        const int64_t y = y0 + (steps ? floor_div(2 * t * dy + steps, 2 * steps) : 0);
+        r->pix[(size_t)y * (size_t)r->size + (size_t)x] = c;
+    }
+}
+
+/* The PNG plot drawn into r (r->pix: size x size bytes): white; the records' boundaries
+ * grey, the plot's box black, as the SVG's; each fragment a line of its strand's colour
+ * between the pixels of its first and last base pairs' centres (position p at
+ * p + 0.5 in the layout), in the output's order. No text: the PNG has no names. */
+static void draw_png(raster *r, const genome *a, const genome *b, const placed *pl, size_t n)
+{
+    const plot_geom g = plot_layout(a, b);
+    int32_t lo, hi;
+    r->scale = r->size / g.W;
+    lo = raster_px(r, g.M);
+    hi = raster_px(r, g.W - g.M);
+    memset(r->pix, PX_WHITE, (size_t)r->size * (size_t)r->size);
+    for (long k = 1; k < a->n; k++) {
+        const int32_t x = raster_px(r, g.M + g.sx * (double)a->off[k]);
+        raster_line(r, x, lo, x, hi, PX_GREY);
+    }
+    for (long k = 1; k < b->n; k++) {
+        const int32_t y = raster_px(r, g.M + g.sy * (double)b->off[k]);
+        raster_line(r, lo, y, hi, y, PX_GREY);
+    }
+    raster_line(r, lo, lo, hi, lo, PX_BLACK);
+    raster_line(r, lo, hi, hi, hi, PX_BLACK);
+    raster_line(r, lo, lo, lo, hi, PX_BLACK);
+    raster_line(r, hi, lo, hi, hi, PX_BLACK);
+    for (size_t k = 0; k < n; k++) {
+        const gale_fragment *f = pl[k].f;
+        const uint64_t last = f->length ? f->length - 1 : 0;
+        uint64_t a0, b0;
+        fragment_origin(b, &pl[k], &a0, &b0);
+        const int32_t x0 = raster_px(r, g.M + g.sx * ((double)a0 + 0.5));
+        const int32_t x1 = raster_px(r, g.M + g.sx * ((double)(a0 + last) + 0.5));
+        int32_t y0 = raster_px(r, g.M + g.sy * ((double)b0 + 0.5));
+        int32_t y1 = raster_px(r, g.M + g.sy * ((double)(b0 + last) + 0.5));
+        if (f->strand == '-') {
+            const int32_t t = y0;
+            y0 = y1;
+            y1 = t;
+        }
+        raster_line(r, x0, y0, x1, y1, f->strand == '+' ? PX_PLUS : PX_MINUS);
+    }
 }
 
 int cmd_compare(int argc, char **argv)
@@ -255,13 +389,18 @@ int cmd_compare(int argc, char **argv)
         {"strand",       required_argument, NULL, OPT_C_STRAND},
         {"format",       required_argument, NULL, OPT_C_FORMAT},
         {"dotplot",      required_argument, NULL, OPT_C_DOTPLOT},
+        {"dotplot-format", required_argument, NULL, OPT_C_DOTPLOT_FORMAT},
+        {"dotplot-size", required_argument, NULL, OPT_C_DOTPLOT_SIZE},
         COMMON_LONGOPTS,
         {NULL, 0, NULL, 0}
     };
     gale_compare_params p;
     common_opts com;
-    int c, rc = 0, format = CF_PAF;
+    int c, rc = 0, format = CF_PAF, dp_format = DP_NONE, dp_size = DP_SIZE_DEFAULT, dp_size_given = 0;
     const char *dotplot = NULL;
+    out_file plot;
+    int plot_opened = 0;
+    raster ras;
     genome a, b;
     gale_ctx *ctx = NULL;
     gale_fragment *frags = NULL;
@@ -275,6 +414,7 @@ int cmd_compare(int argc, char **argv)
     common_opts_init(&com, 1);
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
+    memset(&ras, 0, sizeof ras);
     opts_begin();
     while ((c = next_opt(argc, argv, ":k:o:qh", longopts, CCMD, usage_compare, &com, &rc)) != OPTS_END) {
         int64_t v;
@@ -286,13 +426,15 @@ int cmd_compare(int argc, char **argv)
         case OPT_C_XDROP:
         case OPT_C_MINLEN:
         case OPT_C_MINID:
-        case OPT_C_MAXOCC: {
+        case OPT_C_MAXOCC:
+        case OPT_C_DOTPLOT_SIZE: {
             /* the numeric options: their name and bounds (gale_compare's), then the field */
             static const struct { int opt; const char *name; int64_t lo, hi; } nums[] = {
                 {'k', "--word", 12, 32},          {OPT_C_MATCH, "--match", 1, 1 << 20},
                 {OPT_C_MISMATCH, "--mismatch", 0, 1 << 20}, {OPT_C_XDROP, "--xdrop", 0, 1 << 30},
                 {OPT_C_MINLEN, "--min-length", 0, INT64_MAX}, {OPT_C_MINID, "--min-identity", 0, 100},
                 {OPT_C_MAXOCC, "--max-occ", 0, INT64_MAX},
+                {OPT_C_DOTPLOT_SIZE, "--dotplot-size", DP_SIZE_MIN, DP_SIZE_MAX},
             };
             size_t k = 0;
             while (nums[k].opt != c) k++;
@@ -303,7 +445,11 @@ int cmd_compare(int argc, char **argv)
             else if (c == OPT_C_XDROP) p.xdrop = (int32_t)v;
             else if (c == OPT_C_MINLEN) p.min_length = (uint64_t)v;
             else if (c == OPT_C_MINID) p.min_identity = (uint32_t)v;
-            else p.max_occ = (uint64_t)v;
+            else if (c == OPT_C_MAXOCC) p.max_occ = (uint64_t)v;
+            else {
+                dp_size = (int)v;
+                dp_size_given = 1;
+            }
             break;
         }
         case OPT_C_STRAND:
@@ -321,11 +467,28 @@ int cmd_compare(int argc, char **argv)
         case OPT_C_DOTPLOT:
             dotplot = optarg;
             break;
+        case OPT_C_DOTPLOT_FORMAT:
+            if (strcmp(optarg, "png") == 0) dp_format = DP_PNG;
+            else if (strcmp(optarg, "svg") == 0) dp_format = DP_SVG;
+            else return bad_value(CCMD, "--dotplot-format", optarg, "expected png or svg");
+            break;
         default:
             return usage_error(CCMD, "unknown option or missing value: %s", argv[optind - 1]);
         }
     }
     if (argc - optind != 2) return usage_error(CCMD, "expected two files, A.fa and B.fa");
+    if (!dotplot && (dp_format != DP_NONE || dp_size_given))
+        return usage_error(CCMD, "%s without --dotplot FILE: it describes the dot plot's file",
+                           dp_format != DP_NONE ? "--dotplot-format" : "--dotplot-size");
+    if (dotplot && dp_format == DP_NONE) {
+        /* the name's extension, either case: .png or .svg */
+        const char *slash = strrchr(dotplot, '/'), *dot = strrchr(slash ? slash + 1 : dotplot, '.');
+        if (dot && strcasecmp(dot, ".png") == 0) dp_format = DP_PNG;
+        else if (dot && strcasecmp(dot, ".svg") == 0) dp_format = DP_SVG;
+        else
+            return usage_error(CCMD, "--dotplot %s: the name ends in neither .png nor .svg: give --dotplot-format=png "
+                               "or --dotplot-format=svg", dotplot);
+    }
 
     if (genome_read(&a, argv[optind]) || genome_read(&b, argv[optind + 1])) {
         rc = EXIT_FAIL;
@@ -358,6 +521,32 @@ int cmd_compare(int argc, char **argv)
         goto done;
     }
     out_opened = 1;
+    if (dotplot) {
+        /* opened, and the PNG's image allocated, before any output is written: a directory
+         * or an image too large for the memory is refused with nothing written. As -o: a
+         * regular file replaced only once the plot is whole and the run succeeded, a link
+         * or a FIFO written through (output.h). */
+        struct stat sb;
+        if (stat(dotplot, &sb) == 0 && S_ISDIR(sb.st_mode)) { /* (out_open's message names -o) */
+            msg("%s: is a directory: --dotplot takes a file", dotplot);
+            rc = EXIT_FAIL;
+            goto done;
+        }
+        if (dp_format == DP_PNG) {
+            ras.size = dp_size;
+            ras.pix = malloc((size_t)dp_size * (size_t)dp_size);
+            if (!ras.pix) {
+                msg("out of memory (a %d x %d dot plot)", dp_size, dp_size);
+                rc = EXIT_FAIL;
+                goto done;
+            }
+        }
+        if (out_open(&plot, dotplot) != 0) {
+            rc = EXIT_FAIL;
+            goto done;
+        }
+        plot_opened = 1;
+    }
     if (format == CF_PAF) {
         for (size_t k = 0; k < nf; k++) {
             const placed *x = &pl[k];
@@ -405,23 +594,20 @@ int cmd_compare(int argc, char **argv)
         }
         free(qs);
     }
-    if (rc == 0 && dotplot) {
-        /* as -o: a regular file replaced only once the plot is whole, a link or a FIFO
-         * written through (output.h) */
-        out_file svg;
-        struct stat st;
-        if (stat(dotplot, &st) == 0 && S_ISDIR(st.st_mode)) { /* (out_open's message names -o) */
-            msg("%s: is a directory: --dotplot takes a file", dotplot);
-            rc = EXIT_FAIL;
-        } else if (out_open(&svg, dotplot) != 0) {
-            rc = EXIT_FAIL;
+    if (rc == 0 && plot_opened) {
+        if (dp_format == DP_SVG) {
+            write_svg(plot.fp, &a, &b, pl, nf, dp_size);
         } else {
-            write_svg(svg.fp, &a, &b, pl, nf);
-            rc = out_close(&svg, EXIT_OK);
+            draw_png(&ras, &a, &b, pl, nf);
+            if (png_write_indexed(plot.fp, (uint32_t)ras.size, (uint32_t)ras.size, dp_palette, PX_COLOURS, ras.pix))
+                rc = EXIT_FAIL;
         }
     }
 done:
+    /* the plot first, as before -o's output: each replaced only when the run succeeded */
+    if (plot_opened) rc = out_close(&plot, rc);
     if (out_opened) rc = out_close(&out, rc);
+    free(ras.pix);
     free(pl);
     gale_fragments_free(frags);
     if (ctx) gale_ctx_destroy(ctx);
