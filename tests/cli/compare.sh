@@ -14,6 +14,9 @@
 #     writes alignments.
 #  4. --format=general agrees with segments; --dotplot writes well-formed SVG with one line
 #     a fragment; refusals name the option or file.
+#  5. --dotplot=FILE.png: decoded here (python3's zlib and struct) on a pair whose
+#     fragments are known from its making; its pixels against doc/compare.md's layout;
+#     the same bytes on a second run; --dotplot-format, --dotplot-size and their refusals.
 # Seed: GALE_TEST_SEED (else fresh, printed); GALE_TEST_SCALE scales the cases. Fails (never
 # skips) when lastz is missing.
 # usage: compare.sh GALE ORACLE GENERATOR
@@ -191,5 +194,179 @@ refuses "one file" 2 "two files" "$d/A.fa"
 refuses "missing file" 1 "$work/nope.fa" "$d/A.fa" "$work/nope.fa"
 : > "$work/empty.fa"
 refuses "empty file" 1 "empty.fa" "$work/empty.fa" "$d/B.fa"
+
+# 5. PNG dot plots: a pair whose fragments are known from its making, not from gale's
+# output: A = records a1 (1200 bases) and a2 (800), B = one record holding a1[200:600] at
+# 100 (a + fragment) and a2[100:500] reverse-complemented at 700 (a - fragment), the rest
+# random. The PNG is decoded here (signature, every chunk's CRC, IHDR, the zlib stream,
+# the five row filters, the palette); its pixels are checked against doc/compare.md's
+# layout: the fragments' lines in their colours, the box black, A's record boundary grey,
+# every other pixel white.
+p=$work/png
+mkdir -p "$p"
+python3 - "$seed" "$p" <<'PY'
+import random, sys
+rng = random.Random(int(sys.argv[1]))
+r = lambda n: "".join(rng.choice("ACGT") for _ in range(n))
+a1, a2 = r(1200), r(800)
+rc = a2[100:500][::-1].translate(str.maketrans("ACGT", "TGCA"))
+b = r(100) + a1[200:600] + r(200) + rc + r(150)
+open(sys.argv[2] + "/A.fa", "w").write(">a1\n%s\n>a2\n%s\n" % (a1, a2))
+open(sys.argv[2] + "/B.fa", "w").write(">b1\n%s\n" % b)
+PY
+cat > "$p/check.py" <<'PY'
+import struct, sys, zlib
+path, size = sys.argv[1], int(sys.argv[2])
+data = open(path, "rb").read()
+def fail(why):
+    print("FAIL: %s: %s" % (path, why))
+    sys.exit(1)
+if data[:8] != b"\x89PNG\r\n\x1a\n":
+    fail("no PNG signature")
+pos, chunks = 8, []
+while pos < len(data):
+    if pos + 12 > len(data):
+        fail("a truncated chunk at byte %d" % pos)
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    crc, = struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])
+    if len(body) != n or zlib.crc32(kind + body) & 0xffffffff != crc:
+        fail("chunk %s at byte %d: bad CRC or length" % (kind, pos))
+    chunks.append((kind, body))
+    pos += 12 + n
+kinds = [k for k, _ in chunks]
+if kinds[0] != b"IHDR" or kinds[-1] != b"IEND" or b"IDAT" not in kinds:
+    fail("chunks %s" % kinds)
+w, h, depth, ctype, comp, filt, inter = struct.unpack(">IIBBBBB", chunks[0][1])
+if (w, h) != (size, size) or depth != 8 or ctype not in (2, 3) or (comp, filt, inter) != (0, 0, 0):
+    fail("IHDR %s, expected %d x %d, 8-bit palette or RGB, no interlace" % ((w, h, depth, ctype, comp, filt, inter), size, size))
+bpp = 3 if ctype == 2 else 1
+raw = zlib.decompress(b"".join(b for k, b in chunks if k == b"IDAT"))
+stride = w * bpp
+if len(raw) != h * (stride + 1):
+    fail("%d bytes decompressed, expected %d" % (len(raw), h * (stride + 1)))
+rows, prev = [], bytearray(stride)
+for y in range(h):
+    ft, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+        if ft == 0: pred = 0
+        elif ft == 1: pred = a
+        elif ft == 2: pred = b
+        elif ft == 3: pred = (a + b) // 2
+        elif ft == 4:
+            pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+            pred = a if pa <= pb and pa <= pc else b if pb <= pc else c
+        else: fail("row %d: filter type %d" % (y, ft))
+        line[i] = (line[i] + pred) & 0xff
+    rows.append(line)
+    prev = line
+if ctype == 3:
+    plte = dict(chunks)[b"PLTE"]
+    pal = [tuple(plte[3 * i:3 * i + 3]) for i in range(len(plte) // 3)]
+    px = lambda x, y: pal[rows[y][x]]
+else:
+    px = lambda x, y: tuple(rows[y][3 * x:3 * x + 3])
+WHITE, BLACK, GREY, PLUS, MINUS = (255, 255, 255), (0, 0, 0), (128, 128, 128), (0x1f, 0x4f, 0xd0), (0xd0, 0x2f, 0x1f)
+# doc/compare.md's layout: an 800-unit square, the box from 60 to 740, joined position p
+# of A at x = 60 + 680 p / len(A), of B at y = 60 + 680 p / len(B), pixel floor(u size / 800);
+# a base pair at its centre (p + 0.5). A joined: a1, a byte 0, a2 (2001); B: 1250.
+la, lb = 1200 + 1 + 800, 1250
+pix = lambda u: min(size - 1, max(0, int(u * size // 800)))
+X = lambda p: pix(60 + 680 * (p + 0.5) / la)
+Y = lambda p: pix(60 + 680 * (p + 0.5) / lb)
+lo, hi = pix(60), pix(740)
+# the fragments: (A position, B position) of each pair; + along the diagonal, - anti
+frags = [(PLUS, [(200 + t, 100 + t) for t in range(400)]),
+         (MINUS, [(1201 + 100 + t, 700 + 399 - t) for t in range(400)])]
+bad = []
+for colour, pairs in frags:
+    inner = pairs[40:-40]
+    for a, b in inner:  # each base pair's pixel, or one next to it, has the colour
+        near = [px(X(a) + i, Y(b) + j) for i in (-1, 0, 1) for j in (-1, 0, 1)]
+        if colour not in near:
+            bad.append("pair (%d, %d) at pixel (%d, %d): no %s near" % (a, b, X(a), Y(b), colour))
+    if len({(X(a), Y(b)) for a, b in inner}) < 20:
+        bad.append("too few pixels along a fragment to tell anything")
+def dist(x, y, x0, y0, x1, y1):  # from (x, y) to the segment
+    dx, dy = x1 - x0, y1 - y0
+    t = max(0.0, min(1.0, ((x - x0) * dx + (y - y0) * dy) / float(dx * dx + dy * dy or 1)))
+    return ((x - x0 - t * dx) ** 2 + (y - y0 - t * dy) ** 2) ** 0.5
+# the segments widened by 10 base pairs each way (a fragment may run a few bases into the
+# random flanks by chance) and by 2 pixels
+segs = []
+for colour, pairs in frags:
+    (a0, b0), (a1, b1) = pairs[0], pairs[-1]
+    sa, sb = (a1 - a0) // abs(a1 - a0), (b1 - b0) // abs(b1 - b0)
+    segs.append((X(a0 - 10 * sa), Y(b0 - 10 * sb), X(a1 + 10 * sa), Y(b1 + 10 * sb)))
+xb = pix(60 + 680 * 1201 / la)  # a2's start: A's record boundary
+counts = {}
+for y in range(h):
+    for x in range(w):
+        c = px(x, y)
+        counts[c] = counts.get(c, 0) + 1
+        on_box = lo <= x <= hi and lo <= y <= hi and (x in (lo, hi) or y in (lo, hi))
+        if on_box:
+            want = (BLACK,)
+        elif x == xb and lo < y < hi:
+            want = (GREY,)
+        elif any(dist(x, y, *s) <= 2 for s in segs):
+            continue
+        else:
+            want = (WHITE,)
+        if c not in want:
+            bad.append("pixel (%d, %d) is %s, expected %s" % (x, y, c, want[0]))
+            if len(bad) > 10:
+                break
+    if len(bad) > 10:
+        break
+if bad:
+    fail("; ".join(bad[:10]))
+print("%s: %d x %d, %d IDAT chunks, colours %s" % (path, w, h, kinds.count(b"IDAT"), sorted(counts.items())))
+PY
+for sz in "" 300; do
+  total=$((total + 1))
+  out=$p/plot$sz.png
+  if ! "$gale" compare "$p/A.fa" "$p/B.fa" -o "$p/paf" --dotplot="$out" ${sz:+--dotplot-size=$sz} 2> "$p/err"; then
+    echo "FAIL: --dotplot=$out ${sz:+--dotplot-size=$sz}: $(cat "$p/err")"
+    fail=$((fail + 1))
+  else
+    python3 "$p/check.py" "$out" "${sz:-800}" || fail=$((fail + 1))
+  fi
+done
+# the same bytes again (other threads and chunks); an upper-case extension; any name with
+# --dotplot-format; an SVG whose size is --dotplot-size's; -- and the plots' fragment lines
+# where the PAF says (one line per fragment, 2 here)
+GALE_COMPARE_CHUNK=7,5 "$gale" compare "$p/A.fa" "$p/B.fa" --threads=3 --dotplot="$p/again.PNG" > /dev/null
+check "PNG dot plot written twice" "$p/plot.png" "$p/again.PNG"
+"$gale" compare "$p/A.fa" "$p/B.fa" --dotplot="$p/noext" --dotplot-format=png > /dev/null
+check "--dotplot-format=png on a name without extension" "$p/plot.png" "$p/noext"
+"$gale" compare "$p/A.fa" "$p/B.fa" --dotplot="$p/svg.png" --dotplot-format=svg --dotplot-size=300 > /dev/null
+total=$((total + 1))
+if ! head -3 "$p/svg.png" | grep -q '<svg .* width="300" height="300" viewBox="0 0 800 800"' ||
+   [ "$(grep -c 'stroke="#1f4fd0"' "$p/svg.png")" -ne 1 ] || [ "$(grep -c 'stroke="#d02f1f"' "$p/svg.png")" -ne 1 ] ||
+   [ "$(grep -c . "$p/paf")" -ne 2 ]; then
+  echo "FAIL: --dotplot-format=svg --dotplot-size=300: $(head -3 "$p/svg.png"); PAF: $(cat "$p/paf")"
+  fail=$((fail + 1))
+fi
+# refusals: nothing written, an existing plot left as it was
+refuses "dotplot extension" 2 "--dotplot-format" "$p/A.fa" "$p/B.fa" --dotplot="$p/plot.jpg"
+refuses "dotplot no extension" 2 "--dotplot-format" "$p/A.fa" "$p/B.fa" --dotplot="$p/plot"
+refuses "dotplot format" 2 "--dotplot-format" "$p/A.fa" "$p/B.fa" --dotplot="$p/plot.png" --dotplot-format=gif
+refuses "dotplot size 99" 2 "--dotplot-size" "$p/A.fa" "$p/B.fa" --dotplot="$p/plot.png" --dotplot-size=99
+refuses "dotplot size 10001" 2 "--dotplot-size" "$p/A.fa" "$p/B.fa" --dotplot="$p/plot.png" --dotplot-size=10001
+refuses "dotplot size alone" 2 "--dotplot-size without --dotplot" "$p/A.fa" "$p/B.fa" --dotplot-size=500
+refuses "dotplot format alone" 2 "--dotplot-format without --dotplot" "$p/A.fa" "$p/B.fa" --dotplot-format=png
+mkdir -p "$p/dir.png"
+refuses "dotplot directory" 1 "dir.png: is a directory: --dotplot" "$p/A.fa" "$p/B.fa" --dotplot="$p/dir.png"
+cp "$p/plot.png" "$p/keep.png"
+refuses "dotplot, missing input" 1 "nope.fa" "$p/A.fa" "$work/nope.fa" --dotplot="$p/plot.png"
+check "a failed run leaves the plot as it was" "$p/keep.png" "$p/plot.png"
+total=$((total + 1))
+if ls "$p" | grep -q '\.tmp\.'; then
+  echo "FAIL: temporaries left: $(ls "$p")"
+  fail=$((fail + 1))
+fi
 echo "cli-compare: $total checks, $fail failed"
 [ "$fail" -eq 0 ]
