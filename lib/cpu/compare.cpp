@@ -26,15 +26,11 @@ namespace gale {
 
 namespace {
 
-// A C G T (either case) as 0..3; every other byte (N, IUPAC, 0) 4: a non-base.
+// compare_base_code (lib/compare.h) as a table: A C G T (either case) 0..3, any other byte 4.
 struct BaseCode {
     uint8_t v[256];
     BaseCode() {
-        std::memset(v, 4, sizeof v);
-        v['A'] = v['a'] = 0;
-        v['C'] = v['c'] = 1;
-        v['G'] = v['g'] = 2;
-        v['T'] = v['t'] = 3;
+        for (int c = 0; c < 256; ++c) v[c] = compare_base_code((uint8_t)c);
     }
 };
 const BaseCode kCode;
@@ -137,90 +133,11 @@ struct Hit {
     uint64_t i;
 };
 
-// One strand: A against s (B, or B's reverse complement).
-struct Strand {
-    const uint8_t *a, *s;
-    uint64_t la, ls;
-    const CompareParams *p;
-    char strand;
-
-    // The extension of the hit (i, j) on a diagonal whose `covered` is `covered` (<= i):
-    // returns the new `covered`, and the fragment in *f.
-    uint64_t extend(uint64_t i, uint64_t j, uint64_t covered, CompareFragment *f) const {
-        const int k = p->word;
-        const int64_t match = p->match, mismatch = p->mismatch, xdrop = p->xdrop;
-        // rightward from i + k: a sequence's end or a byte 0 stops the search before that
-        // position; otherwise the position is scored, and the search stops after it once
-        // running < best - xdrop. `stop` is the end (exclusive) of the positions scored.
-        int64_t run = 0, best_r = 0;
-        uint32_t m = 0, best_mr = 0;
-        uint64_t pa = i + k, pb = j + k, best_end = i + k;
-        for (;;) {
-            if (pa >= la || pb >= ls || a[pa] == 0 || s[pb] == 0) break;
-            const uint8_t ca = kCode.v[a[pa]], cb = kCode.v[s[pb]];
-            if (ca < 4 && ca == cb) {
-                run += match;
-                ++m;
-            } else {
-                run -= mismatch;
-            }
-            ++pa;
-            ++pb;
-            if (run > best_r) {  // the first position reaching the best
-                best_r = run;
-                best_end = pa;
-                best_mr = m;
-            }
-            if (run < best_r - xdrop) break;
-        }
-        const uint64_t stop = pa;
-        // leftward from i - 1, never below `covered` (nor below 0), same scoring
-        run = 0;
-        m = 0;
-        int64_t best_l = 0;
-        uint32_t best_ml = 0;
-        uint64_t best_start = i;
-        pa = i;
-        pb = j;
-        for (;;) {
-            if (pa == 0 || pb == 0 || pa - 1 < covered) break;
-            const uint8_t xa = a[pa - 1], xb = s[pb - 1];
-            if (xa == 0 || xb == 0) break;
-            const uint8_t ca = kCode.v[xa], cb = kCode.v[xb];
-            if (ca < 4 && ca == cb) {
-                run += match;
-                ++m;
-            } else {
-                run -= mismatch;
-            }
-            --pa;
-            --pb;
-            if (run > best_l) {
-                best_l = run;
-                best_start = pa;
-                best_ml = m;
-            }
-            if (run < best_l - xdrop) break;
-        }
-        f->a_start = best_start;
-        f->b_start = best_start - i + j;
-        f->length = best_end - best_start;
-        f->score = best_l + (int64_t)k * match + best_r;
-        f->matches = (uint32_t)k + best_ml + best_mr;
-        f->strand = strand;
-        return stop;
-    }
-
-    bool kept(const CompareFragment &f) const {
-        return f.length >= p->min_length && 100 * (uint64_t)f.matches >= (uint64_t)p->min_identity * f.length;
-    }
-};
-
 using DiagState = std::vector<std::pair<uint64_t, uint64_t>>;  // (dk, covered), by dk
 
-void run_strand(const WordTable &tb, const Strand &S, int T, uint64_t chunk_words, uint64_t chunk_hits,
-                std::vector<CompareFragment> &out) {
-    const int k = S.p->word;
+void run_strand(const WordTable &tb, const CompareStrand &S, uint64_t max_occ, int T, uint64_t chunk_words,
+                uint64_t chunk_hits, std::vector<CompareFragment> &out) {
+    const int k = S.k;
     if (S.ls < (uint64_t)k || S.la < (uint64_t)k) return;
     const uint64_t npos = S.ls - k + 1;
     const uint64_t ndiag = S.la + S.ls + 1;
@@ -246,7 +163,7 @@ void run_strand(const WordTable &tb, const Strand &S, int T, uint64_t chunk_word
                               [&](uint64_t pos, uint64_t key) {
                                   uint64_t l;
                                   const uint64_t n = lookup(tb, key, &l);
-                                  if (n == 0 || (S.p->max_occ != 0 && n > S.p->max_occ)) return;
+                                  if (n == 0 || (max_occ != 0 && n > max_occ)) return;
                                   rlo[pos - w0] = l;
                                   rn[pos - w0] = (uint32_t)n;
                               });
@@ -338,10 +255,7 @@ void run_strand(const WordTable &tb, const Strand &S, int T, uint64_t chunk_word
     }
     // by diagonal then start (a diagonal's fragments have increasing starts: a hit's
     // leftward search stops at the diagonal's `covered`, past the previous fragment)
-    std::sort(out.begin() + (ptrdiff_t)first_out, out.end(), [](const CompareFragment &u, const CompareFragment &v) {
-        const int64_t du = (int64_t)u.a_start - (int64_t)u.b_start, dv = (int64_t)v.a_start - (int64_t)v.b_start;
-        return du != dv ? du < dv : u.a_start < v.a_start;
-    });
+    std::sort(out.begin() + (ptrdiff_t)first_out, out.end(), compare_fragment_before);
 }
 
 }  // namespace
@@ -355,18 +269,22 @@ std::vector<CompareFragment> compare(const uint8_t *a, uint64_t la, const uint8_
     if (la < (uint64_t)p.word || lb < (uint64_t)p.word) return out;
     WordTable tb;
     build_table(tb, a, la, p.word, T);
-    if (p.plus) run_strand(tb, Strand{a, b, la, lb, &p, '+'}, T, chunk_words, chunk_hits, out);
+    // (the one rule of extension, lib/compare.h, with the CPU's table of base codes)
+    const CompareStrand plus{a,     b,          la,           lb,       kCode.v, p.word, p.match, p.mismatch,
+                             p.xdrop, p.min_length, p.min_identity, '+'};
+    if (p.plus) run_strand(tb, plus, p.max_occ, T, chunk_words, chunk_hits, out);
     if (p.minus) {
         // B's reverse complement: A<->T, C<->G in either case (kept), other bytes as they are
         std::vector<uint8_t> rc(lb);
         uint8_t comp[256];
-        for (int c = 0; c < 256; ++c) comp[c] = (uint8_t)c;
-        comp['A'] = 'T', comp['T'] = 'A', comp['C'] = 'G', comp['G'] = 'C';
-        comp['a'] = 't', comp['t'] = 'a', comp['c'] = 'g', comp['g'] = 'c';
+        for (int c = 0; c < 256; ++c) comp[c] = compare_complement((uint8_t)c);
         parallel_for(lb, T, 1 << 20, [&](size_t lo, size_t hi) {
             for (size_t x = lo; x < hi; ++x) rc[x] = comp[b[lb - 1 - x]];
         });
-        run_strand(tb, Strand{a, rc.data(), la, lb, &p, '-'}, T, chunk_words, chunk_hits, out);
+        CompareStrand minus = plus;
+        minus.s = rc.data();
+        minus.strand = '-';
+        run_strand(tb, minus, p.max_occ, T, chunk_words, chunk_hits, out);
     }
     return out;
 }
