@@ -279,31 +279,6 @@ __global__ void walk_records(const uint16_t *key_s, uint32_t total, const SpecHi
     diag_end[r] = de;
 }
 
-unsigned blocks_of(uint64_t n, unsigned threads) { return (unsigned)((n + threads - 1) / threads); }
-
-// A device buffer that grows (its contents are not kept).
-struct DevBuf {
-    void *p = nullptr;
-    size_t bytes = 0;
-    void reserve(Device *dev, size_t want) {
-        if (want <= bytes) return;
-        if (p) cudaFree(p);
-        p = nullptr;
-        bytes = 0;
-        GALE_CUDA_AT(dev, kFaultAlloc, cudaMalloc(&p, want));
-        bytes = want;
-    }
-    void release() noexcept {
-        if (p) cudaFree(p);
-        p = nullptr;
-        bytes = 0;
-    }
-    template <class T>
-    T *as() const {
-        return static_cast<T *>(p);
-    }
-};
-
 }  // namespace
 
 // One entry's state for one seeder: the target, its table and the scores (once), the

@@ -126,6 +126,34 @@ inline void host_mirror(Device *dev, Slot &s, size_t need) {
     s.host_bytes = want;
 }
 
+// The blocks of `threads` that cover n threads of a one-dimensional launch.
+inline unsigned blocks_of(uint64_t n, unsigned threads) { return (unsigned)((n + threads - 1) / threads); }
+
+// A device buffer outside the pool, for the kinds that take their memory per call
+// (LASTZ's seeding, gale compare): it grows, its contents not kept; a cudaMalloc that
+// fails throws DeviceFault (memory), at the fault point kFaultAlloc.
+struct DevBuf {
+    void *p = nullptr;
+    size_t bytes = 0;
+    void reserve(Device *dev, size_t want) {
+        if (want <= bytes) return;
+        if (p) cudaFree(p);
+        p = nullptr;
+        bytes = 0;
+        GALE_CUDA_AT(dev, kFaultAlloc, cudaMalloc(&p, want));
+        bytes = want;
+    }
+    void release() noexcept {
+        if (p) cudaFree(p);
+        p = nullptr;
+        bytes = 0;
+    }
+    template <class T>
+    T *as() const {
+        return static_cast<T *>(p);
+    }
+};
+
 // X-drop's DPX kernel (cuda/xdrop.cu), for dpx_in_use (cuda/device.cu).
 const void *xdrop_dpx_kernel() noexcept;
 
