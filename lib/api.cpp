@@ -959,10 +959,13 @@ GALE_API gale_status gale_compare(gale_ctx *ctx, const char *a, int64_t a_len, c
                 }
             }
         }
-        // (a CUDA context too: there is no GPU kernel yet, the CPU's is the semantics of record)
-        const std::vector<gale::CompareFragment> found =
-            gale::compare((const uint8_t *)a, (uint64_t)a_len, (const uint8_t *)b, (uint64_t)b_len, cp,
-                          ctx->pool->size(), chunk_words, chunk_hits);
+        // On a CUDA context the GPU's kernel (cuda/compare.cu; the same fragments in the same
+        // order), and the CPU's when the device's memory runs out (or there is no device side)
+        std::vector<gale::CompareFragment> found;
+        const gale::CompareInput in{(const uint8_t *)a, (uint64_t)a_len, (const uint8_t *)b, (uint64_t)b_len,
+                                    &cp,                chunk_words,     chunk_hits};
+        if (!ctx->backend->compare_device(in, found))
+            found = gale::compare(in.a, in.la, in.b, in.lb, cp, ctx->pool->size(), chunk_words, chunk_hits);
         if (found.empty()) return GALE_OK;
         gale_fragment *arr = (gale_fragment *)std::malloc(found.size() * sizeof *arr);
         if (!arr) fail(GALE_E_NOMEM, "%zu fragments", found.size());

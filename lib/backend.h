@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gale.h"
+#include "compare.h"
 #include "gale_config.h"
 #include "lastz_seed.h"
 #include "ydrop.h"
@@ -47,6 +48,11 @@ public:
     // LastzSeedDevice; its finds dealt out to the device entries in turn), or null where
     // there is none. The seeder must be freed before the backend stops.
     virtual std::unique_ptr<LastzSeedDevice> lastz_seed_device(const LastzSeedView &) { return nullptr; }
+    // gale compare on one of this backend's devices (lib/compare.h, CompareInput; the next
+    // entry in turn): appends the fragments to out and returns true, or returns false with
+    // out as it was where there is no device or the device's memory ran out (the caller
+    // then computes on the CPU). Throws gale::Error when the device failed otherwise.
+    virtual bool compare_device(const CompareInput &, std::vector<CompareFragment> &) { return false; }
 };
 
 std::unique_ptr<Backend> cpu_backend_open(WorkerPool &pool);

@@ -293,6 +293,26 @@ public:
         return std::make_unique<Seeding>(this, v);
     }
 
+    // gale compare (cuda/compare.cu): one call on the next entry in turn, on its thread
+    // (after the parts queued there). Memory that runs out sends the call to the CPU
+    // (false); another failure is the call's (device_settle: a lost device fails this and
+    // every later use of the entry).
+    bool compare_device(const CompareInput &in, std::vector<CompareFragment> &out) override {
+        const size_t e = compare_next_.fetch_add(1) % entries_.size();
+        const size_t before = out.size();
+        bool taken = true;
+        on_entry(e, [&](cuda::Device *dev) {
+            try {
+                cuda::compare_gpu(dev, in, out);
+            } catch (const cuda::DeviceFault &f) {
+                if (!cuda::device_settle(dev, f)) throw;
+                out.resize(before);
+                taken = false;
+            }
+        });
+        return taken;
+    }
+
     // Runs calls[k] on entry which[k]'s thread, after the parts queued there before it, all
     // at once, and waits for all of them; then rethrows the first one's exception, if any.
     void on_entries(const std::vector<size_t> &which, const std::vector<std::function<void(cuda::Device *)>> &calls) {
@@ -472,6 +492,7 @@ private:
     WorkerPool &pool_;
     std::vector<std::unique_ptr<Entry>> entries_;
     std::vector<int> indices_;
+    std::atomic<size_t> compare_next_{0};  // the entry of the next gale_compare call
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kind.h"  // kResultDone
+#include "compare.h"
 #include "errors.h"
 #include "lastz_seed.h"
 #include "wfa.h"
@@ -173,6 +174,12 @@ LastzSeedGpu *lastz_seed_gpu_open(Device *dev, const LastzSeedView &v);
 void lastz_seed_gpu_find(Device *dev, LastzSeedGpu *g, const uint8_t *query, uint32_t query_len,
                          std::vector<LastzCandidate> &out, uint64_t *hits, double *device_seconds);
 void lastz_seed_gpu_close(LastzSeedGpu *g) noexcept;
+
+// gale compare on a device (cuda/compare.cu; lib/compare.h, CompareInput): appends the
+// fragments to out, in the CPU kernel's order, or throws gale::Error (DeviceFault: memory
+// when a buffer could not be had; out is then as it was). Everything it takes on the
+// device is freed before it returns.
+void compare_gpu(Device *dev, const CompareInput &in, std::vector<CompareFragment> &out);
 
 // True when a kernel that uses Hopper's DPX instructions natively runs on one of
 // the devices present (GALE_FEATURE_DPX). Never throws.
