@@ -169,6 +169,28 @@ static TU_UNUSED void tu_xdrop_settings(gale_batch *b, int64_t match, int64_t mi
         }                                                                    \
     } while (0)
 
+/* The context a gpu-suite test runs on the GPU: a CUDA context, or with
+ * GALE_GPU_TEST_FAKE=1 a CPU context of fake_threads threads standing in (a self-check of
+ * the harness without a GPU; *fake set). Returns 0, or 77 (meson: SKIP, said on stdout)
+ * when there is no usable CUDA device. */
+static TU_UNUSED int tu_gpu_context(const char *name, int fake_threads, gale_ctx **ctx, int *fake)
+{
+    gale_ctx_opts o;
+    *fake = getenv("GALE_GPU_TEST_FAKE") && atoi(getenv("GALE_GPU_TEST_FAKE")) == 1;
+    if (!*fake && gale_cuda_device_count() == 0) {
+        printf("%s: no CUDA device: SKIP\n", name);
+        return 77;
+    }
+    gale_ctx_opts_init(&o);
+    o.backend = *fake ? GALE_BACKEND_CPU : GALE_BACKEND_CUDA;
+    if (*fake) o.threads = fake_threads;
+    if (gale_ctx_create(ctx, &o) != GALE_OK) {
+        printf("%s: no usable CUDA device (%s): SKIP\n", name, gale_last_error());
+        return 77;
+    }
+    return 0;
+}
+
 /* Prints the summary; returns the process exit code (0 pass, 1 fail). */
 static TU_UNUSED int tu_finish(const char *name)
 {

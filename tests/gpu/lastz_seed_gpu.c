@@ -40,7 +40,6 @@
 #include "testgen.h"
 #include "testutil.h"
 
-#define SKIP 77
 
 /* A target and a query made from it (see the header). */
 static void make_pair(tu_rng *r, int64_t n, char **t, int64_t *tl, char **q, int64_t *ql)
@@ -152,19 +151,9 @@ int main(void)
     long pi;
     uint64_t device_finds = 0, finds = 0;
     gale_status st;
-    const int fake = getenv("GALE_GPU_TEST_FAKE") && atoi(getenv("GALE_GPU_TEST_FAKE")) == 1;
-    if (!fake && gale_cuda_device_count() == 0) {
-        printf("lastz_seed_gpu: no CUDA device: SKIP\n");
-        return SKIP;
-    }
-    gale_ctx_opts_init(&o);
-    o.backend = fake ? GALE_BACKEND_CPU : GALE_BACKEND_CUDA;
-    if (fake) o.threads = 3;
-    st = gale_ctx_create(&gpu, &o);
-    if (st != GALE_OK) {
-        printf("lastz_seed_gpu: no usable CUDA device (%s): SKIP\n", gale_last_error());
-        return SKIP;
-    }
+    int fake = 0;
+    const int skip = tu_gpu_context("lastz_seed_gpu", 3, &gpu, &fake);
+    if (skip) return skip;
     gale_ctx_opts_init(&o);
     o.backend = GALE_BACKEND_CPU;
     o.threads = 1;
