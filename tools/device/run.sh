@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The GPU check, in one call on the device machine (no htslib, no Debian oracles there):
 # build with CUDA, run the gpu, unit and plugins test suites, then the X-drop benchmark on gen.py data.
-#   tools/device/run.sh [all|test|bench|wfa|wfaheur|zdrop|zdcheck|poa|lastz|seed|sweep|cli|mpi|multigpu|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
+#   tools/device/run.sh [all|test|bench|wfa|wfaheur|zdrop|zdcheck|poa|lastz|seed|compare|sweep|cli|mpi|multigpu|python|pyinstall|cancel|sanitize|build]    (default all; build: configure and compile only;
+#   compare: compare_gpu, then `gale compare` on a 10 Mbp pair (GPU against CPU) and a 225 Mbp one, timed
+#     (carry .hts, .sharedbench; GALE_COMPARE_CPU225=1 runs the CPU on the 225 Mbp pair too);
 #   seed: lastz_seed_gpu, then `gale lastz` without --segments (--nogapped and whole) on gen_genomes pairs,
 #     GPU against CPU and lastz (carry .hts, .sharedbench; GALE_DEVICE_TARGETS="tools/gale/gale
 #     tests/gpu/lastz_seed_gpu" builds only what it runs);
@@ -504,6 +506,37 @@ if [ "$mode" = seed ]; then
       fi
     done
   done
+fi
+if [ "$mode" = compare ]; then
+  # gale compare on the GPU (cuda/compare.cu): compare_gpu (the GPU against the CPU kernel,
+  # and the CPU fallback when the device's memory fails), then `gale compare` (PAF) timed
+  # (wall, peak RSS) on the 10 Mbp pair of .sharedbench/lastz on the GPU and on every CPU
+  # core, outputs compared byte for byte; then a 225 Mbp pair made here (gen_genomes.py,
+  # seed 11, 10% divergence, 30% repeats) on the GPU, and on the CPU too only with
+  # GALE_COMPARE_CPU225=1. Carry .hts, .sharedbench; GALE_DEVICE_TARGETS="tools/gale/gale
+  # tests/gpu/compare_gpu" builds only what it runs.
+  echo "== gale compare"
+  g="$build/tools/gale/gale"
+  "$build/tests/gpu/compare_gpu" >"$out/compare_gpu.txt" 2>&1 || status=1
+  tail -4 "$out/compare_gpu.txt"
+  cmp_run() {  # NAME A B RUN...: each run (cuda, cpu) timed, then the outputs compared
+    local name=$1 A=$2 B=$3 run be f; shift 3
+    for run in "$@"; do
+      if [ $run = cuda ]; then be=(--backend=cuda); else be=(--backend=cpu --threads=0); fi
+      f=/tmp/c-$name-$run
+      echo "-- $name gale compare ${be[*]}: $(python3 tools/device/timed.py $f.paf "$g" compare "$A" "$B" "${be[@]}" \
+        2>$f.err), $(wc -l <$f.paf) fragments"
+      head -5 $f.err
+    done
+    if [ $# -gt 1 ]; then
+      cmp -s /tmp/c-$name-cuda.paf /tmp/c-$name-cpu.paf && echo "   $name: GPU output = CPU output" \
+        || { echo "   $name: GPU output DIFFERS from the CPU's"; status=1; }
+    fi
+  }
+  cmp_run P10e6 .sharedbench/lastz/P10e6.target.fa .sharedbench/lastz/P10e6.query.fa cuda cpu
+  [ -s /tmp/P225.query.fa ] || python3 .sharedbench/gen_genomes.py /tmp/P225 225e6 11 0.10 0.3 || status=1
+  if [ "${GALE_COMPARE_CPU225:-0}" = 1 ]; then runs=(cuda cpu); else runs=(cuda); fi
+  cmp_run P225 /tmp/P225.target.fa /tmp/P225.query.fa "${runs[@]}"
 fi
 if [ "$mode" = multigpu ]; then
   # Several GPUs (issue 21; run it on nvidia-h200-x2; carry .hts, .mpi, .seqan, .sharedbench):
