@@ -312,6 +312,51 @@ static TU_UNUSED void tu_mutate_into(tu_rng *r, tu_buf *out, const char *anc, in
     tu_mutate_with(r, out, anc, n, &m);
 }
 
+/* Appends to out a genome-like relative of a[0..n) (the GPU tests' whole-sequence pairs):
+ * blocks of 300 - 20000 bases, each inverted with probability p_inv (its reverse
+ * complement, mutated), else replaced by random bases (10%), else a mutated copy (10% of
+ * those followed by a mutated copy of its first half: a duplication). */
+static TU_UNUSED void tu_rearranged(tu_rng *r, tu_buf *out, const char *a, int64_t n, const tu_mut *m, double p_inv)
+{
+    int64_t at = 0, len, i;
+    while (at < n) {
+        len = tu_range(r, 300, 20000);
+        if (len > n - at) len = n - at;
+        if (tu_chance(r, p_inv)) {
+            char *rc = (char *)malloc((size_t)len);
+            if (!rc) exit(1);
+            tu_revcomp(a + at, len, rc);
+            tu_mutate_with(r, out, rc, len, m);
+            free(rc);
+        } else if (tu_chance(r, 0.1)) {
+            for (i = 0; i < len; i++) tu_buf_push(out, tu_base(r));
+        } else {
+            tu_mutate_with(r, out, a + at, len, m);
+            if (tu_chance(r, 0.1)) tu_mutate_with(r, out, a + at, len / 2, m);
+        }
+        at += len;
+    }
+}
+
+/* Genome-like blemishes over s[0..n) (none under 200 bases): 0 - 4 runs of N (1 - 300),
+ * 0 - 8 single IUPAC codes (and n, x), 0 - 4 soft-masked (lowercase) stretches (1 - 5000). */
+static TU_UNUSED void tu_blemish(tu_rng *r, char *s, int64_t n)
+{
+    static const char iupac[] = "NRYSWKMBDHVnx";
+    int64_t runs, i;
+    if (n < 200) return;
+    for (runs = tu_range(r, 0, 4); runs > 0; runs--) {
+        const int64_t p = tu_range(r, 0, n - 1), rl = tu_range(r, 1, 300);
+        for (i = p; i < n && i < p + rl; i++) s[i] = 'N';
+    }
+    for (runs = tu_range(r, 0, 8); runs > 0; runs--) s[tu_range(r, 0, n - 1)] = iupac[tu_range(r, 0, 12)];
+    for (runs = tu_range(r, 0, 4); runs > 0; runs--) {
+        const int64_t p = tu_range(r, 0, n - 1), rl = tu_range(r, 1, 5000);
+        for (i = p; i < n && i < p + rl; i++)
+            if (s[i] >= 'A' && s[i] <= 'Z') s[i] = (char)(s[i] | 0x20);
+    }
+}
+
 /* Options of tu_decorate and tu_pair_make. */
 #define TU_LOWER  1 /* lowercase stretches */
 #define TU_NRUNS  2 /* runs of N (and single IUPAC codes, U) */

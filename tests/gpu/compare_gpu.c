@@ -38,25 +38,12 @@
 #include "testutil.h"
 
 
-static const char iupac[] = "NRYSWKMBDHVnx";
-
-/* N runs, IUPAC codes, soft-masked stretches and (with seps) byte-0 record separators. */
-static void decorate(tu_rng *r, char *s, int64_t n, int seps)
+/* Byte-0 record separators. */
+static void separators(tu_rng *r, char *s, int64_t n)
 {
-    int64_t k, i;
+    int64_t k;
     if (n < 200) return;
-    for (k = tu_range(r, 0, 4); k > 0; k--) {
-        const int64_t p = tu_range(r, 0, n - 1), rl = tu_range(r, 1, 300);
-        for (i = p; i < n && i < p + rl; i++) s[i] = 'N';
-    }
-    for (k = tu_range(r, 0, 8); k > 0; k--) s[tu_range(r, 0, n - 1)] = iupac[tu_range(r, 0, 12)];
-    for (k = tu_range(r, 0, 4); k > 0; k--) {
-        const int64_t p = tu_range(r, 0, n - 1), rl = tu_range(r, 1, 5000);
-        for (i = p; i < n && i < p + rl; i++)
-            if (s[i] >= 'A' && s[i] <= 'Z') s[i] = (char)(s[i] | 0x20);
-    }
-    if (seps)
-        for (k = tu_range(r, 0, 4); k > 0; k--) s[tu_range(r, 1, n - 2)] = 0;
+    for (k = tu_range(r, 0, 4); k > 0; k--) s[tu_range(r, 1, n - 2)] = 0;
 }
 
 /* A and B (see the header). */
@@ -66,7 +53,7 @@ static void make_pair(tu_rng *r, int64_t n, char **pa, int64_t *la, char **pb, i
     char elem[3][400];
     tu_buf b = {0};
     tu_mut m = tu_mut_rate(tu_unif(r) * 0.15);
-    int64_t i, k, at, len;
+    int64_t i, k;
     REQUIRE(a != NULL);
     tu_bases(r, a, n);
     for (k = 0; k < 3; k++) tu_bases(r, elem[k], (int64_t)sizeof elem[k]);
@@ -81,29 +68,14 @@ static void make_pair(tu_rng *r, int64_t n, char **pa, int64_t *la, char **pb, i
     }
     m.run = 0.3;
     m.run_max = 10;
-    at = 0;
-    while (at < n) {
-        len = tu_range(r, 300, 20000);
-        if (len > n - at) len = n - at;
-        if (tu_chance(r, 0.2)) { /* inverted: found on the - strand */
-            char *rc = (char *)malloc((size_t)len);
-            REQUIRE(rc != NULL);
-            tu_revcomp(a + at, len, rc);
-            tu_mutate_with(r, &b, rc, len, &m);
-            free(rc);
-        } else if (tu_chance(r, 0.1)) {
-            for (i = 0; i < len; i++) tu_buf_push(&b, tu_base(r));
-        } else {
-            tu_mutate_with(r, &b, a + at, len, &m);
-            if (tu_chance(r, 0.1)) tu_mutate_with(r, &b, a + at, len / 2, &m);
-        }
-        at += len;
-    }
+    tu_rearranged(r, &b, a, n, &m, 0.2);
     tu_buf_take(&b, pb, lb);
     *pa = a;
     *la = n;
-    decorate(r, *pa, *la, 1);
-    decorate(r, *pb, *lb, 1);
+    tu_blemish(r, *pa, *la);
+    tu_blemish(r, *pb, *lb);
+    separators(r, *pa, *la);
+    separators(r, *pb, *lb);
 }
 
 typedef struct {

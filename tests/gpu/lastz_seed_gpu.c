@@ -40,15 +40,13 @@
 #include "testgen.h"
 #include "testutil.h"
 
-
 /* A target and a query made from it (see the header). */
 static void make_pair(tu_rng *r, int64_t n, char **t, int64_t *tl, char **q, int64_t *ql)
 {
-    static const char iupac[] = "NRYSWKMBDHVnx";
     char *a = (char *)malloc((size_t)n);
     tu_buf b = {0};
     tu_mut m = tu_mut_rate(tu_unif(r) * 0.3);
-    int64_t i, k, at, len;
+    int64_t i, k;
     REQUIRE(a != NULL);
     tu_bases(r, a, n);
     for (k = tu_range(r, 0, 6); k > 0; k--) { /* tandem repeats: many hits on few records */
@@ -57,43 +55,12 @@ static void make_pair(tu_rng *r, int64_t n, char **t, int64_t *tl, char **q, int
     }
     m.run = 0.3;
     m.run_max = 20;
-    at = 0;
-    while (at < n) {
-        len = tu_range(r, 300, 20000);
-        if (len > n - at) len = n - at;
-        if (tu_chance(r, 0.15)) {
-            char *rc = (char *)malloc((size_t)len);
-            REQUIRE(rc != NULL);
-            tu_revcomp(a + at, len, rc);
-            tu_mutate_with(r, &b, rc, len, &m);
-            free(rc);
-        } else if (tu_chance(r, 0.1)) {
-            for (i = 0; i < len; i++) tu_buf_push(&b, tu_base(r));
-        } else {
-            tu_mutate_with(r, &b, a + at, len, &m);
-            if (tu_chance(r, 0.1)) tu_mutate_with(r, &b, a + at, len / 2, &m);
-        }
-        at += len;
-    }
+    tu_rearranged(r, &b, a, n, &m, 0.15);
     tu_buf_take(&b, q, ql);
     *t = a;
     *tl = n;
-    for (k = 0; k < 2; k++) {
-        char *s = k ? *q : *t;
-        const int64_t sl = k ? *ql : *tl;
-        int64_t runs;
-        if (sl < 200) continue;
-        for (runs = tu_range(r, 0, 4); runs > 0; runs--) { /* N runs */
-            const int64_t p = tu_range(r, 0, sl - 1), rl = tu_range(r, 1, 300);
-            for (i = p; i < sl && i < p + rl; i++) s[i] = 'N';
-        }
-        for (runs = tu_range(r, 0, 8); runs > 0; runs--) s[tu_range(r, 0, sl - 1)] = iupac[tu_range(r, 0, 12)];
-        for (runs = tu_range(r, 0, 4); runs > 0; runs--) { /* soft-masked */
-            const int64_t p = tu_range(r, 0, sl - 1), rl = tu_range(r, 1, 5000);
-            for (i = p; i < sl && i < p + rl; i++)
-                if (s[i] >= 'A' && s[i] <= 'Z') s[i] = (char)(s[i] | 0x20);
-        }
-    }
+    tu_blemish(r, *t, *tl);
+    tu_blemish(r, *q, *ql);
 }
 
 typedef struct {
