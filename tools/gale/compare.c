@@ -62,8 +62,6 @@ void usage_compare(FILE *out)
         "  --dotplot-size N     the plot's width and height in pixels, 100..10000\n"
         "                       (default 800)\n");
     usage_backend_opts(out, HELP_WIDTH);
-    fprintf(out, "                       (compare runs on the CPU on every backend: no GPU\n"
-                 "                       kernel yet)\n");
     usage_output_opts(out, HELP_WIDTH);
 }
 
