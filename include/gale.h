@@ -1096,6 +1096,9 @@ GALE_API void gale_lastz_hsps_free(gale_lastz_anchor *hsps);
  * words and hits of bounded size (doc/compare.md, "Memory"). */
 #define GALE_COMPARE_PLUS  1u /* the + strand (flags 0: both) */
 #define GALE_COMPARE_MINUS 2u /* the - strand */
+#define GALE_COMPARE_GPU_ONLY 4u /* on the context's GPU or not at all: GALE_E_UNSUPPORTED where it has
+                                  * none that runs gale_compare, GALE_E_NOMEM where the GPU's memory
+                                  * cannot hold it (without it: computed on the CPU then) */
 typedef struct gale_compare_params {
     size_t size;            /* sizeof(gale_compare_params) */
     int32_t word;           /* word length k, 12..32: 32 */
@@ -1104,7 +1107,7 @@ typedef struct gale_compare_params {
     int32_t xdrop;          /* 0..2^30: 10 */
     uint64_t min_length;    /* kept fragments' least length: 40 */
     uint32_t min_identity;  /* kept fragments' least identity, percent, 0..100: 60 */
-    uint32_t flags;         /* GALE_COMPARE_PLUS / _MINUS (0: both): 0 */
+    uint32_t flags;         /* GALE_COMPARE_PLUS / _MINUS (neither: both), GALE_COMPARE_GPU_ONLY: 0 */
     uint64_t max_occ;       /* repeat filter (0: none): 0 */
     uint64_t reserved0;     /* 0 */
 } gale_compare_params;

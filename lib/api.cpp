@@ -929,7 +929,7 @@ GALE_API gale_status gale_compare(gale_ctx *ctx, const char *a, int64_t a_len, c
         if (p.xdrop < 0 || p.xdrop > (1 << 30)) fail(GALE_E_RANGE, "params->xdrop %d: must be in [0, 2^30]", p.xdrop);
         if (p.min_identity > 100)
             fail(GALE_E_RANGE, "params->min_identity %u: must be in [0, 100] (percent)", p.min_identity);
-        if (p.flags & ~(GALE_COMPARE_PLUS | GALE_COMPARE_MINUS))
+        if (p.flags & ~(GALE_COMPARE_PLUS | GALE_COMPARE_MINUS | GALE_COMPARE_GPU_ONLY))
             fail(GALE_E_RANGE, "params->flags 0x%x: unknown bits", p.flags);
         if (p.reserved0 != 0) fail(GALE_E_RANGE, "params->reserved0 is %llu: must be 0", (unsigned long long)p.reserved0);
         compare_need_seq(a, a_len, "a");
@@ -942,7 +942,8 @@ GALE_API gale_status gale_compare(gale_ctx *ctx, const char *a, int64_t a_len, c
         cp.min_length = p.min_length;
         cp.min_identity = p.min_identity;
         cp.max_occ = p.max_occ;
-        const uint32_t strands = p.flags ? p.flags : (GALE_COMPARE_PLUS | GALE_COMPARE_MINUS);
+        const uint32_t strand_bits = p.flags & (GALE_COMPARE_PLUS | GALE_COMPARE_MINUS);
+        const uint32_t strands = strand_bits ? strand_bits : (GALE_COMPARE_PLUS | GALE_COMPARE_MINUS);
         cp.plus = (strands & GALE_COMPARE_PLUS) != 0;
         cp.minus = (strands & GALE_COMPARE_MINUS) != 0;
         // chunk sizes: a test hook (GALE_COMPARE_CHUNK=WORDS,HITS; doc/testing.md) makes them
@@ -961,11 +962,20 @@ GALE_API gale_status gale_compare(gale_ctx *ctx, const char *a, int64_t a_len, c
         }
         // On a CUDA context the GPU's kernel (cuda/compare.cu; the same fragments in the same
         // order), and the CPU's when the device's memory runs out (or there is no device side)
+        // unless the caller asked for the GPU only
         std::vector<gale::CompareFragment> found;
         const gale::CompareInput in{(const uint8_t *)a, (uint64_t)a_len, (const uint8_t *)b, (uint64_t)b_len,
                                     &cp,                chunk_words,     chunk_hits};
-        if (!ctx->backend->compare_device(in, found))
+        const gale_status on_device = ctx->backend->compare_device(in, found);
+        if (on_device != GALE_OK) {
+            if (p.flags & GALE_COMPARE_GPU_ONLY)
+                fail(on_device, "%s",
+                     on_device == GALE_E_NOMEM
+                                    ? "GALE_COMPARE_GPU_ONLY: the GPU's memory cannot hold the comparison"
+                                    : "GALE_COMPARE_GPU_ONLY: the context has no GPU that runs gale_compare "
+                                      "(a CPU context, or GALE_EXPERIMENTAL_GPU=1 not set: doc/compare.md)");
             found = gale::compare(in.a, in.la, in.b, in.lb, cp, ctx->pool->size(), chunk_words, chunk_hits);
+        }
         if (found.empty()) return GALE_OK;
         gale_fragment *arr = (gale_fragment *)std::malloc(found.size() * sizeof *arr);
         if (!arr) fail(GALE_E_NOMEM, "%zu fragments", found.size());

@@ -18,10 +18,14 @@
  * diagonals' `covered` carried across many windows and runs, a position alone past the
  * cap); a pair's B against itself as A too (every diagonal near the main one busy).
  *
- * Then the device's memory made to fail (GALE_FAULT_INJECT, alloc=N+ for N past
- * gale_ctx_create's allocations): gale_compare must still succeed with the CPU's
- * fragments (lib/backend_cuda.cpp, compare_device: memory that runs out sends the call to
- * the CPU), twice on the same context.
+ * Every call on the GPU context passes GALE_COMPARE_GPU_ONLY, so that none passes by
+ * running on the CPU. Then the device's memory made to fail (GALE_FAULT_INJECT, alloc=N+ for
+ * N past gale_ctx_create's allocations): with GALE_COMPARE_GPU_ONLY a call is done on the GPU
+ * or refused with GALE_E_NOMEM (some plan must be refused: the faults reach its own
+ * allocations); without it gale_compare must succeed with the CPU's fragments
+ * (lib/backend_cuda.cpp, compare_device: memory that runs out sends the call to the CPU),
+ * twice on the same context. The kernel is still experimental (GALE_EXPERIMENTAL_GPU=1 set
+ * here, doc/testing.md).
  *
  * GALE_GPU_TEST_FAKE=1 replaces the CUDA context by a CPU context of 3 threads: a
  * self-check of this harness without a GPU (never used by meson).
@@ -100,14 +104,19 @@ static const option_set sets[] = {
 #define N_SETS (sizeof sets / sizeof sets[0])
 
 static long total_frags = 0;
+static int fake = 0;        /* GALE_GPU_TEST_FAKE: "gpu" is a CPU context */
+static int fallback_ok = 0; /* the fault cases: the GPU's call may go to the CPU */
 
-/* One comparison on both contexts: identical. */
+/* One comparison on both contexts: identical. On a real GPU context the GPU's call has
+ * GALE_COMPARE_GPU_ONLY, so that it cannot pass by falling back to the CPU. */
 static void check(gale_ctx *gpu, gale_ctx *cpu, const char *a, int64_t la, const char *b, int64_t lb,
                   const gale_compare_params *p, const char *what, long pair, const char *opt)
 {
     gale_fragment *fg = NULL, *fc = NULL;
     size_t ng = 0, nc = 0, i;
-    REQUIRE_OK(gale_compare(gpu, a, la, b, lb, p, &fg, &ng));
+    gale_compare_params pg = *p;
+    if (!fake && !fallback_ok) pg.flags |= GALE_COMPARE_GPU_ONLY;
+    REQUIRE_OK(gale_compare(gpu, a, la, b, lb, &pg, &fg, &ng));
     REQUIRE_OK(gale_compare(cpu, a, la, b, lb, p, &fc, &nc));
     CHECK_MSG(ng == nc, "pair %ld (%s, %s): %zu fragments on the GPU, %zu on the CPU", pair, opt, what, ng, nc);
     for (i = 0; i < ng && i < nc; i++)
@@ -150,8 +159,10 @@ int main(void)
     tu_rng r;
     long pi;
     gale_status st;
-    int fake = 0;
-    const int skip = tu_gpu_context("compare_gpu", 3, &gpu, &fake);
+    int skip;
+    /* (the kernel is experimental until it has passed here: doc/testing.md) */
+    REQUIRE(setenv("GALE_EXPERIMENTAL_GPU", "1", 1) == 0);
+    skip = tu_gpu_context("compare_gpu", 3, &gpu, &fake);
     if (skip) return skip;
     gale_ctx_opts_init(&o);
     o.backend = GALE_BACKEND_CPU;
@@ -205,10 +216,11 @@ int main(void)
     if (!fake) {
         char *a = NULL, *b = NULL;
         int64_t la = 0, lb = 0, n;
-        int made = 0;
+        int made = 0, refused = 0;
         gale_compare_params p;
         make_pair(&r, 40000, &a, &la, &b, &lb);
         params_of(&sets[1], &p);
+        fallback_ok = 1;
         for (n = 2; n <= 60; n += 2) {
             char plan[32];
             gale_ctx *fctx = NULL;
@@ -221,13 +233,25 @@ int main(void)
             if (st != GALE_OK) continue; /* (the context's own allocations reached) */
             made++;
             setenv("GALE_COMPARE_CHUNK", "3000,500", 1);
+            { /* GPU only: done there, or refused for its memory (the fault reached the call) */
+                gale_compare_params po = p;
+                gale_fragment *f = NULL;
+                size_t nf = 0;
+                po.flags |= GALE_COMPARE_GPU_ONLY;
+                st = gale_compare(fctx, a, la, b, lb, &po, &f, &nf);
+                CHECK_MSG(st == GALE_OK || st == GALE_E_NOMEM, "%s, GPU only: status %d (%s)", plan, (int)st,
+                          gale_last_error());
+                refused += st == GALE_E_NOMEM;
+                gale_fragments_free(f);
+            }
             check(fctx, cpu, a, la, b, lb, &p, plan, -1, "faults");
             check(fctx, cpu, a, la, b, lb, &p, plan, -1, "faults, again");
             unsetenv("GALE_COMPARE_CHUNK");
             gale_ctx_destroy(fctx);
         }
-        printf("compare_gpu: device memory failing: %d plans\n", made);
+        printf("compare_gpu: device memory failing: %d plans, %d of them refused by the GPU\n", made, refused);
         CHECK_MSG(made > 0, "no fault plan let a context be made");
+        CHECK_MSG(refused > 0, "no fault plan reached gale_compare's own allocations");
         free(a);
         free(b);
     }

@@ -145,7 +145,9 @@ int main(void)
     REFUSED(mismatch, -1, GALE_E_RANGE, "mismatch");
     REFUSED(xdrop, -1, GALE_E_RANGE, "xdrop");
     REFUSED(min_identity, 101, GALE_E_RANGE, "min_identity");
-    REFUSED(flags, 4, GALE_E_RANGE, "flags");
+    REFUSED(flags, 8, GALE_E_RANGE, "flags");
+    /* GALE_COMPARE_GPU_ONLY on this CPU context: refused, nothing computed on the CPU */
+    REFUSED(flags, GALE_COMPARE_GPU_ONLY, GALE_E_UNSUPPORTED, "GALE_COMPARE_GPU_ONLY");
     REFUSED(reserved0, 1, GALE_E_RANGE, "reserved0");
     REFUSED(size, sizeof p - 8, GALE_E_INVALID, "gale_compare_params");
 #undef REFUSED

@@ -517,6 +517,7 @@ if [ "$mode" = compare ]; then
   # tests/gpu/compare_gpu" builds only what it runs.
   echo "== gale compare"
   g="$build/tools/gale/gale"
+  export GALE_EXPERIMENTAL_GPU=1  # (the kernel is experimental until compare_gpu has passed: doc/testing.md)
   "$build/tests/gpu/compare_gpu" >"$out/compare_gpu.txt" 2>&1 || status=1
   tail -4 "$out/compare_gpu.txt"
   cmp_run() {  # NAME A B RUN...: each run (cuda, cpu) timed, then the outputs compared
