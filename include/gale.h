@@ -1027,7 +1027,10 @@ typedef struct gale_lastz_seed_params {
 } gale_lastz_seed_params;
 GALE_API void gale_lastz_seed_params_init(gale_lastz_seed_params *params);
 /* A target's seed-word table (LASTZ builds it once per target), for any number of query
- * strands. The target is read in place and must stay as it is until the seeder is freed;
+ * strands. Byte 0 separates records seeded as one sequence, as lastz seeds a [multiple]
+ * target (byte 0, then each record followed by byte 0, the last not counted in target_len):
+ * no word spans it and every extension stops there (the HSPs' pos1 are on the
+ * joined target). The target is read in place and must stay as it is until the seeder is freed;
  * so must the context (a CUDA context's devices hold the target and its table too).
  * scoring NULL: LASTZ's defaults; params NULL: gale_lastz_seed_params_init's. GALE_E_INVALID:
  * a seed pattern lastz refuses, or one gale does not take yet (half-weight, more than 28

@@ -570,7 +570,7 @@ template <> constexpr const char *struct_name<gale_lastz_seed_stats>() { return 
 // LASTZ's maxSequenceLen in its 31-bit build: 2^31 - (maxSequenceOverrun + 1).
 constexpr int64_t kLastzMaxLen = ((int64_t)1 << 31) - 11;
 
-// zero_ok: byte 0 is taken (a separator: gale_lastz_seeder_find's query)
+// zero_ok: byte 0 is taken (a separator: the seeder's target and query)
 void lastz_need_seq(const char *s, int64_t len, const char *what, bool zero_ok = false) {
     if (len < 0) fail(GALE_E_INVALID, "%s length %lld is negative", what, (long long)len);
     if (len >= kLastzMaxLen)
@@ -808,7 +808,9 @@ GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target,
         std::string err;
         if (!gale::lastz_seed_parse(sp.seed ? sp.seed : "1110100110010101111", seed, &err))
             fail(GALE_E_INVALID, "%s", err.c_str());
-        lastz_need_seq(target, target_len, "target");
+        // (byte 0 is taken: it separates the records of a target seeded as one, as LASTZ
+        // seeds a [multiple] target; no word spans it and it stops every extension)
+        lastz_need_seq(target, target_len, "target", true);
         auto sc = lastz_scoring(p, true);
         gale::LastzSeedParams lp;
         lp.transitions = sp.transitions;

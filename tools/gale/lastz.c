@@ -124,6 +124,22 @@ static int traceback_option(const char *a)
     return 0;
 }
 
+/* Whether LASTZ's gap-free extension can run through a separator (byte 0) of a
+ * partitioned sequence against the other sequence's records (other): the masked score of
+ * 0 against a byte is the bad score x_score for X and x (new_dna_score_set, --match's
+ * set; INT32_MIN for a scoring file's, where row and column 0 are very bad throughout) and
+ * the very bad score against every other byte; an extension goes on past the 0 once that
+ * score is at least -xdrop. */
+static int separator_crossed(const record *other, long n, int32_t xdrop, int32_t x_score)
+{
+    const int64_t very_bad = 107374182; /* lib/cpu/ydrop_run.h's kVeryBad, negated */
+    if ((int64_t)xdrop >= very_bad) return 1;
+    if (x_score == INT32_MIN || (int64_t)x_score < -(int64_t)xdrop) return 0;
+    for (long k = 0; k < n; k++)
+        if (memchr(other[k].seq, 'X', other[k].len) || memchr(other[k].seq, 'x', other[k].len)) return 1;
+    return 0;
+}
+
 /* --summary's line for the seeding and gap-free stages (gale_lastz_seeder_stats) */
 static void seeding_summary(const gale_lastz_seeder *sd)
 {
@@ -179,6 +195,8 @@ int cmd_lastz(int argc, char **argv)
     seg_line *segs = NULL;
     long nt = 0, nq = 0, ns = 0, cursor = 0;
     uint64_t *toff = NULL; /* a [multiple] target's record starts on the joined target */
+    char *tjoined = NULL;  /* without --segments: a partitioned target's joined bytes, which it seeds */
+    size_t tjoined_len = 0;
     uint64_t *qoff = NULL; /* a [multiple] query's record starts on the joined query */
     static seq_spec specs[2];
     gale_ctx *ctx = NULL;
@@ -421,9 +439,6 @@ int cmd_lastz(int argc, char **argv)
             return EXIT_FAIL;
         }
     }
-    if (!segpath && (specs[0].multiple || specs[0].separator))
-        return usage_error(CMD, "[multiple] and [separator] on the target without --segments are not supported by gale "
-                                "lastz yet");
     if ((specs[0].multiple || specs[0].separator || specs[1].multiple) && os.lav) {
         msg("multiple action cannot be used with --lav\n(lav has requirements on the order of alignments that would "
             "require additional\n computation;  use \"--help=formats\" to see other options for output)");
@@ -596,25 +611,13 @@ int cmd_lastz(int argc, char **argv)
         msg("%s: %ld records; the target must have exactly one, or the action [multiple] (as lastz requires)", paths[0], nt);
         goto done;
     }
-    if (specs[0].separator) {
-        const long pieces = split_at_separator(specs[0].separator, &t, nt); /* (t as it was on failure) */
-        if (pieces < 0) goto done;
-        nt = pieces;
-    }
-    if (nt > 1) {
-        /* each record's (or separator piece's) start on the joined target (sequences.c: a
-         * separator byte at 0 and after each record; a record's separators stay in place),
-         * where lastz's merge_segments sees the diagonals */
-        uint64_t base = 1;
-        toff = malloc((size_t)nt * sizeof *toff);
-        if (!toff) {
-            msg("out of memory");
-            goto done;
-        }
-        for (long k = 0; k < nt; k++) {
-            if (k > 0 && t[k].contig != t[k - 1].contig) base += t[k - 1].true_len + 1;
-            toff[k] = base + (t[k].start_loc - 1);
-        }
+    if (specs[0].multiple || specs[0].separator) {
+        /* a partitioned target (sequences.c): its records one sequence, a separator byte 0 at
+         * 0 and after each record, a [separator=C] record's Cs turned into 0s in place. Each
+         * record's (or separator piece's) start on it (toff), where lastz's merge_segments
+         * sees the diagonals; without --segments the joined bytes themselves (tjoined), which
+         * lastz seeds as one sequence */
+        if (partition_target(&t, &nt, specs[0].separator, !segpath, &toff, &tjoined, &tjoined_len) < 0) goto done;
     }
     if (specs[1].multiple && nq > 0) {
         /* each query record's start on the joined query (a separator at 0 and after each;
@@ -628,6 +631,15 @@ int cmd_lastz(int argc, char **argv)
             qoff[k] = base;
             base += q[k].true_len + 1;
         }
+    }
+    if (!segpath && (tjoined || specs[1].multiple) &&
+        separator_crossed(tjoined ? q : t, tjoined ? nq : nt, sp.xdrop,
+                          scores_path ? INT32_MIN : p.x_score)) {
+        msg("%s: with --xdrop=%d lastz's gap-free extension can cross a separator of the %s (its X score, or "
+            "its very bad one, is above -xdrop) and report an HSP past its record's end; gale lastz does not "
+            "reproduce that",
+            paths[tjoined ? 0 : 1], sp.xdrop, tjoined ? "[multiple] target" : "[multiple] query");
+        goto done;
     }
     for (long k = 0; k < ns; k++)
         if (!(strands & (segs[k].strand == '+' ? 1 : 2))) {
@@ -644,13 +656,15 @@ int cmd_lastz(int argc, char **argv)
     }
     /* without --segments: the target's seed words, once (its options checked there, before
      * any output) */
-    if (!segpath && gale_lastz_seeder_create(ctx, t[0].seq, (int64_t)t[0].len, &p, &sp, &seeder) != GALE_OK) {
+    if (!segpath && gale_lastz_seeder_create(ctx, tjoined ? tjoined : t[0].seq,
+                                             (int64_t)(tjoined ? tjoined_len : t[0].len), &p, &sp, &seeder) != GALE_OK) {
         msg("%s", gale_last_error());
         goto done;
     }
     /* without --segments: the anchors from LASTZ's seeding, as the lines its --nogapped
      * would write (before any output: a failure there leaves the output as it was) */
-    if (!segpath && !nogapped && (ns = seed_segments(seeder, &t[0], q, nq, specs[1].multiple, strands, specs[1].revcomp, &segs)) < 0)
+    if (!segpath && !nogapped && (ns = seed_segments(seeder, t, nt, tjoined ? toff : NULL, q, nq, specs[1].multiple,
+                                                     strands, specs[1].revcomp, &segs)) < 0)
         goto done;
     if (!segpath && !nogapped && summary) seeding_summary(seeder);
     /* --output: opened once the inputs have been read and checked (lastz opens it before
@@ -698,7 +712,9 @@ int cmd_lastz(int argc, char **argv)
      * lastz's order); the first bad line stops the list there: what comes before it is
      * aligned and written, then the message (lastz dies at that point too) */
     if (nogapped) { /* the HSPs of LASTZ's seeding and gap-free stages */
-        if (write_hsps_in_order(seeder, &t[0], q, nq, specs[1].multiple, strands, specs[1].revcomp, &os) < 0) goto done;
+        if (write_hsps_in_order(seeder, t, nt, tjoined ? toff : NULL, q, nq, specs[1].multiple, strands,
+                                specs[1].revcomp, &os) < 0)
+            goto done;
         if (summary) seeding_summary(seeder);
     } else {
         job_list jl;
@@ -712,7 +728,7 @@ int cmd_lastz(int argc, char **argv)
             for (int pass = 0; pass < 2 && !stop[0]; pass++) {
                 const int s = specs[1].revcomp ? 1 - pass : pass;
                 if (!(strands & (1 << s))) continue;
-                if (add_job(&jl, specs[1].multiple ? -1 : r, s, t, nt, specs[0].multiple || specs[0].separator, toff, q,
+                if (add_job(&jl, specs[1].multiple ? -1 : r, s, t, nt, specs[0].multiple || specs[0].separator, nt > 1 ? toff : NULL, q,
                             nq, qoff, segs, ns, &cursor, os.segments, segpath ? segpath : "(gale lastz's seeding)",
                             stop, sizeof stop) < 0) {
                     msg("out of memory");
@@ -754,6 +770,7 @@ done:
     free_records(q, nq);
     free_seg_lines(segs, ns);
     free(toff);
+    free(tjoined);
     free(qoff);
     return rc;
 }

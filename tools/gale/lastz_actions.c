@@ -369,6 +369,61 @@ oom:
     return -1;
 }
 
+int partition_target(record **recs, long *n, char separator, int join, uint64_t **off, char **joined, size_t *joined_len)
+{
+    /* lastz's layout (sequences.c load_sequence, doJoin; separate_sequence): byte 0, then
+     * each record followed by byte 0; the last 0 is the sequence's terminator, not counted
+     * in its length. Each record's first base is at base[k] (a record that [separator=C]
+     * leaves no piece of, or an empty one, still has its place) */
+    const long nr = *n;
+    uint64_t *base = malloc((size_t)(nr > 0 ? nr : 1) * sizeof *base);
+    long *contig = malloc((size_t)(nr > 0 ? nr : 1) * sizeof *contig);
+    uint64_t at = 1;
+    *off = NULL;
+    *joined = NULL;
+    if (!base || !contig) goto oom;
+    for (long k = 0; k < nr; k++) {
+        base[k] = at; /* (whole records: lastz joins no subrange, gale lastz refuses one) */
+        contig[k] = (*recs)[k].contig;
+        at += (*recs)[k].len + 1;
+    }
+    if (join) {
+        if (!(*joined = calloc((size_t)at, 1))) goto oom;
+        for (long k = 0; k < nr; k++) {
+            char *d = *joined + base[k];
+            memcpy(d, (*recs)[k].seq, (*recs)[k].len);
+            for (size_t i = 0; separator && i < (*recs)[k].len; i++)
+                if (d[i] == separator) d[i] = 0;
+        }
+        *joined_len = (size_t)(at - 1);
+    }
+    if (separator) {
+        const long pieces = split_at_separator(separator, recs, nr); /* (recs as they were on failure) */
+        if (pieces < 0) goto fail;
+        *n = pieces;
+    }
+    /* each piece's first base: its record's, moved by where the piece starts on it (the
+     * pieces come in their records' order) */
+    if (!(*off = malloc((size_t)(*n > 0 ? *n : 1) * sizeof **off))) goto oom;
+    for (long j = 0, k = 0; j < *n; j++) {
+        while (k < nr - 1 && contig[k] != (*recs)[j].contig) k++;
+        (*off)[j] = base[k] + ((*recs)[j].start_loc - 1);
+    }
+    free(base);
+    free(contig);
+    return 0;
+oom:
+    msg("out of memory joining the target's records");
+fail:
+    free(base);
+    free(contig);
+    free(*off);
+    free(*joined);
+    *off = NULL;
+    *joined = NULL;
+    return -1;
+}
+
 long apply_subsample(const seq_spec *sp, record *recs, long n)
 {
     long kept = 0;

@@ -179,6 +179,13 @@ int check_bases(const char *path, const record *recs, long n, int iupac, char se
  * place on it (start_loc, as a subrange's); the number of pieces, or -1 (out of memory,
  * message said). */
 long split_at_separator(char separator, record **recs, long n);
+/* A partitioned target ([multiple], [separator=C]) laid out as lastz joins it: *off, each
+ * record's (after split_at_separator: each piece's) first base on the joined sequence
+ * (malloc'd); with join, *joined the joined bytes themselves (byte 0 at 0 and after each
+ * record, the Cs turned into 0s; *joined_len of them, as lastz counts its length: the last
+ * 0 not counted). *recs and *n become the pieces with separator. 0, or -1 with the failure
+ * said (*recs and *n as they were). */
+int partition_target(record **recs, long *n, char separator, int join, uint64_t **off, char **joined, size_t *joined_len);
 /* [subsample=K/N]: records K, K+N, K+2N, ... kept (of those a subset left; they keep
  * their numbers); the count kept. */
 long apply_subsample(const seq_spec *sp, record *recs, long n);
@@ -229,20 +236,22 @@ char *strand_bases(const record *qr, int s);
 /* LASTZ's seeding and gap-free stages (gale_lastz_seeder_find on the target's seeder) on
  * each query record's strands in lastz's order (the - strand first for a [revcomp] query;
  * qmulti, a [multiple] query: all records as one sequence a strand, as lastz seeds them),
- * each strand's HSPs handed to sink (qs: the strand's bases): 0, or -1 with the failure
- * said (a sink's -1 stops the run). */
-typedef int (*hsp_sink)(void *arg, const record *qr, char strand, const char *qs, const gale_lastz_anchor *h,
-                        size_t n);
-int seed_query_strands(const gale_lastz_seeder *sd, const record *q, long nq, int qmulti, int strands, int qrevcomp,
-                       hsp_sink sink, void *arg);
+ * each strand's HSPs handed to sink in runs of one target record tr and query record qr,
+ * on them (qs: qr's strand's bases; toff: a partitioned target's record starts on the
+ * joined target the seeder holds, partition_target's; NULL: the one record t[0]): 0, or -1
+ * with the failure said (a sink's -1 stops the run). */
+typedef int (*hsp_sink)(void *arg, const record *tr, const record *qr, char strand, const char *qs,
+                        const gale_lastz_anchor *h, size_t n);
+int seed_query_strands(const gale_lastz_seeder *sd, const record *t, long nt, const uint64_t *toff, const record *q,
+                       long nq, int qmulti, int strands, int qrevcomp, hsp_sink sink, void *arg);
 /* --nogapped without --segments: the HSPs written in lastz's order in os's format */
-int write_hsps_in_order(const gale_lastz_seeder *sd, const record *t, const record *q, long nq, int qmulti, int strands,
-                        int qrevcomp, out_spec *os);
+int write_hsps_in_order(const gale_lastz_seeder *sd, const record *t, long nt, const uint64_t *toff, const record *q,
+                        long nq, int qmulti, int strands, int qrevcomp, out_spec *os);
 /* The whole run without --segments: the HSPs as the lines of the segments file lastz's
  * --nogapped would write (*out, malloc'd; their count returned, -1 with the failure said),
  * for the gapped stage to take as it takes --segments (lastz's result is the same) */
-long seed_segments(const gale_lastz_seeder *sd, const record *t, const record *q, long nq, int qmulti, int strands,
-                   int qrevcomp, seg_line **out);
+long seed_segments(const gale_lastz_seeder *sd, const record *t, long nt, const uint64_t *toff, const record *q, long nq,
+                   int qmulti, int strands, int qrevcomp, seg_line **out);
 /* A query strand's gapped extension, one job of the run (its parts, anchors, result) */
 typedef struct job job;
 typedef struct {

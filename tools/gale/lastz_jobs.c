@@ -460,6 +460,15 @@ static int delayed_trivial(const gale_lastz_alignment *a, const record *tr, cons
  * then each part's alignments (parts in target order, alignments by target start; a
  * [multiple] query's parts merged in lastz's one order), or with --format=segments the
  * merged anchors. Returns 0, -1 out of memory. */
+/* SAM's @SQ lines before the first alignment: a partitioned target's every record (or
+ * piece) at once, as lastz writes them (sam.c) */
+static void sam_sq_lines(out_spec *os, const record *t, long nt)
+{
+    if ((os->sam != 1 && os->sam != 3) || os->sq_done) return;
+    for (long j = 0; j < nt; j++) printf("@SQ\tSN:%s\tLN:%zu\n", t[j].name, t[j].true_len);
+    os->sq_done = 1;
+}
+
 static int write_job(out_spec *os, job *jb, const record *t, long nt, const record *q, int summary)
 {
     const char strand = jb->s == 0 ? '+' : '-';
@@ -505,11 +514,7 @@ static int write_job(out_spec *os, job *jb, const record *t, long nt, const reco
                 gale_lastz_result_truncations(pt->res), qr->name, strand, nt > 1 ? " on " : "", nt > 1 ? tr->name : "");
         os->contig = qr->contig;
         if (os->lav && count) lav_strand_header(stdout, os, tr, qr, strand);
-        if ((os->sam == 1 || os->sam == 3) && !os->sq_done && count) {
-            /* (a [multiple] target: every record's line at once, as lastz writes them) */
-            for (long j = 0; j < nt; j++) printf("@SQ\tSN:%s\tLN:%zu\n", t[j].name, t[j].true_len);
-            os->sq_done = 1;
-        }
+        if (count) sam_sq_lines(os, t, nt);
         for (size_t j = 0; jb->r >= 0 && j < count; j++) {
             gale_lastz_alignment a;
             a.size = sizeof a;
@@ -586,7 +591,7 @@ int run_jobs_in_order(job_list *jl, gale_ctx *ctx, const gale_lastz_params *p, c
 /* A [multiple] query's strand as lastz holds it: a 0 byte (its separator), then each
  * record's bases on the strand (each record reverse-complemented in place on the -
  * strand), each followed by a 0 byte; record k starts at off[k] (malloc'd, nq entries) */
-static char *joined_strand(const record *q, long nq, int s, size_t **off, size_t *len)
+static char *joined_strand(const record *q, long nq, int s, uint64_t **off, size_t *len)
 {
     size_t total = 1, at = 1;
     char *v;
@@ -613,8 +618,50 @@ static char *joined_strand(const record *q, long nq, int s, size_t **off, size_t
     return v;
 }
 
-int seed_query_strands(const gale_lastz_seeder *sd, const record *q, long nq, int qmulti, int strands, int qrevcomp,
-                       hsp_sink sink, void *arg)
+/* The record (or piece) of a partitioned sequence holding position pos on it: the last
+ * whose start (off) is at or before it */
+static long record_at(const uint64_t *off, long n, uint32_t pos)
+{
+    long k = 0, lo = 0, hi = n - 1;
+    while (lo <= hi) {
+        const long mid = (lo + hi) / 2;
+        if (off[mid] <= pos) k = mid, lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return k;
+}
+
+/* One strand's HSPs handed to the sink in runs of one target and one query record, in
+ * lastz's order, each moved onto its records (toff, qoff: the partitioned target's and
+ * query's record starts, NULL for one record; r: the query record then). An HSP that
+ * leaves its record (lastz's extension crossed a separator, reporting it past the record's
+ * end: check_separators refuses the inputs that allow it) fails. */
+static int sink_by_record(hsp_sink sink, void *arg, const record *t, long nt, const uint64_t *toff, const record *q,
+                          long nq, const uint64_t *qoff, long r, char strand, const char *qs, gale_lastz_anchor *h,
+                          size_t n)
+{
+    for (size_t a = 0, b; a < n; a = b) {
+        const long ti = toff ? record_at(toff, nt, h[a].pos1) : 0, qi = qoff ? record_at(qoff, nq, h[a].pos2) : r;
+        const uint64_t o1 = toff ? toff[ti] : 0, o2 = qoff ? qoff[qi] : 0;
+        for (b = a; b < n && (!toff || record_at(toff, nt, h[b].pos1) == ti) &&
+                    (!qoff || record_at(qoff, nq, h[b].pos2) == qi);
+             b++) {
+            if (h[b].pos1 < o1 || h[b].pos2 < o2 || h[b].pos1 - o1 + h[b].length > t[ti].len ||
+                h[b].pos2 - o2 + h[b].length > q[qi].len) {
+                msg("seeding %s%c: an HSP crosses a separator (lastz reports it past its record's end); gale lastz "
+                    "does not reproduce that", q[qi].name, strand);
+                return -1;
+            }
+            h[b].pos1 -= (uint32_t)o1;
+            h[b].pos2 -= (uint32_t)o2;
+        }
+        if (sink(arg, &t[ti], &q[qi], strand, qs + o2, h + a, b - a) < 0) return -1;
+    }
+    return 0;
+}
+
+int seed_query_strands(const gale_lastz_seeder *sd, const record *t, long nt, const uint64_t *toff, const record *q,
+                       long nq, int qmulti, int strands, int qrevcomp, hsp_sink sink, void *arg)
 {
     const long runs = qmulti ? nq > 0 : nq; /* (a [multiple] query: one run, if it has records) */
     for (long r = 0; r < runs; r++)
@@ -623,13 +670,15 @@ int seed_query_strands(const gale_lastz_seeder *sd, const record *q, long nq, in
             const int s = qrevcomp ? 1 - pass : pass;
             const char strand = s == 0 ? '+' : '-';
             gale_lastz_anchor *h = NULL;
-            size_t n = 0, qlen = qmulti ? 0 : q[r].len, *off = NULL;
+            size_t n = 0, qlen = qmulti ? 0 : q[r].len;
+            uint64_t *off = NULL;
             char *qs;
             int rc = 0;
             if (!(strands & (1 << s))) continue;
             /* a [multiple] query: its records seeded as one sequence (lastz's partitioned
              * query: one search, its diagonal records shared), each HSP then handed to the
-             * sink on its record (the separators end every extension) */
+             * sink on its record (the separators end every extension); a partitioned
+             * target likewise (toff) */
             qs = qmulti ? joined_strand(q, nq, s, &off, &qlen) : strand_bases(&q[r], s);
             if (!qs) {
                 msg("out of memory");
@@ -641,18 +690,8 @@ int seed_query_strands(const gale_lastz_seeder *sd, const record *q, long nq, in
                 free(off);
                 return -1;
             }
-            if (!qmulti) rc = sink(arg, &q[r], strand, qs, h, n);
-            for (size_t a = 0, b; qmulti && a < n && rc == 0; a = b) {
-                long k = 0, lo = 0, hi = nq - 1;
-                while (lo <= hi) { /* the record holding HSP a: the last whose start is at or before it */
-                    const long mid = (lo + hi) / 2;
-                    if (off[mid] <= h[a].pos2) k = mid, lo = mid + 1;
-                    else hi = mid - 1;
-                }
-                for (b = a; b < n && h[b].pos2 >= off[k] && (k + 1 == nq || h[b].pos2 < off[k + 1]); b++)
-                    h[b].pos2 -= (uint32_t)off[k];
-                rc = sink(arg, &q[k], strand, qs + off[k], h + a, b - a);
-            }
+            if (!qmulti && !toff) rc = sink(arg, &t[0], &q[r], strand, qs, h, n);
+            else rc = sink_by_record(sink, arg, t, nt, toff, q, nq, off, r, strand, qs, h, n);
             gale_lastz_hsps_free(h);
             free(qs);
             free(off);
@@ -665,16 +704,15 @@ int seed_query_strands(const gale_lastz_seeder *sd, const record *q, long nq, in
 typedef struct {
     out_spec *os;
     const record *t;
+    long nt;
 } hsp_writer;
-static int write_hsps(void *arg, const record *qr, char strand, const char *qs, const gale_lastz_anchor *h, size_t n)
+static int write_hsps(void *arg, const record *tr, const record *qr, char strand, const char *qs,
+                      const gale_lastz_anchor *h, size_t n)
 {
     hsp_writer *w = arg;
     w->os->contig = qr->contig;
-    if (w->os->lav && n) lav_strand_header(stdout, w->os, w->t, qr, strand);
-    if ((w->os->sam == 1 || w->os->sam == 3) && !w->os->sq_done && n) {
-        printf("@SQ\tSN:%s\tLN:%zu\n", w->t->name, w->t->true_len);
-        w->os->sq_done = 1;
-    }
+    if (w->os->lav && n) lav_strand_header(stdout, w->os, tr, qr, strand);
+    if (n) sam_sq_lines(w->os, w->t, w->nt);
     for (size_t k = 0; k < n; k++) {
         gale_lastz_alignment a;
         uint32_t op = GALE_CIGAR_MATCH | (h[k].length << GALE_CIGAR_SHIFT);
@@ -687,30 +725,31 @@ static int write_hsps(void *arg, const record *qr, char strand, const char *qs, 
         a.n_ops = 1;
         a.cigar = &op;
         w->os->hspid++; /* (lastz's report_hsps numbers them over the whole run) */
-        write_alignment(stdout, w->os, w->t, qr, qs, strand, &a);
+        write_alignment(stdout, w->os, tr, qr, qs, strand, &a);
     }
     return 0;
 }
 
-int write_hsps_in_order(const gale_lastz_seeder *sd, const record *t, const record *q, long nq, int qmulti, int strands,
-                        int qrevcomp, out_spec *os)
+int write_hsps_in_order(const gale_lastz_seeder *sd, const record *t, long nt, const uint64_t *toff, const record *q,
+                        long nq, int qmulti, int strands, int qrevcomp, out_spec *os)
 {
-    hsp_writer w = {os, t};
-    return seed_query_strands(sd, q, nq, qmulti, strands, qrevcomp, write_hsps, &w);
+    hsp_writer w = {os, t, nt};
+    return seed_query_strands(sd, t, nt, toff, q, nq, qmulti, strands, qrevcomp, write_hsps, &w);
 }
 
 /* The full run: each HSP as the line of a segments file lastz would have written (the
  * coordinates write_alignment gives a segments line: on the whole record, the - strand's
  * on its whole reverse complement), for the gapped stage to read as it reads the file */
 typedef struct {
-    const record *t, *q;
+    const record *q;
     seg_line *v;
     long n, cap;
 } seg_collector;
-static int collect_segs(void *arg, const record *qr, char strand, const char *qs, const gale_lastz_anchor *h, size_t n)
+static int collect_segs(void *arg, const record *tr, const record *qr, char strand, const char *qs,
+                        const gale_lastz_anchor *h, size_t n)
 {
     seg_collector *c = arg;
-    const uint32_t o1 = (uint32_t)(c->t->start_loc - 1),
+    const uint32_t o1 = (uint32_t)(tr->start_loc - 1),
                    o2 = (uint32_t)(strand == '+' ? qr->start_loc - 1 : qr->true_len - (qr->start_loc - 1 + qr->len));
     (void)qs;
     for (size_t k = 0; k < n; k++) {
@@ -724,7 +763,7 @@ static int collect_segs(void *arg, const record *qr, char strand, const char *qs
         }
         sl = &c->v[c->n];
         memset(sl, 0, sizeof *sl);
-        sl->name1 = c->t->name; /* (borrowed: the records outlive the lines, rec >= 0 says so) */
+        sl->name1 = tr->name; /* (borrowed: the records outlive the lines, rec >= 0 says so) */
         sl->name2 = qr->name;
         sl->start1 = h[k].pos1 + 1 + o1;
         sl->end1 = h[k].pos1 + h[k].length + o1;
@@ -742,12 +781,12 @@ oom:
     return -1;
 }
 
-long seed_segments(const gale_lastz_seeder *sd, const record *t, const record *q, long nq, int qmulti, int strands,
-                   int qrevcomp, seg_line **out)
+long seed_segments(const gale_lastz_seeder *sd, const record *t, long nt, const uint64_t *toff, const record *q, long nq,
+                   int qmulti, int strands, int qrevcomp, seg_line **out)
 {
-    seg_collector c = {t, q, NULL, 0, 0};
+    seg_collector c = {q, NULL, 0, 0};
     *out = NULL;
-    if (seed_query_strands(sd, q, nq, qmulti, strands, qrevcomp, collect_segs, &c) < 0) {
+    if (seed_query_strands(sd, t, nt, toff, q, nq, qmulti, strands, qrevcomp, collect_segs, &c) < 0) {
         free_seg_lines(c.v, c.n);
         return -1;
     }
