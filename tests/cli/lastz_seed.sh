@@ -13,10 +13,16 @@
 #   seeded as one sequence); a sequence shorter than the seed.
 # Then what both refuse, and what gale alone refuses (seeds it does not reproduce yet),
 # with nothing written. Fails (never skips) when lastz is missing.
-# usage: lastz_seed.sh GALE GENERATOR
+# Then [multiple] targets (tests/oracle/lastz_multi_gen.py: records of varied lengths, some
+# shorter than the seed, homology on both strands and across two records' junction; some
+# with [separator=_] too), seeded as lastz seeds the joined records, under the seeding
+# options, on one thread and on three, --nogapped and whole runs in several formats, and
+# [separator=X] on a one-record target.
+# usage: lastz_seed.sh GALE GENERATOR MULTI_GENERATOR
 set -euo pipefail
 gale=$1
 gen=$2
+mgen=$3
 . "$(cd "$(dirname "$0")/../common" && pwd)/lastz_cases.sh"
 lastz_begin 2 "the reference"
 fail=0
@@ -93,6 +99,45 @@ with open(sys.argv[2] + "/coll_q.fa", "w") as f:
     f.write(">q\n" + block + "\n")
 PY
 same_as_lastz "a repeat 65,536 bases apart (hash collision)" some "$work/coll_t.fa" "$work/coll_q.fa" --nogapped --format=segments
+# a [multiple] target (with [separator=_] in odd cases): lastz seeds its records joined,
+# each after a byte 0, and reports each HSP on its record (doc/lastz-seed.md)
+mseedopts=("" "--step=3" "--seed=14of22" "--seed=match12 --step=2" "--transition=2" "--strand=minus"
+           "--notransition --xdrop=500" "--seed=1T1T0011101TT111 --hspthresh=2000 --noentropy")
+for ((c = 0; c < cases; c++)); do
+  s=$((seed + 1000 + c))
+  md=$work/m$c
+  mkdir -p "$md"
+  tspec="$md/mtarget.fa[multiple]"
+  if [ $((c % 2)) -eq 1 ]; then
+    python3 "$mgen" "$s" "$md" _
+    tspec="$md/mtarget.fa[multiple,separator=_]"
+  else
+    python3 "$mgen" "$s" "$md"
+  fi
+  win=1048576
+  if [ "$c" -eq 0 ]; then gale_only=(--threads=1); else gale_only=(--threads=3); win=700; fi
+  for o in "${mseedopts[@]}"; do
+    # shellcheck disable=SC2086
+    GALE_LASTZ_SEED_WINDOW=$win same_as_lastz "multi case $c (seed $s) '$tspec' --nogapped --format=segments '$o' ${gale_only[*]}" 2 \
+      "$tspec" "$md/mquery.fa" --nogapped --format=segments $o
+  done
+  gale_only=()
+  for f in general sam maf; do
+    same_as_lastz "multi case $c --nogapped --format=$f" 2 "$tspec" "$md/mquery.fa" --nogapped --format="$f"
+  done
+  for o in "" "--hspthresh=2500 --seed=match12 --step=2"; do
+    for f in general "general:name1,start1,end1,name2,strand2,start2,end2,score,cigar" maf sam; do
+      # shellcheck disable=SC2086
+      same_as_lastz "multi case $c whole run '$o' format '$f'" 2 "$tspec" "$md/mquery.fa" $o --format="$f"
+    done
+  done
+  same_as_lastz "multi case $c a [revcomp] query" 2 "$tspec" "$md/mquery.fa-" --format=general
+  same_as_lastz "multi case $c [unmask] --strand=minus" 2 "${tspec%]},unmask]" "$md/mquery.fa" --format=general --strand=minus
+  for o in "--nogapped --format=segments" "--format=general"; do
+    # shellcheck disable=SC2086
+    same_as_lastz "multi case $c [separator=X] on one record, $o" 2 "$md/starget.fa[separator=X]" "$md/mquery.fa" $o
+  done
+done
 # both refuse: a seed pattern with a bad character; a query file with no record
 both_refuse "--seed=11x1a" "illegal character" "$d/target.fa" "$d/query.fa" --nogapped --seed=11x1a
 : > "$work/empty.fa"
@@ -112,5 +157,11 @@ gale_refuses() {
 gale_refuses "half-weight seed" "half-weight" "$d/target.fa" "$d/query.fa" --nogapped --seed=half20
 gale_refuses "a 30-bit seed" "more than 28 bits" "$d/target.fa" "$d/query.fa" --nogapped --seed=match15
 gale_refuses "--seed with --segments" "with --segments" "$d/target.fa" "$d/query.fa" --segments=/dev/null --seed=14of22
+# lastz lets an extension run through a [multiple] target's separator where an X meets it
+# and --xdrop is at least -X score (1000), reporting the HSP past its record's end
+printf '>q\nACGTACGTTTGACCAGTAGGXACCATTAGACCAGGATTACAG\n' > "$work/x_q.fa"
+gale_refuses "an X against a separator with --xdrop=2000" "cross a separator" "$work/m0/mtarget.fa[multiple]" \
+  "$work/x_q.fa" --nogapped --xdrop=2000 --format=general
+both_refuse "a [multiple] target with lav" "cannot be used with --lav" "$work/m0/mtarget.fa[multiple]" "$work/m0/mquery.fa"
 echo "cli-lastz-seed: $total checks, $fail failed"
 [ "$fail" -eq 0 ]

@@ -33,7 +33,7 @@ void usage_lastz(FILE *out)
         "LASTZ 1.04.22 with lastz's output: replaces 'lastz TARGET QUERY --segments=FILE'\n"
         "(the gapped stage from anchors, e.g. after KegAlign/SegAlign seeding), and\n"
         "without --segments 'lastz TARGET QUERY' (seeding, gap-free and gapped stages;\n"
-        "--nogapped: without the gapped stage; one-record target, on the CPU so far).\n"
+        "--nogapped: without the gapped stage).\n"
         "TARGET: FASTA, FASTQ, 2bit or nib, one record (several with [multiple]); QUERY:\n"
         "the same, one or more records (FILE.2bit/NAME: the record NAME). SEGMENTS: lines\n"
         "'name1 start1 end1 name2 start2 end2 strand2 [score]' (lastz --format=segments),\n"
