@@ -926,6 +926,11 @@ typedef struct gale_lastz_anchor {
  * row and column 0 (LASTZ's sequence terminator) to LASTZ's very bad score itself. Every
  * other entry in [-2^20, 2^20]. Not with GALE_LASTZ_SCORES_FILE. */
 #define GALE_LASTZ_SCORES_TABLE 128u
+/* With GALE_LASTZ_SCORES_TABLE: N is one of the scoring file's row (column) labels. Only
+ * the seeding reads them: LASTZ's masked score set (masked_score_set) then keeps N's row
+ * (column) as the file gives it, where it otherwise scores N as x_score. */
+#define GALE_LASTZ_SCORES_N_ROW 256u
+#define GALE_LASTZ_SCORES_N_COL 512u
 
 /* LASTZ's scoring and gapped-extension options; gale_lastz_params_init sets LASTZ's defaults. */
 typedef struct gale_lastz_params {
@@ -1011,8 +1016,10 @@ GALE_API gale_status gale_lastz_result_stats(const gale_lastz_result *result, ga
  * --nogapped` finds on each query strand, in its order (doc/lastz-seed.md lists the rules
  * reproduced). Scoring: gale_lastz_params' matrix, x_score and fill_score (LASTZ's masked
  * score set: lower case a c g t, N, n and X score x_score against everything, then
- * GALE_LASTZ_AMBIGUOUS_*'s scores; GALE_LASTZ_SCORES_FILE and _SCORES_TABLE are not taken
- * yet: GALE_E_UNSUPPORTED); the other fields are the gapped stage's and ignored. */
+ * GALE_LASTZ_AMBIGUOUS_*'s scores; with GALE_LASTZ_SCORES_FILE or _SCORES_TABLE the masked
+ * set of the file's scores: the same, but N as the file scores it where N is one of its
+ * labels, GALE_LASTZ_SCORES_N_ROW and _N_COL); the other fields are the gapped stage's and
+ * ignored. */
 #define GALE_LASTZ_SEED_NOENTROPY 1u /* --noentropy: no entropy scaling of low-scoring HSPs */
 typedef struct gale_lastz_seed_params {
     size_t size;            /* sizeof(gale_lastz_seed_params) */

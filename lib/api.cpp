@@ -598,7 +598,7 @@ void lastz_check_scoring(const gale_lastz_params &p) {
         fail(GALE_E_RANGE, "ambi_n_n %d, ambi_n_other %d: must be in [-2^20, 2^20]", p.ambi_n_n, p.ambi_n_other);
     if (p.flags & ~(GALE_LASTZ_NOYTRIM | GALE_LASTZ_ALLBOUNDS | GALE_LASTZ_NOTRIVIAL | GALE_LASTZ_MINUS |
                     GALE_LASTZ_SCORES_FILE | GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC |
-                    GALE_LASTZ_SCORES_TABLE))
+                    GALE_LASTZ_SCORES_TABLE | GALE_LASTZ_SCORES_N_ROW | GALE_LASTZ_SCORES_N_COL))
         fail(GALE_E_RANGE, "flags 0x%x: unknown bits", p.flags);
     const bool table = (p.flags & GALE_LASTZ_SCORES_TABLE) != 0;
     if (table) {
@@ -623,7 +623,9 @@ std::unique_ptr<gale::YdropScoring> lastz_scoring(const gale_lastz_params &p, bo
     else
         gale::ydrop_scoring(*sc, p.matrix, p.x_score, p.fill_score, p.gap_open, p.gap_extend,
                             (p.flags & GALE_LASTZ_SCORES_FILE) != 0);
-    if (masked) gale::lastz_masked_scoring(*sc);
+    if (masked)
+        gale::lastz_masked_scoring(*sc, (p.flags & GALE_LASTZ_SCORES_TABLE) && (p.flags & GALE_LASTZ_SCORES_N_ROW),
+                                   (p.flags & GALE_LASTZ_SCORES_TABLE) && (p.flags & GALE_LASTZ_SCORES_N_COL));
     if (p.flags & GALE_LASTZ_AMBIGUOUS_IUPAC) gale::ydrop_ambiguate_iupac(*sc, p.ambi_n_n, p.ambi_n_other);
     if (p.flags & (GALE_LASTZ_AMBIGUOUS_N | GALE_LASTZ_AMBIGUOUS_IUPAC))
         gale::ydrop_ambiguate_n(*sc, p.ambi_n_n, p.ambi_n_other);
@@ -792,9 +794,6 @@ GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target,
             scoring ? *read_struct(scoring, &sdefaults, "scoring", offsetof(gale_lastz_params, ambi_n_n), "0.6")
                     : sdefaults;
         lastz_check_scoring(p);
-        if (p.flags & (GALE_LASTZ_SCORES_FILE | GALE_LASTZ_SCORES_TABLE))
-            fail(GALE_E_UNSUPPORTED, "scoring flags 0x%x: seeding with a scoring file is not supported by gale yet",
-                 p.flags);
         gale_lastz_seed_params defaults;
         gale_lastz_seed_params_init(&defaults);
         const gale_lastz_seed_params &sp = params ? *read_struct(params, &defaults, "params") : defaults;

@@ -233,10 +233,13 @@ private:
     mutable std::mutex stats_mu_;
     mutable LastzSeedStats stats_;
 };
-// LASTZ's masked_score_set (dna_utilities.c) of new_dna_score_set's scores (rows and
-// columns A C G T a c g t): every row and column of a c g t, N, n and X scores the bad score,
-// sub['A']['X'], against every byte but 0.
-void lastz_masked_scoring(YdropScoring &s);
+// LASTZ's masked_score_set (dna_utilities.c) of new_dna_score_set's scores or of a scoring
+// file's (read_score_set: its labels, each upper-case one with its lower case added; a
+// DNA alphabet, A C G T with N, a c g t or both): every row and column of a c g t, n, X
+// and N scores the bad score, sub['A']['X'], against every byte but 0; but N's row
+// (n_row) or column (n_col) keeps its scores when N is one of the file's row (column)
+// labels.
+void lastz_masked_scoring(YdropScoring &s, bool n_row = false, bool n_col = false);
 
 }  // namespace gale
 

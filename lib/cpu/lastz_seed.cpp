@@ -286,13 +286,19 @@ bool lastz_seed_parse(const char *pattern, LastzSeed &sd, std::string *err) {
     return true;
 }
 
-void lastz_masked_scoring(YdropScoring &s) {
+void lastz_masked_scoring(YdropScoring &s, bool n_row, bool n_col) {
+    // (the bad score: sub[the first row character][the bad column, X], which for every
+    // set gale builds is sub['A']['X']: the whole X column holds it)
     const int32_t bad = s.sub['A']['X'];
-    const uint8_t masked[] = {'a', 'c', 'g', 't', 'N', 'n', 'X'};
+    // the rows' characters that are not upper case (a c g t, and n with N), N unless
+    // the set's own, n and X; the columns likewise
+    const uint8_t masked[] = {'a', 'c', 'g', 't', 'n', 'X', 'N'};
     for (uint8_t r : masked)
-        for (int c = 1; c < 256; ++c) s.sub[r][c] = bad;
+        if (r != 'N' || !n_row)
+            for (int c = 1; c < 256; ++c) s.sub[r][c] = bad;
     for (uint8_t c : masked)
-        for (int r = 1; r < 256; ++r) s.sub[r][c] = bad;
+        if (c != 'N' || !n_col)
+            for (int r = 1; r < 256; ++r) s.sub[r][c] = bad;
 }
 
 LastzSeeder::LastzSeeder(const uint8_t *target, uint32_t target_len, const LastzSeed &seed, const YdropScoring &masked,

@@ -189,7 +189,7 @@ int cmd_lastz(int argc, char **argv)
     gale_lastz_seed_params sp;
     const char *seed_opt = NULL;   /* the first seeding option given */
     char seed_pattern[64] = "";    /* --seed's pattern (empty: 12of19) */
-    int nogapped = 0, have_trans = 0, have_xdrop = 0, have_hsp = 0;
+    int nogapped = 0, have_trans = 0, have_xdrop = 0, have_hsp = 0, have_step = 0;
     out_spec os;
     record *t = NULL, *q = NULL;
     seg_line *segs = NULL;
@@ -333,6 +333,7 @@ int cmd_lastz(int argc, char **argv)
             if (!seed_opt) seed_opt = a;
             if (option_number(CMD, "--step", a + 7, 1, UINT32_MAX, &v)) return EXIT_USAGE;
             sp.step = (uint32_t)v;
+            have_step = 1;
         } else if (strncmp(a, "--xdrop=", 8) == 0) {
             if (!seed_opt) seed_opt = a;
             if (option_number(CMD, "--xdrop", a + 8, 0, INT32_MAX, &v)) return EXIT_USAGE;
@@ -480,6 +481,18 @@ int cmd_lastz(int argc, char **argv)
         p.fill_score = sc.fill;
         p.scores_table = sc.table; /* (the whole table: the file's alphabet may hold N, a c g t) */
         p.flags |= GALE_LASTZ_SCORES_TABLE;
+        /* (the seeding's masked set keeps N's row and column where the file labels them) */
+        if (memchr(sc.rows, 'N', (size_t)sc.nrows)) p.flags |= GALE_LASTZ_SCORES_N_ROW;
+        if (memchr(sc.cols, 'N', (size_t)sc.ncols)) p.flags |= GALE_LASTZ_SCORES_N_COL;
+        /* the file's seeding settings (lastz.c parse_options): its step unless --step is
+         * given; its seed (seed=, T=: lastz reads it as command-line options unless --seed
+         * is given) is not reproduced yet */
+        if (!segpath && sc.have_step && !have_step) sp.step = (uint32_t)sc.step;
+        if (!segpath && sc.have_seed && !seed_pattern[0]) {
+            free(sc.table);
+            return usage_error(CMD, "--scores: %s sets the seed (seed= or T=): not supported by gale lastz with "
+                                    "seeding yet (give --seed, which lastz then takes instead)", scores_path);
+        }
         if (!have_gap) {
             p.gap_open = sc.gap_open;
             p.gap_extend = sc.gap_extend;

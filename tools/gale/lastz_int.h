@@ -126,6 +126,8 @@ typedef struct {
     int32_t bad, fill, gap_open, gap_extend;
     int32_t hsp_thresh, gapped_thresh, x_drop, y_drop;
     int have_gap_open, have_gap_extend, have_hsp, have_gapped, have_x_drop, have_y_drop;
+    int32_t step;       /* step= (Z=): the seeding's --step, unless the command line gives one */
+    int have_step, have_seed; /* (seed= or T=: the seeding's --seed and transitions) */
 } lastz_scores;
 
 /* lastz_seqfile.c */

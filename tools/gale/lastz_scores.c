@@ -92,7 +92,7 @@ int read_scores(const char *path, lastz_scores *sc)
     char *line = NULL, *l;
     size_t cap = 0;
     long lineno = 0;
-    int have_bad = 0, have_fill = 0, have_step = 0, have_ball = 0, have_seed = 0, stage = 0;
+    int have_bad = 0, have_fill = 0, have_ball = 0, stage = 0;
     int fields = -1, rc = -1;
     int32_t values[LASTZ_SCORE_LABELS][LASTZ_SCORE_LABELS]; /* (by the labels' indices) */
     memset(sc, 0, sizeof *sc);
@@ -154,15 +154,14 @@ int read_scores(const char *path, lastz_scores *sc)
             } else if (!sc->have_y_drop && (IS("Y") || IS("y_drop"))) {
                 ok = score_value(val, &sc->y_drop) == 0 && sc->y_drop > 0;
                 sc->have_y_drop = 1;
-            } else if (!have_step && (IS("Z") || IS("step"))) { /* seeding's: no effect on the gapped stage */
-                int32_t step;
-                ok = score_value(val, &step) == 0 && step > 0;
-                have_step = 1;
+            } else if (!sc->have_step && (IS("Z") || IS("step"))) { /* seeding's: no effect on the gapped stage */
+                ok = score_value(val, &sc->step) == 0 && sc->step > 0;
+                sc->have_step = 1;
             } else if (!have_ball && IS("ball")) { /* quantum DNA's: no effect here */
                 int32_t b;
                 ok = score_value(val, &b) == 0 && b > 0;
                 have_ball = 1;
-            } else if (!have_seed && (IS("T") || IS("seed"))) { /* seeding's: no effect on the gapped stage */
+            } else if (!sc->have_seed && (IS("T") || IS("seed"))) { /* seeding's: no effect on the gapped stage */
                 static const char *const seeds[] = {"1", "2", "3", "4", "12of19,transition", "12_of_19,transition",
                                                     "12of19,notransition", "12_of_19,no_transition",
                                                     "14of22,transition", "14_of_22,transition",
@@ -170,7 +169,7 @@ int read_scores(const char *path, lastz_scores *sc)
                 ok = 0;
                 for (size_t k = IS("T") ? 0 : 4; k < (IS("T") ? 4u : sizeof seeds / sizeof seeds[0]); k++)
                     ok = ok || strcmp(val, seeds[k]) == 0;
-                have_seed = 1;
+                sc->have_seed = 1;
             } else if (IS("bottleneck")) {
                 msg("--scores: %s line %ld: %s=%s: a bottleneck alphabet is for quantum DNA, which gale lastz does "
                     "not take", path, lineno, name, val);
