@@ -17,7 +17,9 @@
 # shorter than the seed, homology on both strands and across two records' junction; some
 # with [separator=_] too), seeded as lastz seeds the joined records, under the seeding
 # options, on one thread and on three, --nogapped and whole runs in several formats, and
-# [separator=X] on a one-record target.
+# [separator=X] on a one-record target. Then scoring files (--scores) with seeding: A C G T,
+# with N, with a c g t and N, with step=, bad_score and fill_score; an N run that a file's N
+# scores let an HSP through.
 # usage: lastz_seed.sh GALE GENERATOR MULTI_GENERATOR
 set -euo pipefail
 gale=$1
@@ -132,11 +134,83 @@ for ((c = 0; c < cases; c++)); do
     done
   done
   same_as_lastz "multi case $c a [revcomp] query" 2 "$tspec" "$md/mquery.fa-" --format=general
-  same_as_lastz "multi case $c [unmask] --strand=minus" 2 "${tspec%]},unmask]" "$md/mquery.fa" --format=general --strand=minus
+  same_as_lastz "multi case $c [unmask] --strand=minus" some "${tspec%]},unmask]" "$md/mquery.fa" --format=general --strand=minus
   for o in "--nogapped --format=segments" "--format=general"; do
     # shellcheck disable=SC2086
-    same_as_lastz "multi case $c [separator=X] on one record, $o" 2 "$md/starget.fa[separator=X]" "$md/mquery.fa" $o
+    same_as_lastz "multi case $c [separator=X] on one record, $o" some "$md/starget.fa[separator=X]" "$md/mquery.fa" $o
   done
+done
+# scoring files with seeding: LASTZ's masked set of the file's scores (N keeps its row and
+# column where the file labels it), the file's thresholds, x_drop and step
+cat > "$work/sc_acgt" <<'SC'
+bad_score = X:-1000
+fill_score = -100
+hsp_threshold = 2500
+   A    C    G    T
+A  91  -90  -25 -100
+C -90  100 -100  -25
+G -25 -100  100  -90
+T -100 -25  -90   91
+SC
+cat > "$work/sc_n" <<'SC'
+hsp_threshold = 2800
+gapped_threshold = 3500
+x_drop = 700
+   A    C    G    T    N
+A  91 -114  -31 -123  -10
+C -114 100 -125  -31  -10
+G -31 -125  100 -114  -10
+T -123 -31 -114   91  -10
+N  -10  -10  -10  -10   -5
+SC
+cat > "$work/sc_step" <<'SC'
+step = 4
+bad_score = -800
+fill_score = -50
+   A    C    G    T
+A  100 -100  -40 -100
+C -100  100 -100  -40
+G  -40 -100  100 -100
+T -100  -40 -100  100
+SC
+cat > "$work/sc_lower" <<'SC'
+hsp_threshold = 2000
+     A    C    G    T    a    c    g    t    N
+A   91 -114  -31 -123   40  -50  -10  -60  -20
+C -114  100 -125  -31  -50   45  -60  -10  -20
+G  -31 -125  100 -114  -10  -60   45  -50  -20
+T -123  -31 -114   91  -60  -10  -50   40  -20
+a   40  -50  -10  -60   40  -50  -10  -60  -20
+c  -50   45  -60  -10  -50   45  -60  -10  -20
+g  -10  -60   45  -50  -10  -60   45  -50  -20
+t  -60  -10  -50   40  -60  -10  -50   40  -20
+N  -20  -20  -20  -20  -20  -20  -20  -20  -20
+SC
+printf 'seed = 12of19,notransition\n   A    C    G    T\nA  91 -114 -31 -123\nC -114 100 -125 -31\nG -31 -125 100 -114\nT -123 -31 -114 91\n' > "$work/sc_seed"
+for sc in sc_acgt sc_n sc_step sc_lower; do
+  for o in "" "--step=2 --seed=match12" "--ambiguous=n"; do
+    # shellcheck disable=SC2086
+    same_as_lastz "--scores=$sc '$o' --nogapped --format=segments" 2 "$d/target.fa" "$d/query.fa" --scores="$work/$sc" \
+      --nogapped --format=segments $o
+  done
+  same_as_lastz "--scores=$sc whole run" some "$d/target.fa" "$d/query.fa" --scores="$work/$sc" --format=general
+  same_as_lastz "--scores=$sc [multiple] target" some "$work/m1/mtarget.fa[multiple,separator=_]" "$work/m1/mquery.fa" \
+    --scores="$work/$sc" --format=maf
+done
+same_as_lastz "--scores with seed= and --seed given" some "$d/target.fa" "$d/query.fa" --scores="$work/sc_seed" --seed=14of22 \
+  --format=general
+# an N run in both: with N among the file's labels one HSP runs through it, else two
+python3 - "$seed" "$work" <<'PY'
+import random, sys
+rng = random.Random(int(sys.argv[1]))
+a, b = ("".join(rng.choice("ACGT") for _ in range(200)) for _ in range(2))
+for n in ("nrun_t", "nrun_q"):
+    with open(sys.argv[2] + "/" + n + ".fa", "w") as f:
+        f.write(">" + n + "\n" + a + "N" * 10 + b + "\n")
+PY
+for sc in sc_n sc_acgt; do
+  same_as_lastz "an N run in both, --scores=$sc" some "$work/nrun_t.fa" "$work/nrun_q.fa" --scores="$work/$sc" \
+    --nogapped --format=segments
 done
 # both refuse: a seed pattern with a bad character; a query file with no record
 both_refuse "--seed=11x1a" "illegal character" "$d/target.fa" "$d/query.fa" --nogapped --seed=11x1a
@@ -156,6 +230,8 @@ gale_refuses() {
 }
 gale_refuses "half-weight seed" "half-weight" "$d/target.fa" "$d/query.fa" --nogapped --seed=half20
 gale_refuses "a 30-bit seed" "more than 28 bits" "$d/target.fa" "$d/query.fa" --nogapped --seed=match15
+gale_refuses "a scoring file's seed= with seeding" "sets the seed" "$d/target.fa" "$d/query.fa" --scores="$work/sc_seed" \
+  --format=general
 gale_refuses "--seed with --segments" "with --segments" "$d/target.fa" "$d/query.fa" --segments=/dev/null --seed=14of22
 # lastz lets an extension run through a [multiple] target's separator where an X meets it
 # and --xdrop is at least -X score (1000), reporting the HSP past its record's end

@@ -469,9 +469,39 @@ int main(void)
         gale_lastz_seed_params_init(&sp);
         sp.size = sizeof sp - 4;
         CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_INVALID);
-        gale_lastz_params_init(&p);
-        p.flags = GALE_LASTZ_SCORES_FILE;
-        CHECK(gale_lastz_seeder_create(ctx, t, 200, &p, NULL, &sd2) == GALE_E_UNSUPPORTED);
+        /* a scoring file's table (GALE_LASTZ_SCORES_TABLE): LASTZ's masked set scores N as
+         * the bad score unless N is one of the file's labels (GALE_LASTZ_SCORES_N_ROW and
+         * _N_COL): then the file's N scores let an HSP run through an N run in both */
+        {
+            static int32_t table[256 * 256];
+            static const int32_t hox[4][4] = {
+                {91, -114, -31, -123}, {-114, 100, -125, -31}, {-31, -125, 100, -114}, {-123, -31, -114, 91}};
+            char tn[410];
+            for (int k = 0; k < 256 * 256; k++) table[k] = -100;
+            for (int r = 0; r < 4; r++)
+                for (int c = 0; c < 4; c++) table["ACGT"[r] * 256 + "ACGT"[c]] = hox[r][c];
+            for (int k = 0; k < 4; k++) table['N' * 256 + "ACGT"[k]] = table["ACGT"[k] * 256 + 'N'] = -10;
+            table['N' * 256 + 'N'] = -5;
+            for (int k = 0; k < 256; k++) table['X' * 256 + k] = table[k * 256 + 'X'] = -1000;
+            memcpy(tn, t, 200);
+            memset(tn + 200, 'N', 10);
+            for (int k = 0; k < 200; k++) /* (t's bases shifted A->C->G->T->A: not a repeat of t) */
+                tn[210 + k] = "CGTA"[strchr("ACGT", t[k]) - "ACGT"];
+            for (int with_n = 0; with_n < 2; with_n++) {
+                gale_lastz_params_init(&p);
+                p.flags = GALE_LASTZ_SCORES_TABLE | (with_n ? GALE_LASTZ_SCORES_N_ROW | GALE_LASTZ_SCORES_N_COL : 0);
+                p.scores_table = table;
+                CHECK(gale_lastz_seeder_create(ctx, tn, 410, &p, NULL, &sd2) == GALE_OK);
+                CHECK(gale_lastz_seeder_find(sd2, tn, 410, &h, &n) == GALE_OK);
+                CHECK_MSG(with_n ? n == 1 && h[0].pos1 == 0 && h[0].pos2 == 0 && h[0].length == 410
+                                 : n == 2 && h[0].pos1 == 0 && h[0].length == 200 && h[1].pos1 == 210 && h[1].length == 200,
+                          "N %s the file's labels: %zu HSPs, the first %u %u %u", with_n ? "among" : "not among", n,
+                          n ? h[0].pos1 : 0, n ? h[0].pos2 : 0, n ? h[0].length : 0);
+                gale_lastz_hsps_free(h);
+                gale_lastz_seeder_free(sd2);
+                sd2 = NULL;
+            }
+        }
         CHECK(gale_lastz_seeder_create(NULL, t, 200, NULL, NULL, &sd2) == GALE_E_HANDLE);
         CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, NULL, NULL) == GALE_E_INVALID);
         CHECK(gale_lastz_seeder_find(NULL, t, 200, &h, &n) == GALE_E_INVALID);

@@ -541,9 +541,10 @@ int cmd_lastz(int argc, char **argv)
     if (!have_xdrop) sp.xdrop = x_drop;
     if (!have_hsp) sp.hsp_thresh = hsp_thresh;
     /* without --segments the thresholds and drop are the seeding's (the job headers show
-     * them), and the gapped threshold defaults to the hsp threshold (lastz.c) */
+     * them), and the gapped threshold defaults to the hsp threshold (lastz.c), unless a
+     * scoring file sets it */
     const int32_t shown_hsp = segpath ? hsp_thresh : sp.hsp_thresh, shown_xdrop = segpath ? x_drop : sp.xdrop;
-    if (!segpath && !have_gapped) p.gapped_thresh = sp.hsp_thresh;
+    if (!segpath && !have_gapped && !(scores_path && sc.have_gapped)) p.gapped_thresh = sp.hsp_thresh;
     if (seed_pattern[0]) sp.seed = seed_pattern;
 
     for (int k = 0; k < 2; k++) {
