@@ -120,7 +120,10 @@ for ((c = 0; c < cases; c++)); do
   if [ "$c" -eq 0 ]; then gale_only=(--threads=1); else gale_only=(--threads=3); win=700; fi
   for o in "${mseedopts[@]}"; do
     # shellcheck disable=SC2086
-    GALE_LASTZ_SEED_WINDOW=$win same_as_lastz "multi case $c (seed $s) '$tspec' --nogapped --format=segments '$o' ${gale_only[*]}" 2 \
+    # (at least two HSPs with the default seeding: the generator's homology gives several)
+    chk=some
+    [ -z "$o" ] && chk=2
+    GALE_LASTZ_SEED_WINDOW=$win same_as_lastz "multi case $c (seed $s) '$tspec' --nogapped --format=segments '$o' ${gale_only[*]}" $chk \
       "$tspec" "$md/mquery.fa" --nogapped --format=segments $o
   done
   gale_only=()
@@ -130,10 +133,10 @@ for ((c = 0; c < cases; c++)); do
   for o in "" "--hspthresh=2500 --seed=match12 --step=2"; do
     for f in general "general:name1,start1,end1,name2,strand2,start2,end2,score,cigar" maf sam; do
       # shellcheck disable=SC2086
-      same_as_lastz "multi case $c whole run '$o' format '$f'" 2 "$tspec" "$md/mquery.fa" $o --format="$f"
+      same_as_lastz "multi case $c whole run '$o' format '$f'" some "$tspec" "$md/mquery.fa" $o --format="$f"
     done
   done
-  same_as_lastz "multi case $c a [revcomp] query" 2 "$tspec" "$md/mquery.fa-" --format=general
+  same_as_lastz "multi case $c a [revcomp] query" some "$tspec" "$md/mquery.fa-" --format=general
   same_as_lastz "multi case $c [unmask] --strand=minus" some "${tspec%]},unmask]" "$md/mquery.fa" --format=general --strand=minus
   for o in "--nogapped --format=segments" "--format=general"; do
     # shellcheck disable=SC2086
