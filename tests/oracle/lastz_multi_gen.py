@@ -12,8 +12,13 @@ the long records, about half reverse-complemented, and the bases around most jun
 of two records (the end of one and the start of the next: homology that runs across a
 separator), between random bases.
 """
+import os
 import random
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_gen import write  # noqa: E402 (the generators' FASTA writer, 60 bases a line)
+from ydrop_gen import mutate, revcomp  # noqa: E402
 
 seed, out = int(sys.argv[1]), sys.argv[2]
 sep = sys.argv[3] if len(sys.argv) > 3 else ""
@@ -22,35 +27,6 @@ rng = random.Random(seed)
 
 def rand_bases(n):
     return "".join(rng.choice("ACGT") for _ in range(n))
-
-
-def mutate(s, sub=0.08, indel=0.01):
-    o, i = [], 0
-    while i < len(s):
-        r = rng.random()
-        if r < sub:
-            o.append(rng.choice("ACGT"))
-            i += 1
-        elif r < sub + indel / 2:
-            o.append(rand_bases(rng.randint(1, 4)))
-        elif r < sub + indel:
-            i += rng.randint(1, 4)
-        else:
-            o.append(s[i])
-            i += 1
-    return "".join(o)
-
-
-def revcomp(s):
-    return s[::-1].translate(str.maketrans("ACGTNacgtn", "TGCANtgcan"))
-
-
-def write_fasta(path, recs):
-    with open(path, "w") as f:
-        for name, s in recs:
-            f.write(">%s\n" % name)
-            for j in range(0, len(s), 60):
-                f.write(s[j:j + 60] + "\n")
 
 
 lens = [rng.choice([3, 11, 18, 19, 25]), rng.randint(1500, 6000), 7, rng.randint(300, 900),
@@ -70,7 +46,7 @@ for k, r in enumerate(recs):
     if len(r) > 200:
         a = rng.randrange(len(r) // 2)
         b = min(len(r), a + rng.randint(200, 1500))
-        piece = mutate(r[a:b].upper())
+        piece = mutate(rng, r[a:b].upper(), 0.08, 0.01)
         q.append(revcomp(piece) if rng.random() < 0.5 else piece)
         q.append(rand_bases(rng.randint(50, 400)))
     if k + 1 < len(recs) and rng.random() < 0.7:
@@ -85,9 +61,9 @@ for k, r in enumerate(recs):
         if rng.random() < 0.5:
             r = sep + r + sep
     target.append(("trg%d some text" % k, r))
-write_fasta(out + "/mtarget.fa", target)
+write(out + "/mtarget.fa", target)
 big = max(recs, key=len)
 c = len(big) // 3
-write_fasta(out + "/starget.fa", [("one", "XX" + big[:c] + "X" + big[c:2 * c] + "XXX" + big[2 * c:] + "X")])
+write(out + "/starget.fa", [("one", "XX" + big[:c] + "X" + big[c:2 * c] + "XXX" + big[2 * c:] + "X")])
 h = len(q) // 2
-write_fasta(out + "/mquery.fa", [("mq0", q[:h]), ("mq1", q[h:])])
+write(out + "/mquery.fa", [("mq0", q[:h]), ("mq1", q[h:])])

@@ -85,4 +85,5 @@ def main():
     write(os.path.join(outdir, "query.fa"), "qry", q)
 
 
-main()
+if __name__ == "__main__":  # (lastz_multi_gen.py imports mutate and revcomp)
+    main()
