@@ -239,8 +239,10 @@ gale_refuses "--seed with --segments" "with --segments" "$d/target.fa" "$d/query
 # lastz lets an extension run through a [multiple] target's separator where an X meets it
 # and --xdrop is at least -X score (1000), reporting the HSP past its record's end
 printf '>q\nACGTACGTTTGACCAGTAGGXACCATTAGACCAGGATTACAG\n' > "$work/x_q.fa"
-gale_refuses "an X against a separator with --xdrop=2000" "cross a separator" "$work/m0/mtarget.fa[multiple]" \
+gale_refuses "an X against a separator with --xdrop=2000" "cross the separators" "$work/m0/mtarget.fa[multiple]" \
   "$work/x_q.fa" --nogapped --xdrop=2000 --format=general
+gale_refuses "an X in the target against a [multiple] query's separator with --xdrop=2000" "cross the separators" \
+  "$work/x_q.fa" "$work/m0/mquery.fa[multiple]" --nogapped --xdrop=2000 --format=general
 both_refuse "a [multiple] target with lav" "cannot be used with --lav" "$work/m0/mtarget.fa[multiple]" "$work/m0/mquery.fa"
 echo "cli-lastz-seed: $total checks, $fail failed"
 [ "$fail" -eq 0 ]

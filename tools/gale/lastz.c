@@ -649,10 +649,10 @@ int cmd_lastz(int argc, char **argv)
     if (!segpath && (tjoined || specs[1].multiple) &&
         separator_crossed(tjoined ? q : t, tjoined ? nq : nt, sp.xdrop,
                           scores_path ? INT32_MIN : p.x_score)) {
-        msg("%s: with --xdrop=%d lastz's gap-free extension can cross a separator of the %s (its X score, or "
-            "its very bad one, is above -xdrop) and report an HSP past its record's end; gale lastz does not "
-            "reproduce that",
-            paths[tjoined ? 0 : 1], sp.xdrop, tjoined ? "[multiple] target" : "[multiple] query");
+        msg("%s: with --xdrop=%d lastz's gap-free extension can cross the separators between the %s's records "
+            "(byte 0 scores the X score against X and x, which the %s holds, or --xdrop passes its very bad "
+            "score) and report an HSP past its record's end; gale lastz does not reproduce that",
+            paths[tjoined ? 0 : 1], sp.xdrop, tjoined ? "target" : "query", tjoined ? "query" : "target");
         goto done;
     }
     for (long k = 0; k < ns; k++)
