@@ -378,13 +378,9 @@ LastzSeedGpu *lastz_seed_gpu_open(Device *dev, const LastzSeedView &v) {
         g->seed.mask[k] = sd.mask[k];
     }
     for (size_t k = 0; k < sd.flips.size(); ++k) g->seed.flips[k] = sd.flips[k];
-    // The table built here (build_table), or, until that has passed lastz_seed_gpu on a GPU
-    // (experimental, doc/testing.md), the seeder's CPU table uploaded
-    const bool built_here = experimental_gpu_enabled();
-    const LastzWordTable *cpu_table = built_here ? nullptr : &v.seeder->table();
-    const int bucket_bits = cpu_table ? cpu_table->bucket_bits : lastz_table_bucket_bits(sd);
+    const int bucket_bits = lastz_table_bucket_bits(sd);
     g->seed.bucket_mask = (1u << bucket_bits) - 1;
-    g->seed.wide = cpu_table ? !cpu_table->word.empty() : sd.weight > bucket_bits;
+    g->seed.wide = sd.weight > bucket_bits;
     g->params = *v.params;
     g->len1 = v.target_len;
     g->host_target = v.target;
@@ -396,13 +392,7 @@ LastzSeedGpu *lastz_seed_gpu_open(Device *dev, const LastzSeedView &v) {
         if (bytes) GALE_CUDA_CHECK(cudaMemcpyAsync(b.p, src, bytes, cudaMemcpyHostToDevice, g->stream));
     };
     upload(g->target, v.target, v.target_len);
-    if (built_here) {
-        build_table(dev, g.get(), bucket_bits, sd.weight - bucket_bits, v.params->step);
-    } else {
-        upload(g->start, cpu_table->start.data(), cpu_table->start.size() * 4);
-        upload(g->pos, cpu_table->pos.data(), cpu_table->pos.size() * 4);
-        if (g->seed.wide) upload(g->word, cpu_table->word.data(), cpu_table->word.size() * 4);
-    }
+    build_table(dev, g.get(), bucket_bits, sd.weight - bucket_bits, v.params->step);
     std::vector<int32_t> sub(256 * 256);
     for (int a = 0; a < 256; ++a)
         for (int b = 0; b < 256; ++b) sub[a * 256 + b] = v.masked->sub[a][b];

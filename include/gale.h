@@ -1042,8 +1042,9 @@ GALE_API void gale_lastz_seed_params_init(gale_lastz_seed_params *params);
  * scoring NULL: LASTZ's defaults; params NULL: gale_lastz_seed_params_init's. GALE_E_INVALID:
  * a seed pattern lastz refuses, or one gale does not take yet (half-weight, more than 28
  * bits), named in gale_last_error. Memory: 4 bytes a target word and 64 MiB of buckets
- * (none for a target shorter than the seed), built at the first find (doc/lastz-seed.md
- * says when a CUDA context builds it in GPU memory only). */
+ * (none for a target shorter than the seed), built at the first find on the CPU; on a
+ * CUDA context in each GPU's memory instead (host memory only if a find falls back to
+ * the CPU). */
 typedef struct gale_lastz_seeder gale_lastz_seeder;
 GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target, int64_t target_len,
                                               const gale_lastz_params *scoring, const gale_lastz_seed_params *params,

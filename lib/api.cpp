@@ -973,8 +973,7 @@ GALE_API gale_status gale_compare(gale_ctx *ctx, const char *a, int64_t a_len, c
                 fail(on_device, "%s",
                      on_device == GALE_E_NOMEM
                                     ? "GALE_COMPARE_GPU_ONLY: the GPU's memory cannot hold the comparison"
-                                    : "GALE_COMPARE_GPU_ONLY: the context has no GPU that runs gale_compare "
-                                      "(a CPU context, or GALE_EXPERIMENTAL_GPU=1 not set: doc/compare.md)");
+                                    : "GALE_COMPARE_GPU_ONLY: the context has no GPU (a CPU context)");
             found = gale::compare(in.a, in.la, in.b, in.lb, cp, ctx->pool->size(), chunk_words, chunk_hits);
         }
         if (found.empty()) return GALE_OK;

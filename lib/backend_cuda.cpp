@@ -298,9 +298,6 @@ public:
     // (false); another failure is the call's (device_settle: a lost device fails this and
     // every later use of the entry).
     gale_status compare_device(const CompareInput &in, std::vector<CompareFragment> &out) override {
-        // (experimental, doc/testing.md: until compare_gpu has passed on a GPU, a user's
-        // default backend never meets the kernel)
-        if (!cuda::experimental_gpu_enabled()) return GALE_E_UNSUPPORTED;
         const size_t e = compare_next_.fetch_add(1) % entries_.size();
         const size_t before = out.size();
         gale_status taken = GALE_OK;

@@ -158,7 +158,6 @@ GALE_HD bool lastz_extend_right(const uint8_t *seq1, const uint8_t *seq2, uint32
 // xdrop_extend_seed_hit): the HSP it makes, if any.
 bool lastz_hsp_decide(const LastzSeedParams &params, const LastzCandidate &c, LastzHsp *hsp);
 
-class LastzSeeder;
 // What a seeder's device side reads (the seeder's own fields; valid while it lives).
 struct LastzSeedView {
     const uint8_t *target;
@@ -168,7 +167,6 @@ struct LastzSeedView {
     const LastzSeedParams *params;
     uint32_t window;  // the query positions a CPU find takes at once (below kSeedWindow only
                       // when a test set it, GALE_LASTZ_SEED_WINDOW: the GPU's windows too)
-    const LastzSeeder *seeder;  // its CPU table (LastzSeeder::table), for a device that uploads it
 };
 // Counts of a seeder's finds (gale_lastz_seed_stats), added to by finds running at once.
 struct LastzSeedStats {
@@ -209,15 +207,15 @@ public:
     // The view a device side is made from, and the device side itself: from then on each
     // find runs there, and on the CPU only when the device could not take its query.
     LastzSeedView view() const {
-        return LastzSeedView{target_, target_len_, &seed_, masked_.get(), &params_, window_, this};
+        return LastzSeedView{target_, target_len_, &seed_, masked_.get(), &params_, window_};
     }
     void attach_device(std::unique_ptr<LastzSeedDevice> device) { device_ = std::move(device); }
     LastzSeedStats stats() const;
-    // The target's table, built at the first call (a find on the CPU, or a device that
-    // uploads it); a seeder whose finds all run on a GPU that builds its own never needs it.
-    const LastzWordTable &table() const;
 
 private:
+    // The target's table, built at the first find on the CPU (a seeder whose finds all run
+    // on a GPU never needs it: the device builds its own).
+    const LastzWordTable &table() const;
     std::vector<LastzHsp> find_cpu(const uint8_t *query, uint32_t query_len, uint64_t *hits) const;
 
     const uint8_t *target_;

@@ -24,8 +24,7 @@
  * or refused with GALE_E_NOMEM (some plan must be refused: the faults reach its own
  * allocations); without it gale_compare must succeed with the CPU's fragments
  * (lib/backend_cuda.cpp, compare_device: memory that runs out sends the call to the CPU),
- * twice on the same context. The kernel is still experimental (GALE_EXPERIMENTAL_GPU=1 set
- * here, doc/testing.md).
+ * twice on the same context.
  *
  * GALE_GPU_TEST_FAKE=1 replaces the CUDA context by a CPU context of 3 threads: a
  * self-check of this harness without a GPU (never used by meson).
@@ -159,10 +158,7 @@ int main(void)
     tu_rng r;
     long pi;
     gale_status st;
-    int skip;
-    /* (the kernel is experimental until it has passed here: doc/testing.md) */
-    REQUIRE(setenv("GALE_EXPERIMENTAL_GPU", "1", 1) == 0);
-    skip = tu_gpu_context("compare_gpu", 3, &gpu, &fake);
+    const int skip = tu_gpu_context("compare_gpu", 3, &gpu, &fake);
     if (skip) return skip;
     gale_ctx_opts_init(&o);
     o.backend = GALE_BACKEND_CPU;

@@ -482,28 +482,21 @@ if [ "$mode" = seed ]; then
   d=.sharedbench/lastz
   "$build/tests/gpu/lastz_seed_gpu" >"$out/lastz_seed_gpu.txt" 2>&1 || status=1
   tail -6 "$out/lastz_seed_gpu.txt"
-  # the target's table built on the GPU (experimental until this passes: doc/testing.md)
-  GALE_EXPERIMENTAL_GPU=1 "$build/tests/gpu/lastz_seed_gpu" >"$out/lastz_seed_gpu-x.txt" 2>&1 || status=1
-  echo "(GALE_EXPERIMENTAL_GPU=1)"; tail -3 "$out/lastz_seed_gpu-x.txt"
   for p in ${GALE_SEED_PAIRS:-P2e6 P10e6}; do
     T=$d/$p.target.fa; Q=$d/$p.query.fa
     for stage in ${GALE_SEED_STAGES:-nogapped whole}; do
       if [ $stage = nogapped ]; then extra=(--nogapped --format=segments); else extra=(--format=general); fi
-      for run in cuda cuda-x cpu; do
-        # cuda-x: GALE_EXPERIMENTAL_GPU=1 (the target's table built on the GPU)
-        if [ $run = cpu ]; then be=(--backend=cpu --threads=0); else be=(--backend=cuda); fi
-        if [ $run = cuda-x ]; then x=1; else x=0; fi
+      for run in cuda cpu; do
+        if [ $run = cuda ]; then be=(--backend=cuda); else be=(--backend=cpu --threads=0); fi
         f=/tmp/s-$p-$stage-$run
-        echo "-- $p $stage gale lastz ${be[*]} (GALE_EXPERIMENTAL_GPU=$x): $(GALE_EXPERIMENTAL_GPU=$x python3 \
-          tools/device/timed.py $f.out "$g" lastz $T $Q "${extra[@]}" "${be[@]}" --summary 2>$f.err)"
+        echo "-- $p $stage gale lastz ${be[*]}: $(python3 tools/device/timed.py $f.out "$g" lastz $T $Q "${extra[@]}" \
+          "${be[@]}" --summary 2>$f.err)"
         grep "seeding" $f.err; grep -v "^gale: lastz: \|^gale: warning" $f.err | head -5
         cp $f.err "$out/seed-$p-$stage-$run.err"
       done
-      for run in cuda cuda-x; do
-        cmp -s /tmp/s-$p-$stage-$run.out /tmp/s-$p-$stage-cpu.out \
-          && echo "   $p $stage: GPU ($run) output = CPU output ($(grep -vc '^#' /tmp/s-$p-$stage-$run.out) lines)" \
-          || { echo "   $p $stage: GPU ($run) output DIFFERS from the CPU's"; status=1; }
-      done
+      cmp -s /tmp/s-$p-$stage-cuda.out /tmp/s-$p-$stage-cpu.out \
+        && echo "   $p $stage: GPU output = CPU output ($(grep -vc '^#' /tmp/s-$p-$stage-cuda.out) lines)" \
+        || { echo "   $p $stage: GPU output DIFFERS from the CPU's"; status=1; }
       if [ -x $d/lastz-bin ] && { [ $p = P2e6 ] || [ "${GALE_SEED_PEER10:-0}" = 1 ]; }; then
         echo "-- $p $stage lastz (Debian 1.04.22): $(python3 tools/device/timed.py /tmp/s-$p-$stage-lastz.out \
           $d/lastz-bin $T $Q "${extra[@]}" 2>/dev/null)"
@@ -524,7 +517,6 @@ if [ "$mode" = compare ]; then
   # tests/gpu/compare_gpu" builds only what it runs.
   echo "== gale compare"
   g="$build/tools/gale/gale"
-  export GALE_EXPERIMENTAL_GPU=1  # (the kernel is experimental until compare_gpu has passed: doc/testing.md)
   "$build/tests/gpu/compare_gpu" >"$out/compare_gpu.txt" 2>&1 || status=1
   tail -4 "$out/compare_gpu.txt"
   cmp_run() {  # NAME A B RUN...: each run (cuda, cpu) timed, then the outputs compared
