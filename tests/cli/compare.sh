@@ -210,7 +210,18 @@ rng = random.Random(int(sys.argv[1]))
 r = lambda n: "".join(rng.choice("ACGT") for _ in range(n))
 a1, a2 = r(1200), r(800)
 rc = a2[100:500][::-1].translate(str.maketrans("ACGT", "TGCA"))
-b = r(100) + a1[200:600] + r(200) + rc + r(150)
+b = list(r(100) + a1[200:600] + r(200) + rc + r(150))
+# the flanks mismatch the bases each fragment would extend into, so that no fragment can
+# run past its planted copy (a random flank extends an X-drop a few bases by chance)
+comp = dict(zip("ACGT", "TGCA"))
+avoid = [set() for _ in b]
+for t in range(100): avoid[99 - t].add(a1[199 - t])
+for t in range(200): avoid[500 + t].add(a1[600 + t]); avoid[699 - t].add(comp[a2[500 + t]])
+for t in range(150): avoid[1100 + t].add(comp[a2[99 - t]])
+for i, bad in enumerate(avoid):
+    if b[i] in bad:
+        b[i] = rng.choice([c for c in "ACGT" if c not in bad])
+b = "".join(b)
 open(sys.argv[2] + "/A.fa", "w").write(">a1\n%s\n>a2\n%s\n" % (a1, a2))
 open(sys.argv[2] + "/B.fa", "w").write(">b1\n%s\n" % b)
 PY
@@ -293,8 +304,8 @@ def dist(x, y, x0, y0, x1, y1):  # from (x, y) to the segment
     dx, dy = x1 - x0, y1 - y0
     t = max(0.0, min(1.0, ((x - x0) * dx + (y - y0) * dy) / float(dx * dx + dy * dy or 1)))
     return ((x - x0 - t * dx) ** 2 + (y - y0 - t * dy) ** 2) ** 0.5
-# the segments widened by 10 base pairs each way (a fragment may run a few bases into the
-# random flanks by chance) and by 2 pixels
+# the segments widened by 10 base pairs each way (the flanks mismatch, so this is margin;
+# a fragment cannot run into them) and by 2 pixels
 segs = []
 for colour, pairs in frags:
     (a0, b0), (a1, b1) = pairs[0], pairs[-1]
@@ -335,6 +346,10 @@ for sz in "" 300; do
     python3 "$p/check.py" "$out" "${sz:-800}" || fail=$((fail + 1))
   fi
 done
+# the flanks mismatch, so the fragments are exactly the planted copies
+printf 'b1\t1250\t100\t500\t+\ta1\t1200\t200\t600\nb1\t1250\t700\t1100\t-\ta2\t800\t100\t500\n' > "$p/planted"
+cut -f1-9 "$p/paf" > "$p/paf9"
+check "PNG pair: the planted fragments and no others" "$p/planted" "$p/paf9"
 # the same bytes again (other threads and chunks); an upper-case extension; any name with
 # --dotplot-format; an SVG whose size is --dotplot-size's; -- and the plots' fragment lines
 # where the PAF says (one line per fragment, 2 here)
