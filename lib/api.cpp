@@ -807,6 +807,11 @@ GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target,
         std::string err;
         if (!gale::lastz_seed_parse(sp.seed ? sp.seed : "1110100110010101111", seed, &err))
             fail(GALE_E_INVALID, "%s", err.c_str());
+        // lastz.c: a seed with no 1 to flip (half-weight) takes no transitions (lastz sets
+        // them to 0 for a half-weight seed unless --transition is given, then refuses)
+        if (seed.flips.empty() && sp.transitions != 0)
+            fail(GALE_E_INVALID, "--transition can only be used with strict seeds (1s and 0s): seed %s has no 1 to flip, "
+                 "so transitions must be 0 (it is %d)", sp.seed, sp.transitions);
         // (byte 0 is taken: it separates the records of a target seeded as one, as LASTZ
         // seeds a [multiple] target; no word spans it and it stops every extension)
         lastz_need_seq(target, target_len, "target", true);
@@ -829,8 +834,10 @@ GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target,
         s->seeder = std::make_unique<gale::LastzSeeder>((const uint8_t *)target, (uint32_t)target_len, seed, *sc, lp,
                                                         (int)live(ctx, "context")->pool->size(), window);
         // A CUDA context: the finds on its GPUs (cuda/lastz_seed.cu), on the CPU where one
-        // cannot take its query
-        if (auto dev = ctx->backend->lastz_seed_device(s->seeder->view())) s->seeder->attach_device(std::move(dev));
+        // cannot take its query; half-weight and overweight seeds on the CPU (the kernels
+        // read two bits a base and resolve nothing yet)
+        if (!seed.halfweight && seed.resolve_mask == 0)
+            if (auto dev = ctx->backend->lastz_seed_device(s->seeder->view())) s->seeder->attach_device(std::move(dev));
         *out = s.release();
         return GALE_OK;
     });

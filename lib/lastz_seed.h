@@ -28,19 +28,23 @@ struct YdropScoring;
 // by masked shifts found greedily; the transition flips in the pattern's order from its
 // right end.
 struct LastzSeed {
-    int length = 0, weight = 0;  // positions; bits
+    int length = 0, weight = 0;  // positions; the index's bits
     int parts = 0;
     int shift[64] = {};
     uint32_t mask[64] = {};
     std::vector<uint32_t> flips;  // one packed bit each
+    bool halfweight = false;      // Ts and 0s only: one bit a base (its purine/pyrimidine bit)
+    uint32_t resolve_mask = 0;    // an overweight seed's resolved bits, over the word's last 16 bases
 };
+// LASTZ's maxIndexBits (lastz.c's default; gale takes no --word): a seed heavier than this
+// indexes its first bits only and resolves the rest against the bases at each hit.
+constexpr int kLastzMaxIndexBits = 28;
 // pattern: 1, 0 (or x, X: don't care), T (or t) and blanks, leading and trailing don't
-// cares dropped. Returns false with *err set when LASTZ would refuse it, or when gale does
-// not reproduce its kind yet (half-weight seeds of Ts only; weights over 28 bits, which
-// LASTZ resolves by comparing bases).
+// cares dropped (seeds.c's parse_one_seed). Returns false with *err set when LASTZ would
+// refuse it.
 bool lastz_seed_parse(const char *pattern, LastzSeed &seed, std::string *err);
 // LASTZ's apply_seed: the seed's bits of the last `length` bases (two bits each, A C G T
-// as 0 1 2 3, the newest in the lowest bits).
+// as 0 1 2 3, the newest in the lowest bits; a half-weight seed's one bit each, the low one).
 inline uint32_t lastz_seed_apply(const LastzSeed &s, uint64_t word) {
     uint32_t packed = 0;
     for (int k = 0; k < s.parts; ++k) packed |= (uint32_t)(word >> s.shift[k]) & s.mask[k];

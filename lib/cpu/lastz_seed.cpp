@@ -40,11 +40,14 @@ int best_shift(uint32_t uncovered, uint64_t seedBits) {
 constexpr uint32_t kDiagHashSize = 65536;
 
 // Every window of the seed's length of upper-case A C G T, in order, as (its packed word,
-// its end): LASTZ's record_seed_positions (the target's) and private_hit_search (the
-// query's) read the bases so, a byte that is no upper-case base starting a window afresh.
+// its end, the bases so far: two bits each, one for a half-weight seed): LASTZ's
+// record_seed_positions (the target's) and private_hit_search (the query's) read the
+// bases so, a byte that is no upper-case base starting a window afresh.
 template <class F>
 void for_each_word(const uint8_t *seq, uint32_t len, const LastzSeed &sd, F &&f) {
     const uint32_t L = (uint32_t)sd.length;
+    const int per = sd.halfweight ? 1 : 2;
+    const int low = sd.halfweight ? 1 : 3;  // (the half-weight seed's bit: purine or pyrimidine)
     uint64_t w = 0;
     uint32_t have = 0;  // valid bases at the end of w
     for (uint32_t i = 0; i < len; ++i) {
@@ -54,16 +57,30 @@ void for_each_word(const uint8_t *seq, uint32_t len, const LastzSeed &sd, F &&f)
             w = 0;
             continue;
         }
-        w = (w << 2) | (uint64_t)b;
+        w = (w << per) | (uint64_t)(b & low);
         if (have < L) ++have;
-        if (have == L) f(lastz_seed_apply(sd, w), i + 1);
+        if (have == L) f(lastz_seed_apply(sd, w), i + 1, w);
     }
+}
+
+// An overweight seed's hit, resolved (find_table_matches_resolve): the high bit of each
+// resolved base (fetch_resolving_bits' 16 bases before the target's end, and the query's
+// last 16 as its word holds them) must agree but for up to `allowed` transitions (a base
+// whose low bit matched in the index differs by a transition at most).
+bool lastz_resolved(const uint8_t *target, uint32_t pos1, uint32_t unpacked2, uint32_t resolve_mask, int allowed) {
+    uint32_t unpacked1 = 0;
+    for (int64_t i = (int64_t)pos1 - 16; i < (int64_t)pos1; ++i)  // (a bad byte reads as 3, before 0 as 0)
+        unpacked1 = (unpacked1 << 2) | (i < 0 ? 0u : (uint32_t)(lastz_upper_bits(target[i]) & 3));
+    unpacked1 ^= unpacked2;
+    unpacked1 &= resolve_mask;
+    unpacked1 += unpacked1 >> 17;
+    return bit_count(unpacked1 & 0xffff) <= allowed;
 }
 
 // The target's words: those whose end is a multiple of step (pos_table.c).
 template <class F>
 void for_each_target_word(const uint8_t *seq, uint32_t len, const LastzSeed &sd, uint32_t step, F &&f) {
-    for_each_word(seq, len, sd, [&](uint32_t packed, uint32_t end) {
+    for_each_word(seq, len, sd, [&](uint32_t packed, uint32_t end, uint64_t) {
         if (end % step == 0) f(packed, end);
     });
 }
@@ -161,30 +178,36 @@ struct Search {
 
 // find_table_matches and private_hit_search: each of the query's words (ends from..to],
 // in order: the exact word's hits, then each one-transition word's, then (--transition=2)
-// each pair's; f(pos1, pos2) per hit, in LASTZ's order.
+// each pair's; f(pos1, pos2) per hit, in LASTZ's order. An overweight seed's hits are
+// resolved (private_hit_search_resolve: the transitions left to the resolved bases, the
+// flipped ones counted); a half-weight seed's words have no flips.
 template <class F>
-void for_each_hit(const LastzWordTable &table, const LastzSeed &seed, int transitions, const uint8_t *query,
-                  uint32_t from, uint32_t to, F &&f) {
+void for_each_hit(const LastzWordTable &table, const LastzSeed &seed, const uint8_t *target, int transitions,
+                  const uint8_t *query, uint32_t from, uint32_t to, F &&f) {
     const uint32_t L = (uint32_t)seed.length, bmask = (1u << table.bucket_bits) - 1;
     const bool wide = !table.word.empty();
-    auto matches = [&](uint32_t packed, uint32_t pos2) {
+    const uint32_t resolve = seed.resolve_mask;
+    auto matches = [&](uint32_t packed, uint32_t pos2, uint64_t w, int allowed) {
         const uint32_t b = packed & bmask;
         for (uint32_t k = table.start[b], e = table.start[b + 1]; k < e; ++k)
-            if (!wide || table.word[k] == packed) f(table.pos[k], pos2);
+            if ((!wide || table.word[k] == packed) &&
+                (resolve == 0 || lastz_resolved(target, table.pos[k], (uint32_t)w, resolve, allowed)))
+                f(table.pos[k], pos2);
     };
     const std::vector<uint32_t> &fl = seed.flips;
-    // (the bases from L - 1 before the first end: the same windows as a pass from the start)
+    // (the bases from L - 1 before the first end: the same windows as a pass from the start;
+    // a word's bases before its window only differ where no seed bit reads them)
     const uint32_t first = from >= L - 1 ? from - (L - 1) : 0;
-    for_each_word(query + first, to - first, seed, [&](uint32_t packed, uint32_t end) {
+    for_each_word(query + first, to - first, seed, [&](uint32_t packed, uint32_t end, uint64_t w) {
         const uint32_t pos2 = first + end;
         if (pos2 <= from) return;
-        matches(packed, pos2);
+        matches(packed, pos2, w, transitions);
         if (transitions == 1) {
-            for (uint32_t f1 : fl) matches(packed ^ f1, pos2);
+            for (uint32_t f1 : fl) matches(packed ^ f1, pos2, w, 0);
         } else if (transitions >= 2) {
             for (size_t a = 0; a < fl.size(); ++a) {
-                matches(packed ^ fl[a], pos2);
-                for (size_t c = a + 1; c < fl.size(); ++c) matches(packed ^ fl[a] ^ fl[c], pos2);
+                matches(packed ^ fl[a], pos2, w, 1);
+                for (size_t c = a + 1; c < fl.size(); ++c) matches(packed ^ fl[a] ^ fl[c], pos2, w, 0);
             }
         }
     });
@@ -217,6 +240,10 @@ bool lastz_hsp_decide(const LastzSeedParams &prm, const LastzCandidate &c, Lastz
 
 bool lastz_seed_parse(const char *pattern, LastzSeed &sd, std::string *err) {
     sd = LastzSeed();
+    auto refuse = [&](const std::string &why) {
+        if (err) *err = why;
+        return false;
+    };
     std::string p;
     for (const char *c = pattern; *c; ++c) {
         switch (*c) {
@@ -224,43 +251,80 @@ bool lastz_seed_parse(const char *pattern, LastzSeed &sd, std::string *err) {
         case '0': case 'x': case 'X': p.push_back('0'); break;
         case ' ': case '\t': case '\n': break;
         default:
-            if (err) *err = std::string("seed string ") + pattern + " contains illegal character " + *c;
-            return false;
+            return refuse(std::string("seed string ") + pattern + " contains illegal character " + *c);
         }
     }
     size_t b = p.find_first_not_of('0');
-    if (b == std::string::npos) {
-        if (err) *err = "seed string is empty!";
-        return false;
-    }
+    if (b == std::string::npos) return refuse("seed string is empty!");
     p = p.substr(b, p.find_last_not_of('0') - b + 1);
-    int ones = 0, ts = 0;
+    // parse_one_seed: strict (1s and 0s), half-weight (Ts and 0s: one bit a position, the
+    // purine/pyrimidine bit) or mixed; a seed heavier than maxIndexBits is made
+    // overweight: its last 1s become Ts in the index, and their other bit is resolved
+    // against the bases at each hit (find_table_matches_resolve)
+    int matches = 0, weight = 0;
+    bool strict = true, half = true;
     for (char c : p) {
-        if (c == '1') ++ones;
-        else if (c == 'T') ++ts;
+        if (c == '1') {
+            half = false;
+            ++matches;
+            weight += 2;
+        } else if (c == 'T') {
+            strict = false;
+            ++weight;
+        }
     }
-    if (ones == 0) {
-        if (err) *err = "half-weight seeds (only T) are not supported by gale lastz yet";
-        return false;
+    sd.halfweight = !strict && half;
+    int keep = matches;
+    if (weight > kLastzMaxIndexBits) {
+        const int resolve = weight - kLastzMaxIndexBits;
+        if (resolve > matches)
+            return refuse("seed (" + std::string(pattern) + ") requires more resolving bits (" +
+                          std::to_string(resolve) + ") than it has matches (" + std::to_string(matches) + ").");
+        if (resolve > 16)  // maxResolvedBits
+            return refuse("seed (" + std::string(pattern) + ") requires more resolving bits (" +
+                          std::to_string(resolve) + ") than are allowed (16).");
+        keep -= resolve;
     }
-    const int weight = 2 * ones + ts;
-    if (p.size() > 31) {  // maxSeedLen: two bits a position in 64
-        if (err) *err = "seed string (" + std::string(pattern) + ") cannot have length exceeding 31 (it's " +
-                        std::to_string(p.size()) + ").";
-        return false;
-    }
-    if (weight > 28) {  // lastz's maxIndexBits: heavier seeds are resolved against the bases
-        if (err) *err = "seeds of more than 28 bits (" + std::to_string(weight) +
-                        ": lastz resolves the rest by comparing bases) are not supported by gale lastz yet";
-        return false;
-    }
+    const int per = sd.halfweight ? 1 : 2;
+    uint32_t resolveBits = 0;
     uint64_t seedBits = 0, flipBits = 0;
+    int length = 0;
+    weight = 0;
+    matches = 0;
     for (char c : p) {
-        seedBits = (seedBits << 2) + (c == '1' ? 3 : c == 'T' ? 1 : 0);
-        flipBits = (flipBits << 2) + (c == '1' ? 2 : 0);
+        ++length;
+        if (c == '1' && matches < keep) {
+            resolveBits <<= per;
+            seedBits = (seedBits << per) + 3;
+            flipBits = (flipBits << per) + 2;
+            ++matches;
+            weight += 2;
+        } else if (c == '1' || c == 'T') {
+            if (c == '1') {  // resolved: a T in the index, its high bit compared at the hit
+                if ((uint32_t)(resolveBits << 2) < resolveBits)  // (LASTZ's overflow test, as it is)
+                    return refuse("resolving bits in seed string " + std::string(pattern) + " are spread too widely");
+                resolveBits = (resolveBits << per) + 2;
+            } else {
+                resolveBits <<= per;
+            }
+            seedBits = (seedBits << per) + 1;
+            flipBits <<= per;
+            ++weight;
+        } else {
+            resolveBits <<= per;
+            seedBits <<= per;
+            flipBits <<= per;
+        }
     }
-    sd.length = (int)p.size();
+    if (sd.halfweight && length > 63)  // maxHwSeedLen: one bit a position in 64
+        return refuse("half-weight seed string (" + std::string(pattern) + ") cannot have length exceeding 63 (it's " +
+                      std::to_string(length) + ").");
+    if (!sd.halfweight && length > 31)  // maxSeedLen: two bits a position in 64
+        return refuse("seed string (" + std::string(pattern) + ") cannot have length exceeding 31 (it's " +
+                      std::to_string(length) + ").");
+    sd.length = length;
     sd.weight = weight;
+    sd.resolve_mask = resolveBits;
     const uint32_t wBits = (uint32_t)((1ull << weight) - 1);
     uint32_t covered = (uint32_t)(seedBits & wBits);
     uint64_t remBits = seedBits - covered;
@@ -277,7 +341,8 @@ bool lastz_seed_parse(const char *pattern, LastzSeed &sd, std::string *err) {
         ++sd.parts;
     }
     // the transition flips in the pattern's order from its right end (seeds.c defines
-    // maintainFlippedBitOrder), each packed as apply_seed packs it
+    // maintainFlippedBitOrder), each packed as apply_seed packs it; none for a half-weight
+    // seed, and none for an overweight seed's resolved 1s
     while (flipBits != 0) {
         const uint64_t right = flipBits & (~flipBits + 1);
         flipBits -= right;
@@ -357,7 +422,7 @@ std::vector<LastzHsp> LastzSeeder::find_cpu(const uint8_t *query, uint32_t query
     const Search S{target_, query, target_len_, query_len, masked_.get(), &params_, L, diagEnd.data()};
     if (threads_ <= 1) {  // LASTZ's loop as it is
         uint64_t n = 0;
-        for_each_hit(tb, seed_, params_.transitions, query, 0, query_len, [&](uint32_t pos1, uint32_t pos2) {
+        for_each_hit(tb, seed_, target_, params_.transitions, query, 0, query_len, [&](uint32_t pos1, uint32_t pos2) {
             LastzHsp h;
             ++n;
             if (S.hit(pos1, pos2, &h)) out.push_back(h);
@@ -384,7 +449,7 @@ std::vector<LastzHsp> LastzSeeder::find_cpu(const uint8_t *query, uint32_t query
                 v.clear();
                 const uint32_t a = w0 + (uint32_t)((uint64_t)(w1 - w0) * t / T),
                                b = w0 + (uint32_t)((uint64_t)(w1 - w0) * (t + 1) / T);
-                for_each_hit(tb, seed_, params_.transitions, query, a, b,
+                for_each_hit(tb, seed_, target_, params_.transitions, query, a, b,
                              [&](uint32_t pos1, uint32_t pos2) { v.emplace_back(pos1, pos2); });
                 uint32_t *c = &counts[t * kDiagHashSize];
                 std::fill(c, c + kDiagHashSize, 0);

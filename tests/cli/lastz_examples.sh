@@ -26,7 +26,7 @@
 #     --ambiguous=n,60; expected base_test.mask.lav (its command line, lastz's older
 #     --ambiguousn, masked).
 # The others use options gale lastz does not take yet (chaining C=, W=/T= word and seed
-# codes, half-weight seeds, --masking, [multi] queries).
+# codes, --masking, [multi] queries; base_test_hw_seeded chains, C=3).
 # Fails (never skips) when lastz-examples is missing. usage: lastz_examples.sh GALE CONVERTER
 set -euo pipefail
 gale=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # (absolute: the seeding tests run in a folder of their own)

@@ -6,13 +6,14 @@
 # inverted block, soft masking, N runs; the query split into three records), one of them
 # longer than 65,536 bases so that LASTZ's diagonal hash has collisions:
 #   --nogapped --format=segments under the seeding options (--seed 12of19, 14of22,
-#   match<N>, patterns with T; --transition 0, 1, 2; --step; --xdrop; --hspthresh;
+#   match<N>, patterns with T; half-weight and overweight seeds on a diverged pair;
+#   --transition 0, 1, 2; --step; --xdrop; --hspthresh;
 #   --noentropy; --strand; --ambiguous), on one thread and on three over small query windows
 #   (GALE_LASTZ_SEED_WINDOW, doc/testing.md); --nogapped in the other formats; the whole run in several
 #   formats and options; file actions on both sides ([multiple] on the query: its records
 #   seeded as one sequence); a sequence shorter than the seed.
-# Then what both refuse, and what gale alone refuses (seeds it does not reproduce yet),
-# with nothing written. Fails (never skips) when lastz is missing.
+# Then what both refuse (seeds LASTZ cannot index among them), and what gale alone refuses
+# (options it does not reproduce yet), with nothing written. Fails (never skips) when lastz is missing.
 # Then [multiple] targets (tests/oracle/lastz_multi_gen.py: records of varied lengths, some
 # shorter than the seed, homology on both strands and across two records' junction; some
 # with [separator=_] too), seeded as lastz seeds the joined records, under the seeding
@@ -101,6 +102,47 @@ with open(sys.argv[2] + "/coll_q.fa", "w") as f:
     f.write(">q\n" + block + "\n")
 PY
 same_as_lastz "a repeat 65,536 bases apart (hash collision)" some "$work/coll_t.fa" "$work/coll_q.fa" --nogapped --format=segments
+# half-weight seeds (one bit a base: purine or pyrimidine) and overweight seeds (over 28 bits:
+# the last 1s resolved against the bases at each hit) on a diverged pair (12% transitions,
+# 8% other substitutions, 2% indels, soft masking and an N run), so that the resolved bases
+# reject hits and the half-weight words hit where full ones would not; on one thread and
+# on three over small windows; seeding alone and whole runs
+python3 - "$seed" "$work" <<'PY'
+import random, sys
+rng = random.Random(int(sys.argv[1]))
+n = 60000
+t = [rng.choice("ACGT") for _ in range(n)]
+ts = {"A": "G", "G": "A", "C": "T", "T": "C"}
+q, i = [], 0
+while i < n:
+    r, c = rng.random(), t[i]
+    if r < 0.12: c = ts[c]
+    elif r < 0.20: c = rng.choice("ACGT")
+    elif r < 0.21:
+        i += rng.randint(1, 4)
+        continue
+    elif r < 0.22: q.append(rng.choice("ACGT"))
+    q.append(c)
+    i += 1
+for k in range(1000, 3000): t[k] = t[k].lower()
+for k in range(5000, 5100): q[k] = "N"
+open(sys.argv[2] + "/div_t.fa", "w").write(">t\n" + "".join(t) + "\n")
+open(sys.argv[2] + "/div_q.fa", "w").write(">q\n" + "".join(q) + "\n")
+PY
+for th in 1 3; do
+  gale_only=(--threads=$th)
+  for o in "--seed=half14" "--seed=TTT0T0T0TTT00T0T --step=2" "--seed=half20 --notransition" "--seed=match15" \
+           "--seed=match15 --transition=2" "--seed=11111111111111T1 --transition=2 --strand=minus" \
+           "--seed=111T111T1111T11111 --transition" "--seed=T0T0T0T0T0T0T0T0T0T0T0T0T0T0T0T0T0T0T0T0"; do
+    # shellcheck disable=SC2086
+    GALE_LASTZ_SEED_WINDOW=3000 same_as_lastz "diverged pair --nogapped --format=segments '$o' threads $th" some \
+      "$work/div_t.fa" "$work/div_q.fa" --nogapped --format=segments $o
+  done
+done
+gale_only=()
+same_as_lastz "diverged pair whole run --seed=half16" some "$work/div_t.fa" "$work/div_q.fa" --seed=half16 --format=general
+same_as_lastz "diverged pair whole run --seed=match15 --transition" some "$work/div_t.fa" "$work/div_q.fa" --seed=match15 \
+  --transition --format=maf
 # a [multiple] target (with [separator=_] in odd cases): lastz seeds its records joined,
 # each after a byte 0, and reports each HSP on its record (doc/lastz-seed.md)
 mseedopts=("" "--step=3" "--seed=14of22" "--seed=match12 --step=2" "--transition=2" "--strand=minus"
@@ -220,6 +262,17 @@ both_refuse "--seed=11x1a" "illegal character" "$d/target.fa" "$d/query.fa" --no
 : > "$work/empty.fa"
 both_refuse "an empty query file" "contains no sequence" "$d/target.fa" "$work/empty.fa" --format=general
 both_refuse "an empty [multiple] query file" "contains no sequence" "$d/target.fa" "$work/empty.fa[multiple]" --format=segments
+# half-weight and overweight seeds refused by both: --transition with a seed of no 1; Ts past
+# the 28 index bits with no 1 to resolve them; a half-weight pattern over 63 positions; the
+# resolved 1s spread over more than 16 bases
+both_refuse "--seed=half20 --transition" "can only be used with strict seeds" "$d/target.fa" "$d/query.fa" \
+  --nogapped --seed=half20 --transition
+both_refuse "--seed=half29" "more resolving bits \(1\) than it has matches \(0\)" "$d/target.fa" "$d/query.fa" \
+  --nogapped --seed=half29
+both_refuse "a 64-position half-weight pattern" "cannot have length exceeding 63" "$d/target.fa" "$d/query.fa" \
+  --nogapped --seed=T00000000000000000000000000000000000000000000000000000000000000T
+both_refuse "resolved 1s over 16 bases" "spread too widely" "$d/target.fa" "$d/query.fa" --nogapped \
+  --seed=1T1T1T1T1T1T1T1T1T1T1T1T11
 # gale alone refuses what it does not reproduce yet, naming it, writing nothing
 gale_refuses() {
   local label=$1 pattern=$2 grc=0
@@ -231,8 +284,6 @@ gale_refuses() {
     fail=$((fail + 1))
   fi
 }
-gale_refuses "half-weight seed" "half-weight" "$d/target.fa" "$d/query.fa" --nogapped --seed=half20
-gale_refuses "a 30-bit seed" "more than 28 bits" "$d/target.fa" "$d/query.fa" --nogapped --seed=match15
 gale_refuses "a scoring file's seed= with seeding" "sets the seed" "$d/target.fa" "$d/query.fa" --scores="$work/sc_seed" \
   --format=general
 gale_refuses "--seed with --segments" "with --segments" "$d/target.fa" "$d/query.fa" --segments=/dev/null --seed=14of22

@@ -451,12 +451,49 @@ int main(void)
         sp.seed = "11x1a";
         CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_INVALID && sd2 == NULL);
         CHECK(strstr(gale_last_error(), "illegal character") != NULL);
+        /* a half-weight seed has no 1 to flip: transitions must be 0 (lastz refuses
+         * --transition with it); and the seeds lastz cannot index */
         sp.seed = "TTTTTTTTTTTT";
+        CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_INVALID && sd2 == NULL);
+        CHECK(strstr(gale_last_error(), "strict seeds") != NULL);
+        sp.transitions = 0;
+        CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_OK && sd2 != NULL);
+        gale_lastz_seeder_free(sd2);
+        sd2 = NULL;
+        sp.seed = "TTTTTTTTTTTTTTTTTTTTTTTTTTTTT"; /* 29 bits and no 1 to resolve them */
         CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_INVALID);
-        CHECK(strstr(gale_last_error(), "half-weight") != NULL);
-        sp.seed = "111111111111111";
+        CHECK(strstr(gale_last_error(), "more resolving bits (1) than it has matches (0)") != NULL);
+        sp.seed = "T00000000000000000000000000000000000000000000000000000000000000T"; /* 64 positions */
         CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_INVALID);
-        CHECK(strstr(gale_last_error(), "28 bits") != NULL);
+        CHECK(strstr(gale_last_error(), "exceeding 63") != NULL);
+        sp.seed = "1T1T1T1T1T1T1T1T1T1T1T1T11"; /* 14 1s, 12 Ts: the resolved 1s over 16 bases */
+        CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_INVALID);
+        CHECK(strstr(gale_last_error(), "spread too widely") != NULL);
+        /* an overweight seed (match15: 30 bits, 28 indexed, the last two 1s resolved against
+         * the bases): a query that is the target with a transition at every 15th base has
+         * one transition in each of its 186 windows on the diagonal, wherever it falls, so
+         * with no transition allowed no hit (an index that left the two bases unresolved
+         * would hit where the transition is in them), with one every window hits once */
+        {
+            static const char ts[256] = {['A'] = 'G', ['G'] = 'A', ['C'] = 'T', ['T'] = 'C'};
+            char qt[200];
+            for (int k = 0; k < 200; k++) qt[k] = k % 15 == 7 ? ts[(unsigned char)t[k]] : t[k];
+            for (int tr = 0; tr <= 1; tr++) {
+                gale_lastz_seed_params_init(&sp);
+                sp.seed = "111111111111111";
+                sp.transitions = tr;
+                gale_lastz_seed_stats ss;
+                ss.size = sizeof ss;
+                CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_OK);
+                CHECK(gale_lastz_seeder_find(sd2, qt, 200, &h, &n) == GALE_OK);
+                gale_lastz_hsps_free(h);
+                CHECK(gale_lastz_seeder_stats(sd2, &ss) == GALE_OK);
+                CHECK_MSG(ss.hits == (tr ? 186u : 0u), "match15, %d transitions: %llu seed hits, expected %u", tr,
+                          (unsigned long long)ss.hits, tr ? 186u : 0u);
+                gale_lastz_seeder_free(sd2);
+                sd2 = NULL;
+            }
+        }
         gale_lastz_seed_params_init(&sp);
         sp.transitions = 3;
         CHECK(gale_lastz_seeder_create(ctx, t, 200, NULL, &sp, &sd2) == GALE_E_RANGE);

@@ -59,8 +59,9 @@ void usage_lastz(FILE *out)
         "                           --cigar, --sam[-], --softsam[-]: the same\n"
         "Seeding (without --segments, as lastz's):\n"
         "  --seed=PATTERN           12of19 (the default), 14of22, match<N> (N in 1-15;\n"
-        "                           no transitions unless --transition is given), or a\n"
-        "                           pattern of 1 (match), 0 (any) and T (transition)\n"
+        "                           no transitions unless --transition is given),\n"
+        "                           half<N> (N Ts, N in 2-28: purine/pyrimidine only), or\n"
+        "                           a pattern of 1 (match), 0 (any) and T (transition)\n"
         "  --transition[=0|1|2]     seed hits with up to 1 (the default) or 2 transitions;\n"
         "                           --notransition: 0\n"
         "  --step=N                 the target's words at every Nth position (1)\n"
@@ -188,7 +189,7 @@ int cmd_lastz(int argc, char **argv)
     /* LASTZ's seeding and gap-free stages (without --segments; gale_lastz_seeder_*) */
     gale_lastz_seed_params sp;
     const char *seed_opt = NULL;   /* the first seeding option given */
-    char seed_pattern[64] = "";    /* --seed's pattern (empty: 12of19) */
+    char seed_pattern[256] = "";   /* --seed's pattern (empty: 12of19; blanks allowed) */
     int nogapped = 0, have_trans = 0, have_xdrop = 0, have_hsp = 0, have_step = 0;
     out_spec os;
     record *t = NULL, *q = NULL;
@@ -292,8 +293,8 @@ int cmd_lastz(int argc, char **argv)
             nogapped = 0;
         } else if (strncmp(a, "--seed=", 7) == 0) {
             /* lastz.c: 12of19, 14of22, match<N> or match(N) (N in [1, 15]; no transitions
-             * unless --transition is given, before or after), half<N> (refused by the
-             * library), or a pattern */
+             * unless --transition is given, before or after), half<N> (N Ts: a half-weight
+             * seed), or a pattern */
             const char *v = a + 7;
             int len = 0;
             if (!seed_opt) seed_opt = a;
@@ -546,6 +547,9 @@ int cmd_lastz(int argc, char **argv)
     const int32_t shown_hsp = segpath ? hsp_thresh : sp.hsp_thresh, shown_xdrop = segpath ? x_drop : sp.xdrop;
     if (!segpath && !have_gapped && !(scores_path && sc.have_gapped)) p.gapped_thresh = sp.hsp_thresh;
     if (seed_pattern[0]) sp.seed = seed_pattern;
+    /* lastz.c: a half-weight seed (Ts and 0s, no 1) takes no transitions unless --transition
+     * is given (the library then refuses it, as lastz does) */
+    if (seed_pattern[0] && !strchr(seed_pattern, '1') && !have_trans) sp.transitions = 0;
 
     for (int k = 0; k < 2; k++) {
         /* a subset's names first: of a 2bit file only those records are decoded */
