@@ -392,7 +392,7 @@ GALE_API gale_status gale_kind_params(int kind, int *ids, size_t cap, size_t *n)
         if (!k) fail(GALE_E_RANGE, "unknown task kind %d", kind);
         size_t count = 0;
         for (size_t i = 0; i < k->n_params; ++i) {
-            if (k->params[i].id >= kFirstExperimentalParam) continue;  // not listed (gale.h)
+            if (k->params[i].id >= kFirstExperimentalParam) continue;  // not listed (gale/experimental.h)
             if (count < cap) ids[count] = k->params[i].id;
             ++count;
         }
@@ -474,7 +474,7 @@ GALE_API gale_status gale_result_zdrop(const gale_batch *b, size_t i, gale_zdrop
 GALE_API gale_status gale_result_poa(const gale_batch *b, size_t i, gale_poa_result *out) {
     return guarded([&] {
         live(b, "batch");
-        // 0.6's struct ended at `user`; its callers get the fields they know (gale.h).
+        // 0.6's struct ended at `user`; its callers get the fields they know (gale/poa.h).
         need(out, "poa result");
         need_plausible_size(out);
         constexpr size_t kPoaResult06 = offsetof(gale_poa_result, user) + sizeof(uint64_t);
@@ -716,7 +716,7 @@ GALE_API size_t gale_lastz_result_count(const gale_lastz_result *r) { return r ?
 GALE_API gale_status gale_lastz_result_get(const gale_lastz_result *r, size_t i, gale_lastz_alignment *out) {
     return guarded([&] {
         need(r, "result");
-        // 0.6's struct ended at `cigar`; its callers get the fields they know (gale.h).
+        // 0.6's struct ended at `cigar`; its callers get the fields they know (gale/lastz.h).
         need(out, "out");
         need_plausible_size(out);
         constexpr size_t kLastzAlignment06 = offsetof(gale_lastz_alignment, cigar) + sizeof(const uint32_t *);

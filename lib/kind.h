@@ -46,7 +46,7 @@ inline const GroupSeq *group_seqs(const PairTask &t) { return reinterpret_cast<c
 
 constexpr size_t kParamsBytes = 256;
 constexpr int64_t kMaxTaskLen = INT32_MAX;      // a task's sequence (gale_task: 2^31 - 1 bases)
-constexpr int kFirstExperimentalParam = 10000;  // gale.h's experimental section: ids from here on  // room for any kind's parameter struct (checked in lib/kinds.cpp)
+constexpr int kFirstExperimentalParam = 10000;  // gale/experimental.h: ids from here on  // room for any kind's parameter struct (checked in lib/kinds.cpp)
 
 // Internal flag bit of a kind's result (never in gale_result.flags): the result was
 // computed to its end. cpu_compute (lib/run.cpp) sets it when a CPU kernel returns

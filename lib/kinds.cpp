@@ -1,7 +1,7 @@
 // The table of kinds (lib/kind.h): one entry per algorithm, naming its parameters,
 // its task checks, its CPU kernel (lib/cpu/X.cpp), its GPU side (cuda/X.cu) and how
 // its results fill a gale_result. Nothing else in lib/ knows a kind by its id.
-// The experimental (test-only) parameter ids live in gale.h's experimental section.
+// The experimental (test-only) parameter ids live in gale/experimental.h.
 #define GALE_EXPERIMENTAL_API
 
 #include <algorithm>
@@ -127,7 +127,7 @@ const KindDef kXdrop = {
 
 // ---- GALE_WFA, GALE_EDIT: WFA2-lib's wavefront alignment (lib/cpu/wfa.cpp, cuda/wfa.cu)
 
-// WFA2-lib's wf_heuristic_strategy bits (gale.h, GALE_P_WFA_HEURISTIC).
+// WFA2-lib's wf_heuristic_strategy bits (gale/wfa.h, GALE_P_WFA_HEURISTIC).
 constexpr int64_t kWfaHeuristicBits = GALE_WFA_H_BANDED_STATIC | GALE_WFA_H_BANDED_ADAPTIVE | GALE_WFA_H_WFADAPTIVE |
                                       GALE_WFA_H_XDROP | GALE_WFA_H_ZDROP | GALE_WFA_H_WFMASH;
 
@@ -260,7 +260,7 @@ void indel_configure(const int64_t *v, void *out) {
     new (out) WfaParams(p);
 }
 
-// The experimental group shape (gale.h): the CUDA kernel has groups of 32, 128 and
+// The experimental group shape (gale/experimental.h): the CUDA kernel has groups of 32, 128 and
 // 256 threads.
 // The heuristic: WFA2-lib's bits only, and no drop on edit or indel (WFA2-lib refuses those:
 // wavefront_align_checks).
@@ -387,7 +387,7 @@ static_assert(GALE_ZD_SCORE_ONLY == kZdScoreOnly && GALE_ZD_RIGHT == kZdRight &&
                   GALE_ZD_EXTZ_ONLY == kZdExtzOnly && GALE_ZD_REV_CIGAR == kZdRevCigar &&
                   GALE_ZD_SPLICE_FOR == kZdSpliceFor && GALE_ZD_SPLICE_REV == kZdSpliceRev &&
                   GALE_ZD_SPLICE_FLANK == kZdSpliceFlank && GALE_ZD_NEG_INF == kZdNegInf,
-              "gale.h's GALE_ZD_* are ksw2's values (lib/zdrop.h)");
+              "gale/zdrop.h's GALE_ZD_* are ksw2's values (lib/zdrop.h)");
 
 #define GALE_ZD_MAT_ENTRY(t, q) {GALE_P_ZDROP_MAT(t, q), "mat_" #t #q, 0, -128, 127}
 #define GALE_ZD_MAT_ROW(t)                                                                       \

@@ -101,7 +101,7 @@
 // tasks exceed the GPU budget and are rescued on the CPU, so a result never
 // depends on the backend.
 //
-// Memory of one alignment: the bounds are documented once, in gale.h
+// Memory of one alignment: the bounds are documented once, in gale/wfa.h
 // (GALE_P_MEMORY_LIMIT). How the CPU kernel (lib/cpu/wfa*.cpp, lib/cpu/wfa_core.h)
 // keeps to them: an offset array holds the diagonals -m - 1 .. n + 16 that the cell
 // loops touch (about 1.5 W + 60 while the range W is narrower, with slack to grow
@@ -149,20 +149,20 @@ struct WfaParams {
     int64_t memory_limit_mib = 256;   // GALE_P_MEMORY_LIMIT
     int32_t expected_error = 100;     // GALE_P_EXPECTED_ERROR, per mille (GPU sizing only)
     int32_t gpu_backtrace = 0;        // GALE_P_GPU_BACKTRACE (deprecated: no effect)
-    // WFA2-lib 2.3.3's heuristics (gale.h, GALE_P_WFA_HEURISTIC; since 0.7): the strategy
+    // WFA2-lib 2.3.3's heuristics (gale/wfa.h, GALE_P_WFA_HEURISTIC; since 0.7): the strategy
     // bits (GALE_WFA_H_*, WFA2-lib's wf_heuristic_strategy values) and its parameters.
     // Both backends (the CUDA kernel's heuristic mode: cuda/common/wfa_heuristic.cuh, align_heuristic).
     int32_t heuristic = 0;
     int32_t h_min_wavefront_length = 10, h_max_distance_threshold = 50, h_steps_between_cutoffs = 1;
     int32_t h_xdrop = 100, h_zdrop = 100, h_band_min_k = -100, h_band_max_k = 100;
-    // Test-only hooks (gale.h's experimental section, GALE_PX_*): force the GPU
+    // Test-only hooks (gale/experimental.h, GALE_PX_*): force the GPU
     // kernel's group shape; 0 = chosen by the dispatcher. Never change a result.
     int32_t test_group_threads = 0;   // GALE_PX_WFA_GROUP_THREADS
     int32_t test_units_per_sm = 0;    // GALE_PX_WFA_UNITS_PER_SM
 };
 
 struct WfaResult {
-    int64_t score = 0;                // as gale.h defines it (negative penalty / distance)
+    int64_t score = 0;                // as gale/wfa.h defines it (negative penalty / distance)
     int64_t h_begin = 0, h_end = 0, v_begin = 0, v_end = 0;
     uint64_t cells = 0;
     uint32_t flags = 0;
@@ -175,7 +175,7 @@ GALE_HD bool wfa_match(uint8_t a, uint8_t b, int32_t n_policy) {
 }
 
 // The score gale reports for the kernels' least penalty s of a pattern of m and a
-// text of n bases (gale.h, "Wavefront alignment"; C's division, as WFA2-lib's).
+// text of n bases (gale/wfa.h, "Wavefront alignment"; C's division, as WFA2-lib's).
 GALE_HD int64_t wfa_report_score(const WfaParams &p, int64_t s, int64_t m, int64_t n) {
     if (p.kind_metric == kKindEdit || p.kind_metric == kKindIndel) return s;
     if (p.match == 0) return -s;

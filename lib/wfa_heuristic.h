@@ -1,4 +1,4 @@
-// WFA2-lib 2.3.3's heuristic cut-offs (gale.h, GALE_P_WFA_HEURISTIC), written once for
+// WFA2-lib 2.3.3's heuristic cut-offs (gale/wfa.h, GALE_P_WFA_HEURISTIC), written once for
 // both backends: the CPU kernel (lib/cpu/wfa_heuristic.cpp, Dir::cutoff) and the CUDA
 // kernel's heuristic mode (cuda/common/wfa_heuristic.cuh, align_heuristic), which call
 // wfa_cutoff on the last score's M wavefront and cut every component of that score to

@@ -32,7 +32,7 @@ namespace gale {
 
 enum ZdropVariant : int32_t { kZdExtz2 = 0, kZdExtd2 = 1, kZdExts2 = 2 };
 
-// ksw2's KSW_EZ_* flags (gale.h's GALE_ZD_*): the same bits.
+// ksw2's KSW_EZ_* flags (gale/zdrop.h's GALE_ZD_*): the same bits.
 constexpr int32_t kZdScoreOnly = 0x01, kZdRight = 0x02, kZdGenericSc = 0x04, kZdApproxMax = 0x08,
                   kZdApproxDrop = 0x10, kZdExtzOnly = 0x40, kZdRevCigar = 0x80, kZdSpliceFor = 0x100,
                   kZdSpliceRev = 0x200, kZdSpliceFlank = 0x400;

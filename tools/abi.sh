@@ -7,14 +7,15 @@
 #                                        (INCLUDE: its headers, default include/)
 #
 # abi/NODE.abi is the exported interface (functions, their types, the layouts of the
-# public structs; headers dir include/) of the last release whose newest version node
-# is NODE (lib/gale.map): each release that adds a node commits its baseline, and a
-# release that appends struct members refreshes its own node's. `check` fails when,
-# against any baseline:
+# public structs; headers dir include/, with gale.h's parts in include/gale/) of the last
+# release whose newest version node is NODE (lib/gale.map): each release that adds a node
+# commits its baseline, and a release that appends struct members refreshes its own
+# node's. `check` fails when, against any baseline:
 #   - an existing symbol is removed or changes (its type, a parameter, the layout of a
 #     struct it reaches), which abidiff reports, except members appended at the end of
 #     a struct that begins with its size (gale's extension mechanism: gale.h, "Struct
-#     sizes"; those structs are found in gale.h here, and trim() below says how);
+#     sizes"; those structs are found in the public headers here, gale.h and its parts
+#     include/gale/*.h, and trim() below says how);
 #   - a symbol is added to a version node the baseline already has (a released node
 #     is closed: new functions go into a new node).
 # Additions in a new node pass, and are listed. Needs a library with DWARF (a debug or
@@ -67,11 +68,12 @@ check) ;;
 *) echo "$usage" >&2; exit 2 ;;
 esac
 
-# The structs that begin with `size_t size;` (gale.h): appending members at their end
-# is the extension gale's "Struct sizes" rule allows, and the only change let through.
+# The structs that begin with `size_t size;` (gale.h and its parts under include/gale/):
+# appending members at their end is the extension gale's "Struct sizes" rule allows, and
+# the only change let through.
 awk '/^typedef struct gale_[a-z_]* \{$/ { name = $3; getline; if ($0 ~ /^ *size_t size;/) print name }' \
-    "$inc"/*.h | sort -u >"$tmp/sized"
-[ -s "$tmp/sized" ] || { echo "abi.sh: found no size-prefixed struct in $inc/*.h" >&2; exit 1; }
+    "$inc"/*.h "$inc"/gale/*.h | sort -u >"$tmp/sized"
+[ -s "$tmp/sized" ] || { echo "abi.sh: found no size-prefixed struct in $inc/*.h $inc/gale/*.h" >&2; exit 1; }
 
 # Members appended to those structs are let through by trimming them from the dump of
 # the library under test before abidiff compares it with a baseline: each such struct

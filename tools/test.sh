@@ -3,10 +3,10 @@
 # (with CUDA when nvcc is found), runs every meson suite, then builds and runs the
 # suites again under ASan+UBSan and the unit and plugins suites under TSan (CPU backend;
 # CUDA off there), runs the libFuzzer harnesses for a short while (tools/fuzz.sh),
-# checks that `meson install` gives a library a pkg-config user can link and that the
-# installed plugin and CLI find the installed libgale under a prefix of their own,
-# builds, lints, installs and uses the Debian packages (tools/deb-test.sh), and
-# installs the Python package.
+# checks that `meson install` gives a library a pkg-config user can link (gale.h, and
+# each of its parts in gale/ alone) and that the installed plugin and CLI find the
+# installed libgale under a prefix of their own, builds, lints, installs and uses the
+# Debian packages (tools/deb-test.sh), and installs the Python package.
 # Without a GPU the gpu suite skips, its fault-injection test (tests/gpu/faults.c) included;
 # on a GPU machine tools/device/run.sh runs it (mode test), and mode sanitize runs the gpu
 # suite under compute-sanitizer's memcheck and racecheck (doc/testing.md).
@@ -73,6 +73,19 @@ int main(void) { printf("gale %s\n", gale_version_string()); return gale_version
 C
 cc build/pc-check.c -o build/pc-check $(pkg-config --cflags --libs gale)
 LD_LIBRARY_PATH="$stage/$libdir" ./build/pc-check
+# gale.h's parts (include/gale/), installed in <includedir>/gale/: each compiles alone
+# through pkg-config's flags, and one of them makes a program.
+for part in include/gale/*.h; do
+  printf '#include <gale/%s>\nint main(void) { return 0; }\n' "${part##*/}" \
+    | cc -x c -std=c99 -Wall -Wextra -Wpedantic -Werror -fsyntax-only $(pkg-config --cflags gale) - \
+    || { echo "installed gale/${part##*/} does not compile alone"; exit 1; }
+done
+cat > build/pc-check-part.c <<'C'
+#include <gale/lastz.h>
+int main(void) { gale_lastz_params p; gale_lastz_params_init(&p); return p.size == sizeof p ? 0 : 1; }
+C
+cc build/pc-check-part.c -o build/pc-check-part $(pkg-config --cflags --libs gale)
+LD_LIBRARY_PATH="$stage/$libdir" ./build/pc-check-part
 pkg-config --variable=plugindir gale
 
 # The staged install above sits under DESTDIR, so the plugin directory compiled into

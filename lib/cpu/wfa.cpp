@@ -57,7 +57,7 @@ void find_begin_paid(Dir &b, int64_t pb, int64_t tb, int32_t a, int64_t score, i
     }
 }
 
-// WFA2-lib's heuristic on the forward wavefronts (gale.h, GALE_P_WFA_HEURISTIC).
+// WFA2-lib's heuristic on the forward wavefronts (gale/wfa.h, GALE_P_WFA_HEURISTIC).
 void set_heuristic(Dir &d, const WfaParams &p) { d.heur = wfa_heuristic_of(p); }
 
 void align_task(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector<uint32_t> &cigar,
@@ -114,7 +114,7 @@ void align_task(const PairTask &t, const WfaParams &p, WfaResult &r, std::vector
         return;
     }
 
-    // With a heuristic there is no low-memory mode (gale.h): the limit does not apply.
+    // With a heuristic there is no low-memory mode (gale/wfa.h): the limit does not apply.
     const uint64_t limit = p.heuristic ? UINT64_MAX : (uint64_t)p.memory_limit_mib << 20;
     if (run_to_end(d, cM, f.pe, f.te, &ws->codes, &ws->rows, limit, k_end, h_end)) {
         if (d.unfeasible) return unfeasible();

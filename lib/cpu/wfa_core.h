@@ -247,7 +247,7 @@ struct Penalties {
     bool linear = false;  // gap-linear or indel: WFA2-lib has no gap components (heuristic mode)
 };
 
-// WFA2-lib 2.3.3's heuristic (gale.h, GALE_P_WFA_HEURISTIC): its parameters and state,
+// WFA2-lib 2.3.3's heuristic (gale/wfa.h, GALE_P_WFA_HEURISTIC): its parameters and state,
 // shared with the CUDA kernel (lib/wfa_heuristic.h).
 using Heuristic = WfaHeuristic;
 

@@ -1,4 +1,4 @@
-// CPU wavefront kernel: WFA2-lib 2.3.3's heuristic cut-offs (gale.h, GALE_P_WFA_HEURISTIC).
+// CPU wavefront kernel: WFA2-lib 2.3.3's heuristic cut-offs (gale/wfa.h, GALE_P_WFA_HEURISTIC).
 // The rules themselves (wavefront_heuristic.c's, rule for rule) are lib/wfa_heuristic.h's
 // wfa_cutoff, which the CUDA kernel's heuristic mode runs too; a heuristic alignment
 // gives WFA2-lib's result: the same diagonals are cut at the same scores. What makes

@@ -41,7 +41,7 @@
  * Limits and errors. gale takes m = 5 (A C G T and N, minimap2's alphabet): codes
  * 0..3 are the bases, 4 and above N (ksw2's results for codes >= m are undefined
  * anyway). ksw2's functions return nothing, so a call that gale cannot compute (m
- * other than 5, an argument outside gale's bounds - doc/zdrop.md and gale.h's
+ * other than 5, an argument outside gale's bounds - doc/zdrop.md and gale/zdrop.h's
  * "500s" - no memory) leaves ez as ksw2's ksw_reset_extz leaves it, with zdropped
  * set to 1 and n_cigar 0 (cigar and m_cigar untouched), and records the failure:
  * gale_ksw2_last_status() and gale_ksw2_last_error() on the calling thread.

@@ -11,7 +11,7 @@
  * Semantics (doc/ydrop.md lists LASTZ's rules gale reproduces): for each registered
  * target, each registered query in registration order, its + strand then its - strand,
  * the anchors of that (target, query, strand) are extended as lastz extends the
- * segments of one query strand (gale_lastz_extend, gale.h), and the alignments are
+ * segments of one query strand (gale_lastz_extend, gale/lastz.h), and the alignments are
  * appended in lastz's reporting order. So with one target and the queries registered
  * in file order, the list is what `lastz TARGET QUERY --segments=FILE` reports,
  * alignment for alignment; several targets are several lastz runs, one after the other.

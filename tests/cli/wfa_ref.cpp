@@ -63,7 +63,7 @@ struct Opts {
     // parameters, given to WFA2-lib as they are: gale must print WFA2-lib's scores,
     // '*' where WFA2-lib finds every path cut (WF_STATUS_UNFEASIBLE).
     int heuristic = 0;
-    int hp[7] = {10, 50, 1, 100, 100, -100, 100};  // gale.h's defaults
+    int hp[7] = {10, 50, 1, 100, 100, -100, 100};  // gale/wfa.h's defaults
 };
 
 [[noreturn]] void die(const std::string &m) { cli_die("wfa_ref", 2, m); }

@@ -623,7 +623,7 @@ static void op_set(fz_bytes *in)
     /* WFA2-lib's heuristics (since 0.7) give up optimality, which the DP check of
      * fuzz_common.h asserts: a valid heuristic becomes 0 here (the oracle suite,
      * wfa_heuristic_wfa2, checks them), and the refused values stay: bits that are not
-     * WFA2-lib's strategies, or a drop on edit or indel, within the bounds (gale.h) */
+     * WFA2-lib's strategies, or a drop on edit or indel, within the bounds (gale/wfa.h) */
     if (known && id == GALE_P_WFA_HEURISTIC && v >= lo && v <= hi) {
         const int64_t strategies = GALE_WFA_H_BANDED_STATIC | GALE_WFA_H_BANDED_ADAPTIVE | GALE_WFA_H_WFADAPTIVE |
                                    GALE_WFA_H_XDROP | GALE_WFA_H_ZDROP | GALE_WFA_H_WFMASH;

@@ -16,7 +16,7 @@
 // (a pruned path may take two gaps of one kind back to back, which a CIGAR shows as one
 // gap, in WFA2-lib's as in gale's). The CIGAR
 // is not required to equal WFA2-lib's: the two backtraces break ties between paths of
-// one penalty differently (gale.h), with or without heuristics; how many differ is
+// one penalty differently (gale/wfa.h), with or without heuristics; how many differ is
 // printed. Edit and indel run with heuristics
 // that cannot lose every path (WFA2-lib 2.3.3 does not stop then); long edit pairs far
 // apart check WFA2-lib's exact prune of wavefronts of 1,000 diagonals (edit_prune_cases).

@@ -5,13 +5,13 @@
 //
 // Every case checks that gale's score equals WFA2-lib's cigar->score exactly (the
 // distance for indel and edit, minus the penalty with match 0, WFA2-lib's
-// translated score with a match score: gale.h). With GALE_SCOPE_ALIGNMENT the CIGAR
+// translated score with a match score: gale/wfa.h). With GALE_SCOPE_ALIGNMENT the CIGAR
 // must be an alignment of the reported region ('=' on equal bases, 'X' on different
 // ones, none for indel), its begin and end within the free lengths, and rescore
 // to the score: its penalty under the kernel's penalties (Eizenga's transformed
 // ones with a match score), plus -match per free begin base, translated as WFA2-lib
 // translates (with a match score and free ends WFA2-lib 2.3.3 reads uninitialised
-// memory, so there only this check applies). With GALE_SCOPE_SCORE the end must be allowed and the begins as gale.h
+// memory, so there only this check applies). With GALE_SCOPE_SCORE the end must be allowed and the begins as gale/wfa.h
 // says. WFA2-lib compares bytes: the pairs are upper-case ACGT.
 //
 // Cases: fixed edge pairs on every metric; WFA2-lib's own test script's

@@ -6,7 +6,7 @@
 // short); with GALE_SCOPE_ALIGNMENT the CIGAR is a valid alignment of the reported
 // region (=/X right under the N policy, free ends within their limits) whose
 // penalty is exactly the score; with GALE_SCOPE_SCORE the end is a valid end and
-// the begins are as gale.h says.
+// the begins are as gale/wfa.h says.
 //
 // Parts:
 //   1. fixed edge cases: empty sequences, length 1, all-N, free lengths longer than
@@ -184,7 +184,7 @@ int64_t empty_penalty(const Params &p, const Pair &q) {
 }
 
 // Bytes of backtrace codes that a full-memory alignment of penalty S needs, from
-// the definitions in lib/wfa.h and gale.h only: one byte per cell of M's diagonal
+// the definitions in lib/wfa.h and gale/wfa.h only: one byte per cell of M's diagonal
 // range at every score 0 .. S, where the ranges follow from the penalties, the
 // lengths and the begin-free lengths alone (not from the sequences):
 //   s = 0:  M = [-min(pb, m), min(tb, n)]

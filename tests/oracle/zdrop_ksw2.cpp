@@ -56,7 +56,7 @@ long seen_junc = 0, seen_junc_effect = 0;  // exts2 tasks with a junction array;
         }                                                                                              \
     } while (0)
 
-// gale's letters as gale.h reads them for these kinds: A C G T (U as T) in either case
+// gale's letters as gale/zdrop.h reads them for these kinds: A C G T (U as T) in either case
 // 0..3, N and the IUPAC codes 4; ksw2 gets the codes.
 uint8_t code(char c) {
     switch (c) {

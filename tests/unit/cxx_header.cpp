@@ -1,6 +1,8 @@
 // cxx_header.cpp - gale.h compiles as C++ (-Wall -Wextra -Wpedantic -Werror,
 // see meson.build), its declarations have C linkage (the link succeeds against
-// the C-built names of libgale), and its structs are usable from C++.
+// the C-built names of libgale), and its structs are usable from C++. Linked with
+// it: each part of gale.h (include/gale/, GALE_PARTS_ALONE) compiled alone as C++
+// the same way (header_alone.c.in).
 #include "gale.h"
 #include "gale_plugin.h"
 
@@ -48,6 +50,6 @@ int main() {
     // whole pair, 4 + 4 + 2 (worked out in api_contract.c, hand case 1)
     if (r.score != 10 || r.user != 42 || r.h_begin != 0 || r.h_end != 10) return 1;
     if (gale_batch_destroy(b) != GALE_OK || gale_ctx_destroy(ctx) != GALE_OK) return 1;
-    std::printf("gale.h as C++: ok (%s)\n", gale_version_string());
+    std::printf("gale.h as C++: ok (%s); alone: %s\n", gale_version_string(), GALE_PARTS_ALONE);
     return 0;
 }

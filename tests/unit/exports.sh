@@ -8,7 +8,8 @@
 #  - the functions of release 0.1 still carry @@GALE_0.1 (moving one to a later
 #    node would break programs linked against 0.1);
 #  - the exported functions are exactly the functions the headers declare
-#    (lines "GALE_API <type> name(" in gale.h, gale_plugin.h, ...);
+#    (lines "GALE_API <type> name(" in gale.h, its parts include/gale/*.h, gale_plugin.h,
+#    ...), and the headers passed include every part gale.h includes;
 #  - the SONAME is libgale.so.0.
 # Suite 'unit' (meson passes the library target and the public headers).
 set -u
@@ -104,11 +105,34 @@ for hdr in "$@"; do
         fail=1
         continue
     fi
-    n0=$(wc -l <"$tmp/declared.all")
-    sed -n 's/^GALE_API[^(]*[ *]\(gale_[a-z0-9_]*\)(.*/\1/p' "$hdr" >>"$tmp/declared.all"
-    if [ "$(wc -l <"$tmp/declared.all")" -eq "$n0" ]; then
-        echo "FAIL: found no GALE_API declarations in $hdr" >&2
+    # Every line that begins with GALE_API must give a name (a header of macros only,
+    # such as gale/wfa.h, has none); gale.h and gale_plugin.h must have some.
+    n_api=$(grep -c '^GALE_API' "$hdr")
+    n_found=$(sed -n 's/^GALE_API[^(]*[ *]\(gale_[a-z0-9_]*\)(.*/\1/p' "$hdr" | tee -a "$tmp/declared.all" | wc -l)
+    if [ "$n_found" -ne "$n_api" ]; then
+        echo "FAIL: $hdr has $n_api lines beginning with GALE_API, but $n_found read as \"GALE_API <type> name(\"" >&2
         fail=1
+    fi
+    case ${hdr##*/} in
+    gale.h | gale_plugin.h)
+        if [ "$n_found" -eq 0 ]; then
+            echo "FAIL: found no GALE_API declarations in $hdr" >&2
+            fail=1
+        fi
+        ;;
+    esac
+    # gale.h's parts (its lines #include "gale/X.h") must be among the headers checked.
+    if [ "${hdr##*/}" = gale.h ]; then
+        for part in $(sed -n 's/^#include "\(gale\/[a-z0-9_]*\.h\)".*/\1/p' "$hdr"); do
+            listed=0
+            for h in "$@"; do
+                if [ "$h" -ef "$(dirname "$hdr")/$part" ]; then listed=1; fi
+            done
+            if [ $listed -eq 0 ]; then
+                echo "FAIL: gale.h includes $part, which is not among the headers checked (tests/unit/meson.build)" >&2
+                fail=1
+            fi
+        done
     fi
 done
 sort -u "$tmp/declared.all" >"$tmp/declared"

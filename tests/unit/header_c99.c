@@ -1,7 +1,8 @@
 /*
  * header_c99.c - gale.h and gale_plugin.h compile as strict C99 with -Wall -Wextra -Wpedantic
  * -Werror (see meson.build), and every function it declares links against
- * libgale.
+ * libgale. Linked with it: each part of gale.h (include/gale/, GALE_PARTS_ALONE) compiled
+ * alone the same way (header_alone.c.in).
  */
 #include "gale.h"
 #include "gale_plugin.h"
@@ -33,6 +34,6 @@ int main(void)
     gale_ctx_opts_init(&o);
     if (t.size != sizeof t || o.size != sizeof o) return 1;
     if (gale_version() != GALE_VERSION_NUMBER) return 1;
-    printf("gale.h as C99: ok (%s)\n", gale_version_string());
+    printf("gale.h as C99: ok (%s); alone: %s\n", gale_version_string(), GALE_PARTS_ALONE);
     return 0;
 }

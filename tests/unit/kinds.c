@@ -1,6 +1,6 @@
 /* The 0.3 API on whatever backend GALE_BACKEND_AUTO picks (the CPU here, the GPU on
  * the device machine): kinds and their parameters as table entries (gale_kind_name,
- * gale_kind_params, gale_param_bounds against gale.h's documented defaults and
+ * gale_kind_params, gale_param_bounds against the defaults gale.h and its parts document, and
  * gale_batch_set/get), sequences registered once and referenced by tasks (results
  * identical to the same windows given inline, every field and the CIGAR), 0.2-size
  * structs, the bulk result getter, groups and graphs refused by pair kinds, and the
@@ -19,7 +19,7 @@
 static const int kinds[] = {GALE_XDROP,       GALE_WFA,         GALE_EDIT,       GALE_INDEL,
                             GALE_WFA_LINEAR,  GALE_ZDROP_EXTZ2, GALE_ZDROP_EXTD2, GALE_ZDROP_EXTS2};
 
-/* What gale.h documents, written out here rather than read from the library. */
+/* What gale.h and its parts (include/gale/) document, written out here rather than read from the library. */
 typedef struct documented {
     int kind, param;
     int64_t def, lo, hi;
@@ -47,7 +47,7 @@ static const documented docs[] = {
     {GALE_EDIT, GALE_P_MEMORY_LIMIT, 256, 1, 1 << 20},
     {GALE_WFA, GALE_PX_WFA_GROUP_THREADS, 0, 0, 256},
     {GALE_EDIT, GALE_PX_WFA_UNITS_PER_SM, 0, 0, 64},
-    /* the Z-drop kinds' table in gale.h */
+    /* the Z-drop kinds' table in gale/zdrop.h */
     {GALE_ZDROP_EXTZ2, GALE_P_MATCH, 2, -128, 127},
     {GALE_ZDROP_EXTZ2, GALE_P_PENALTY_MISMATCH, 4, -127, 128},
     {GALE_ZDROP_EXTZ2, GALE_P_PENALTY_N, 1, -127, 128},

@@ -125,7 +125,7 @@ void usage_wfa(FILE *out)
         "  --match N          match score, 0 (default) or negative (a bonus of -N per\n"
         "                     match), as WFA2-lib's: the score is then WFA2-lib's\n"
         "                     (-N (|pattern| + |text|) - P) / 2, P the penalty under\n"
-        "                     2x - 2N, 2o, 2e - N (gale.h, GALE_P_PENALTY_MATCH)\n"
+        "                     2x - 2N, 2o, 2e - N (gale/wfa.h, GALE_P_PENALTY_MATCH)\n"
         "  As WFA2-lib's align_benchmark (M the match score, <= 0):\n"
         "  --linear-penalties M,X,I   gap-linear: mismatch X, I per gap base\n"
         "  --affine-penalties M,X,O,E gap-affine\n"
@@ -154,7 +154,7 @@ void usage_wfa(FILE *out)
         "                     as align_benchmark, for one strategy: banded-static\n"
         "                     MIN_K,MAX_K; banded-adaptive MIN_K,MAX_K,STEPS;\n"
         "                     wfa-adaptive, wfmash MIN_LENGTH,MAX_DISTANCE,STEPS;\n"
-        "                     xdrop, zdrop X,STEPS (default: gale.h's)\n"
+        "                     xdrop, zdrop X,STEPS (default: gale/wfa.h's)\n"
         "  --wfa-min-wavefront-length N, --wfa-max-distance-threshold N,\n"
         "  --wfa-steps-between-cutoffs N, --wfa-xdrop N, --wfa-zdrop N,\n"
         "  --wfa-band-min-k K, --wfa-band-max-k K\n"
@@ -221,7 +221,7 @@ static int parse_int_list(const char *opt, const char *s, int64_t *out, int n, c
     return 0;
 }
 
-/* WFA2-lib's heuristics (gale.h, GALE_P_WFA_HEURISTIC): the strategies as 2.3.3's
+/* WFA2-lib's heuristics (gale/wfa.h, GALE_P_WFA_HEURISTIC): the strategies as 2.3.3's
  * align_benchmark names them (--wfa-heuristic), wfmash for the one it does not name, and
  * each parameter's own option. */
 static const struct {

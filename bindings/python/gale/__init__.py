@@ -254,7 +254,7 @@ RF_CPU: int = _gale.RF_CPU
 #: A task of a cancelled batch that did not run to its end (gale.h, gale_cancel; the
 #: package raises GaleCancelledError for a cancelled batch instead of returning results).
 RF_CANCELED: int = _gale.RF_CANCELED
-#: WFA under a heuristic (parameter "heuristic", gale.h GALE_P_WFA_HEURISTIC; since 0.7):
+#: WFA under a heuristic (parameter "heuristic", gale/wfa.h GALE_P_WFA_HEURISTIC; since 0.7):
 #: every path was cut, no alignment.
 RF_UNFEASIBLE: int = _gale.RF_UNFEASIBLE
 
