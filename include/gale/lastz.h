@@ -167,7 +167,8 @@ GALE_API gale_status gale_lastz_result_stats(const gale_lastz_result *result, ga
 typedef struct gale_lastz_seed_params {
     size_t size;            /* sizeof(gale_lastz_seed_params) */
     const char *seed;       /* --seed: a pattern of 1 (match), 0 (either base) and T (match or
-                             * transition); NULL: LASTZ's 12of19, 1110100110010101111 */
+                             * transition; T and 0 only: half-weight, transitions 0); NULL: LASTZ's 12of19,
+                             * 1110100110010101111 */
     int32_t transitions;    /* --transition: seed hits with up to this many transitions, 0, 1 or 2: 1 */
     uint32_t step;          /* --step: the target's words whose end is a multiple of it, >= 1: 1 */
     int32_t xdrop;          /* --xdrop (>= 0): 910 (lastz: 10 times the matrix's A-A score) */
@@ -183,11 +184,13 @@ GALE_API void gale_lastz_seed_params_init(gale_lastz_seed_params *params);
  * joined target). The target is read in place and must stay as it is until the seeder is freed;
  * so must the context (a CUDA context's devices hold the target and its table too).
  * scoring NULL: LASTZ's defaults; params NULL: gale_lastz_seed_params_init's. GALE_E_INVALID:
- * a seed pattern lastz refuses, or one gale does not take yet (half-weight, more than 28
- * bits), named in gale_last_error. Memory: 4 bytes a target word and 64 MiB of buckets
- * (none for a target shorter than the seed), built at the first find on the CPU; on a
- * CUDA context in each GPU's memory instead (host memory only if a find falls back to
- * the CPU). */
+ * a seed pattern lastz refuses (named in gale_last_error), or a half-weight seed (T and 0
+ * only: no 1 to flip) with transitions other than 0, as lastz refuses --transition with one.
+ * Half-weight and overweight seeds (over 28 bits: the last 1s resolved at each hit) are
+ * LASTZ's (doc/lastz-seed.md), found on the CPU, also on a CUDA context, for now. Memory:
+ * 4 bytes a target word and 64 MiB of buckets (none for a target shorter than the seed),
+ * built at the first find on the CPU; on a CUDA context in each GPU's memory instead (host
+ * memory only if a find falls back to the CPU). */
 typedef struct gale_lastz_seeder gale_lastz_seeder;
 GALE_API gale_status gale_lastz_seeder_create(gale_ctx *ctx, const char *target, int64_t target_len,
                                               const gale_lastz_params *scoring, const gale_lastz_seed_params *params,
