@@ -96,8 +96,13 @@ if [ "$mode" = all ] || [ "$mode" = test ]; then
   # unit too: there AUTO picks the GPU, so the API contract runs through the CUDA backend.
   # plugins: the loader, and BELLA's call through the bella plugin on the GPU (bella_gpu:
   # the GPU path against SeqAn, from the carried headers, and against the plugin's CPU path).
-  echo "== gpu, unit and plugins test suites"
-  meson test -C "$build" --suite gpu --suite unit --suite plugins --print-errorlogs --num-processes 1 -t 4 \
+  # GALE_DEVICE_TESTS: only these tests, by name (as `meson test --list` prints them after
+  # "gale:SUITE / ", e.g. "ydrop_gpu poa_gpu cancel_gpu"), so that the suites, longer than one
+  # call's time limit, can run over several calls
+  echo "== gpu, unit and plugins test suites${GALE_DEVICE_TESTS:+ (only $GALE_DEVICE_TESTS)}"
+  select=(--suite gpu --suite unit --suite plugins)
+  [ -n "${GALE_DEVICE_TESTS:-}" ] && read -r -a select <<< "$GALE_DEVICE_TESTS"
+  meson test -C "$build" "${select[@]}" --print-errorlogs --num-processes 1 -t 4 \
     >"$out/gpu-tests.log" 2>&1 || status=1
   grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:|Expected Fail|Unexpected" "$out/gpu-tests.log"
   cp "$build/meson-logs/testlog.txt" "$out/gpu-testlog.txt" 2>/dev/null
