@@ -104,30 +104,18 @@ PY
 same_as_lastz "a repeat 65,536 bases apart (hash collision)" some "$work/coll_t.fa" "$work/coll_q.fa" --nogapped --format=segments
 # half-weight seeds (one bit a base: purine or pyrimidine) and overweight seeds (over 28 bits:
 # the last 1s resolved against the bases at each hit) on a diverged pair (12% transitions,
-# 8% other substitutions, 2% indels, soft masking and an N run), so that the resolved bases
+# 8% random substitutions, 2% indels, soft masking and N runs), so that the resolved bases
 # reject hits and the half-weight words hit where full ones would not; on one thread and
 # on three over small windows; seeding alone and whole runs
-python3 - "$seed" "$work" <<'PY'
+python3 - "$seed" "$work" "$(dirname "$gen")" <<'PY'
 import random, sys
+sys.path.insert(0, sys.argv[3])
+from ydrop_gen import mutate, n_runs, soft_mask, write
 rng = random.Random(int(sys.argv[1]))
-n = 60000
-t = [rng.choice("ACGT") for _ in range(n)]
-ts = {"A": "G", "G": "A", "C": "T", "T": "C"}
-q, i = [], 0
-while i < n:
-    r, c = rng.random(), t[i]
-    if r < 0.12: c = ts[c]
-    elif r < 0.20: c = rng.choice("ACGT")
-    elif r < 0.21:
-        i += rng.randint(1, 4)
-        continue
-    elif r < 0.22: q.append(rng.choice("ACGT"))
-    q.append(c)
-    i += 1
-for k in range(1000, 3000): t[k] = t[k].lower()
-for k in range(5000, 5100): q[k] = "N"
-open(sys.argv[2] + "/div_t.fa", "w").write(">t\n" + "".join(t) + "\n")
-open(sys.argv[2] + "/div_q.fa", "w").write(">q\n" + "".join(q) + "\n")
+t = "".join(rng.choice("ACGT") for _ in range(60000))
+q = mutate(rng, t, 0.08, 0.02, transition=0.12)
+write(sys.argv[2] + "/div_t.fa", "t", soft_mask(rng, t, 8))
+write(sys.argv[2] + "/div_q.fa", "q", n_runs(rng, q, 4))
 PY
 for th in 1 3; do
   gale_only=(--threads=$th)

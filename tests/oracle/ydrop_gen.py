@@ -11,11 +11,22 @@ import random
 import sys
 
 
-def mutate(rng, s, sub, indel):
+TRANSITION = {"A": "G", "G": "A", "C": "T", "T": "C"}
+
+
+def mutate(rng, s, sub, indel, transition=0.0):
+    """s with substitutions (a random base, the same one possibly), short indels and, at
+    rate transition, transitions (A<->G, C<->T): the draws with transition 0 are the same
+    as without it."""
     out = []
     i = 0
     while i < len(s):
         r = rng.random()
+        if r < transition:
+            out.append(TRANSITION[s[i]])
+            i += 1
+            continue
+        r -= transition
         if r < sub:
             out.append(rng.choice("ACGT"))
             i += 1
