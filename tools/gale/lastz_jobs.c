@@ -635,7 +635,7 @@ static long record_at(const uint64_t *off, long n, uint32_t pos)
  * lastz's order, each moved onto its records (toff, qoff: the partitioned target's and
  * query's record starts, NULL for one record; r: the query record then). An HSP that
  * leaves its record (lastz's extension crossed a separator, reporting it past the record's
- * end: check_separators refuses the inputs that allow it) fails. */
+ * end: lastz.c's separator_crossed refuses the inputs that allow it, before any output) fails. */
 static int sink_by_record(hsp_sink sink, void *arg, const record *t, long nt, const uint64_t *toff, const record *q,
                           long nq, const uint64_t *qoff, long r, char strand, const char *qs, gale_lastz_anchor *h,
                           size_t n)
