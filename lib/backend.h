@@ -50,8 +50,9 @@ public:
     virtual std::unique_ptr<LastzSeedDevice> lastz_seed_device(const LastzSeedView &) { return nullptr; }
     // gale compare on one of this backend's devices (lib/compare.h, CompareInput; the next
     // entry in turn): appends the fragments to out and returns GALE_OK, or leaves out as it
-    // was and says why not: GALE_E_UNSUPPORTED (no device side), GALE_E_NOMEM (the device's memory ran out); the caller then computes
-    // on the CPU. Throws gale::Error when the device failed otherwise.
+    // was and says why not: GALE_E_UNSUPPORTED (no device side), GALE_E_NOMEM (the device's
+    // memory ran out); the caller then computes on the CPU. Throws gale::Error when the
+    // device failed otherwise.
     virtual gale_status compare_device(const CompareInput &, std::vector<CompareFragment> &) {
         return GALE_E_UNSUPPORTED;
     }

@@ -295,8 +295,8 @@ public:
 
     // gale compare (cuda/compare.cu): one call on the next entry in turn, on its thread
     // (after the parts queued there). Memory that runs out sends the call to the CPU
-    // (false); another failure is the call's (device_settle: a lost device fails this and
-    // every later use of the entry).
+    // (GALE_E_NOMEM); another failure is the call's (device_settle: a lost device fails this
+    // and every later use of the entry).
     gale_status compare_device(const CompareInput &in, std::vector<CompareFragment> &out) override {
         const size_t e = compare_next_.fetch_add(1) % entries_.size();
         const size_t before = out.size();
